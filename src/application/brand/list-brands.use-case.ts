@@ -1,0 +1,13 @@
+import { Injectable } from '@nestjs/common';
+import { Page, PageRequest } from '../shared/pagination';
+import { BrandQueries } from './brand.queries';
+import { BrandView } from './brand.view';
+
+@Injectable()
+export class ListBrands {
+  constructor(private readonly brands: BrandQueries) {}
+
+  execute(input: { tenantId: string } & PageRequest): Promise<Page<BrandView>> {
+    return this.brands.list(input.tenantId, { limit: input.limit, after: input.after });
+  }
+}

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { BrandChanges } from '../../domain/brand/brand';
+import { BrandRepository } from '../../domain/brand/brand.repository';
+import { Clock } from '../../domain/shared/clock';
+import { NotFoundError } from '../../domain/shared/domain-error';
+import { isTypeId } from '../../domain/shared/type-id';
+import { BrandView, toBrandView } from './brand.view';
+
+@Injectable()
+export class UpdateBrand {
+  constructor(
+    private readonly brands: BrandRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { tenantId: string; brandId: string; changes: BrandChanges }): Promise<BrandView> {
+    const brand = isTypeId(input.brandId, 'brand') ? await this.brands.findById(input.tenantId, input.brandId) : null;
+    if (!brand) throw new NotFoundError('brand', input.brandId);
+    brand.update(input.changes, this.clock.now());
+    await this.brands.save(brand);
+    return toBrandView(brand);
+  }
+}

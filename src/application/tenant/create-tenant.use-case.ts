@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../domain/shared/clock';
+import { Tenant } from '../../domain/tenant/tenant';
+import { TenantRepository } from '../../domain/tenant/tenant.repository';
+
+@Injectable()
+export class CreateTenant {
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { name: string }): Promise<{ tenantId: string; name: string }> {
+    const tenant = Tenant.create(input.name, this.clock.now());
+    await this.tenants.save(tenant);
+    return { tenantId: tenant.id, name: tenant.name };
+  }
+}

@@ -1,0 +1,30 @@
+import { newTypeId } from '../shared/type-id';
+
+/**
+ * A tenant's credential. The plain key exists only in the create response; what is kept is its
+ * SHA-256 hash (for the per-request lookup) and a short display prefix (for people to tell keys
+ * apart). Revocation is final.
+ */
+export class ApiKey {
+  private constructor(
+    readonly id: string,
+    readonly tenantId: string,
+    readonly keyHash: string,
+    readonly displayPrefix: string,
+    readonly createdAt: Date,
+    public revokedAt: Date | null,
+  ) {}
+
+  static issue(tenantId: string, keyHash: string, displayPrefix: string, now: Date): ApiKey {
+    return new ApiKey(newTypeId('apikey'), tenantId, keyHash, displayPrefix, now, null);
+  }
+
+  isActive(): boolean {
+    return this.revokedAt === null;
+  }
+
+  /** Idempotent: revoking a revoked key keeps the first revocation time. */
+  revoke(now: Date): void {
+    this.revokedAt ??= now;
+  }
+}

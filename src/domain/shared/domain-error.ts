@@ -1,0 +1,37 @@
+/**
+ * Every error the core raises on purpose. `kind` is what the HTTP adapter maps to a status
+ * (exhaustively, so a new kind does not compile until it is mapped); `code` is stable for clients.
+ */
+export type DomainErrorKind = 'validation' | 'not_found' | 'conflict';
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+  abstract readonly code: string;
+  readonly details?: Record<string, unknown>;
+
+  protected constructor(message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = new.target.name;
+    this.details = details;
+  }
+}
+
+/** A value breaks a rule of the model; `field` is the request path that carried it. */
+export class InvalidValueError extends DomainError {
+  readonly kind = 'validation' as const;
+  readonly code = 'VALIDATION_ERROR';
+
+  constructor(field: string, reason: string) {
+    super(`${field} ${reason}`, { field, reason });
+  }
+}
+
+/** The resource does not exist for this tenant (another tenant's resource looks the same). */
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found' as const;
+  readonly code = 'NOT_FOUND';
+
+  constructor(resource: string, id: string) {
+    super(`${resource} ${id} was not found`);
+  }
+}

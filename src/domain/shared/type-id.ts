@@ -1,0 +1,111 @@
+// TypeID (jetify spec): `<prefix>_<26 chars of Crockford base32 (lower case) of a UUIDv7>`.
+// Written here rather than imported so the domain depends on nothing outside itself; the spec's
+// own test vectors are checked in test/unit/domain/type-id.test.ts.
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const DECODE: Record<string, number> = Object.fromEntries([...ALPHABET].map((c, i) => [c, i]));
+const PREFIX_PATTERN = /^([a-z]([a-z_]{0,61}[a-z])?)?$/;
+const SUFFIX_PATTERN = /^[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/;
+
+export const ID_PREFIXES = {
+  tenant: 'tenant',
+  apiKey: 'apikey',
+  brand: 'brand',
+  pageGroup: 'page',
+  page: 'pagevar',
+  pageVersion: 'pagever',
+  template: 'pagetemplate',
+  webhookSubscription: 'whsub',
+  event: 'evt',
+  delivery: 'whdlv',
+  request: 'req',
+  session: 'pagesession',
+} as const;
+export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];
+
+/** Encodes 16 bytes as the 26-character suffix (130 bits, the top two always zero). */
+export function encodeSuffix(bytes: Uint8Array): string {
+  let value = 0n;
+  for (const b of bytes) value = (value << 8n) | BigInt(b);
+  let out = '';
+  for (let i = 25; i >= 0; i--) out += ALPHABET[Number((value >> BigInt(i * 5)) & 31n)];
+  return out;
+}
+
+/** Decodes a 26-character suffix; null when it is not a valid one. */
+export function decodeSuffix(suffix: string): Uint8Array | null {
+  if (!SUFFIX_PATTERN.test(suffix)) return null;
+  let value = 0n;
+  for (const c of suffix) value = (value << 5n) | BigInt(DECODE[c]);
+  const bytes = new Uint8Array(16);
+  for (let i = 15; i >= 0; i--) {
+    bytes[i] = Number(value & 0xffn);
+    value >>= 8n;
+  }
+  return bytes;
+}
+
+/** Splits a TypeID into prefix and suffix; null when it is malformed. */
+export function parseTypeId(value: string): { prefix: string; suffix: string } | null {
+  if (typeof value !== 'string' || value.length > 90) return null;
+  const at = value.lastIndexOf('_');
+  const prefix = at === -1 ? '' : value.slice(0, at);
+  const suffix = at === -1 ? value : value.slice(at + 1);
+  if (at === 0) return null;
+  if (!PREFIX_PATTERN.test(prefix) || decodeSuffix(suffix) === null) return null;
+  return { prefix, suffix };
+}
+
+/** True when `value` is a well-formed TypeID with exactly this prefix. */
+export function isTypeId(value: unknown, prefix: IdPrefix): value is string {
+  if (typeof value !== 'string') return false;
+  const parsed = parseTypeId(value);
+  return parsed !== null && parsed.prefix === prefix;
+}
+
+export function uuidToSuffix(uuid: string): string {
+  const hex = uuid.replace(/-/g, '');
+  const bytes = new Uint8Array(16);
+  for (let i = 0; i < 16; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return encodeSuffix(bytes);
+}
+
+export function suffixToUuid(suffix: string): string | null {
+  const bytes = decodeSuffix(suffix);
+  if (!bytes) return null;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+// UUIDv7 with a monotonic 12-bit counter in rand_a (RFC 9562, method 1), so ids made by one
+// process in the same millisecond still sort in creation order: lists sort on ids.
+let lastMs = 0;
+let counter = 0;
+
+export function newUuidV7Bytes(nowMs: number = Date.now()): Uint8Array {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  let ms = nowMs;
+  if (ms <= lastMs) {
+    counter++;
+    if (counter > 0xfff) {
+      lastMs++;
+      counter = bytes[7] & 0x7f;
+    }
+    ms = lastMs;
+  } else {
+    lastMs = ms;
+    // Start low in the counter space so that many ids fit in the same millisecond.
+    counter = ((bytes[6] & 0x01) << 8) | bytes[7];
+  }
+  const time = BigInt(ms);
+  for (let i = 0; i < 6; i++) bytes[i] = Number((time >> BigInt(8 * (5 - i))) & 0xffn);
+  bytes[6] = 0x70 | ((counter >> 8) & 0x0f);
+  bytes[7] = counter & 0xff;
+  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  return bytes;
+}
+
+export function newTypeId(prefix: IdPrefix, nowMs?: number): string {
+  return `${prefix}_${encodeSuffix(newUuidV7Bytes(nowMs))}`;
+}

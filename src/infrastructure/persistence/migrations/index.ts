@@ -1,0 +1,5 @@
+import { Migration20261122000000_foundation } from './Migration20261122000000_foundation';
+
+// An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
+// with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
+export const MIGRATIONS = [{ name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation }];

@@ -1,0 +1,32 @@
+import { defineConfig, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { MIGRATIONS } from './migrations';
+import { ApiKeySchema } from './schemas/api-key.schema';
+import { BrandSchema } from './schemas/brand.schema';
+import { TenantSchema } from './schemas/tenant.schema';
+
+export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema, BrandSchema];
+
+export function createOrmConfig(databaseUrl: string, poolMax: number) {
+  return defineConfig({
+    driver: PostgreSqlDriver,
+    clientUrl: databaseUrl,
+    entities: ENTITY_SCHEMAS,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolMax },
+    // A request waits at most 5 s for a connection, then fails as "unavailable" (503), not forever.
+    driverOptions: { connectionTimeoutMillis: 5000 },
+    forceUtcTimezone: true,
+    // The ORM never logs: queries can hold key hashes and customer data.
+    debug: false,
+    migrations: {
+      migrationsList: MIGRATIONS,
+      tableName: 'schema_migrations',
+      snapshot: false,
+      snapshotOnMigrate: false,
+      transactional: true,
+      allOrNothing: true,
+      silent: true,
+    },
+  });
+}

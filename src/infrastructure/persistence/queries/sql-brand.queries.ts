@@ -1,0 +1,64 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { BrandQueries } from '../../../application/brand/brand.queries';
+import { BrandView } from '../../../application/brand/brand.view';
+import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
+import { Appearance } from '../../../domain/brand/brand';
+import { completeTheme, Theme } from '../../../domain/brand/theme';
+import { isoTimestamp } from '../sql';
+
+interface BrandRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  preferred_appearance: Appearance;
+  theme_light: Theme;
+  theme_dark: Theme;
+  company_home_page: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = `id, tenant_id, name, preferred_appearance, theme_light, theme_dark, company_home_page,
+  ${isoTimestamp('created_at')} AS created_at, ${isoTimestamp('updated_at')} AS updated_at`;
+
+@Injectable()
+export class SqlBrandQueries extends BrandQueries {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async list(tenantId: string, page: PageRequest): Promise<Page<BrandView>> {
+    // Keyset on (tenant_id, id DESC): ids are UUIDv7 TypeIDs, so this is newest first, and rows
+    // inserted during a walk land before the cursor and never shift it.
+    const rows = page.after
+      ? await this.rows(`WHERE tenant_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, [tenantId, page.after, page.limit + 1])
+      : await this.rows(`WHERE tenant_id = ? ORDER BY id DESC LIMIT ?`, [tenantId, page.limit + 1]);
+    return toPage(rows.map(toView), page.limit, (brand) => brand.brandId);
+  }
+
+  async findById(tenantId: string, brandId: string): Promise<BrandView | null> {
+    const rows = await this.rows(`WHERE tenant_id = ? AND id = ?`, [tenantId, brandId]);
+    return rows.length === 0 ? null : toView(rows[0]);
+  }
+
+  private rows(where: string, params: unknown[]): Promise<BrandRow[]> {
+    return this.em.getConnection().execute<BrandRow[]>(`SELECT ${COLUMNS} FROM brands ${where}`, params);
+  }
+}
+
+function toView(row: BrandRow): BrandView {
+  const view: BrandView = {
+    brandId: row.id,
+    name: row.name,
+    preferredAppearance: row.preferred_appearance,
+    tenantId: row.tenant_id,
+    // JSONB reorders keys; the response keeps the spec's order.
+    themeLight: completeTheme(row.theme_light),
+    themeDark: completeTheme(row.theme_dark),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  if (row.company_home_page !== null) view.companyHomePage = row.company_home_page;
+  return view;
+}

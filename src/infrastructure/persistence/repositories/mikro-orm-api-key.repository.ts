@@ -1,0 +1,30 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { ApiKey } from '../../../domain/api-key/api-key';
+import { ApiKeyPrincipal, ApiKeyRepository } from '../../../domain/api-key/api-key.repository';
+
+@Injectable()
+export class MikroOrmApiKeyRepository extends ApiKeyRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  findById(id: string): Promise<ApiKey | null> {
+    return this.em.findOne(ApiKey, { id });
+  }
+
+  async findActiveByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {
+    // The hot path of every request: one unique-index probe, no entity, no identity map.
+    const rows = await this.em
+      .getConnection()
+      .execute<{ id: string; tenant_id: string }[]>(
+        'SELECT id, tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
+        [keyHash],
+      );
+    return rows.length === 0 ? null : { apiKeyId: rows[0].id, tenantId: rows[0].tenant_id };
+  }
+
+  async save(key: ApiKey): Promise<void> {
+    await this.em.persist(key).flush();
+  }
+}

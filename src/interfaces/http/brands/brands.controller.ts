@@ -1,0 +1,74 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiCreatedResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CreateBrand } from '../../../application/brand/create-brand.use-case';
+import { GetBrand } from '../../../application/brand/get-brand.use-case';
+import { ListBrands } from '../../../application/brand/list-brands.use-case';
+import { UpdateBrand } from '../../../application/brand/update-brand.use-case';
+import { BrandView } from '../../../application/brand/brand.view';
+import { ApiErrors } from '../errors/error-responses.decorator';
+import { TenantId } from '../guards/tenant.decorator';
+import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
+import { ListQueryDto } from '../pagination/list-query.dto';
+import { toPageRequest } from '../pagination/page-request';
+import { BrandListResponse, BrandResponse } from './brand.response';
+import { CreateBrandDto } from './create-brand.dto';
+import { UpdateBrandDto } from './update-brand.dto';
+
+@ApiTags('Brands')
+@ApiSecurity('apiKey')
+@Controller('v0/brands')
+export class BrandsController {
+  constructor(
+    private readonly listBrands: ListBrands,
+    private readonly getBrand: GetBrand,
+    private readonly createBrand: CreateBrand,
+    private readonly updateBrand: UpdateBrand,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List brands', description: 'Newest first, keyset-paginated.' })
+  @ApiOkResponse({ type: BrandListResponse })
+  @ApiErrors(400)
+  async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<BrandView>> {
+    const page = await this.listBrands.execute({ tenantId, ...toPageRequest('brands', query) });
+    return toEnvelope('brands', page);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a brand' })
+  @ApiBody({ type: CreateBrandDto })
+  @ApiCreatedResponse({ type: BrandResponse })
+  @ApiErrors(400, 413, 415)
+  create(@TenantId() tenantId: string, @Body() body: CreateBrandDto): Promise<BrandView> {
+    return this.createBrand.execute({
+      tenantId,
+      name: body.name,
+      preferredAppearance: body.preferredAppearance,
+      themeLight: body.themeLight,
+      themeDark: body.themeDark,
+      companyHomePage: body.companyHomePage ?? undefined,
+    });
+  }
+
+  @Get(':brand_id')
+  @ApiOperation({ summary: 'Fetch a brand' })
+  @ApiOkResponse({ type: BrandResponse })
+  @ApiErrors(404)
+  get(@TenantId() tenantId: string, @Param('brand_id') brandId: string): Promise<BrandView> {
+    return this.getBrand.execute({ tenantId, brandId });
+  }
+
+  @Patch(':brand_id')
+  @ApiOperation({
+    summary: 'Update a brand',
+    description: 'JSON merge patch (RFC 7396): absent fields keep their value, null clears a nullable one, themes merge field by field.',
+  })
+  @ApiConsumes('application/json', 'application/merge-patch+json')
+  @ApiBody({ type: UpdateBrandDto })
+  @ApiOkResponse({ type: BrandResponse })
+  @ApiErrors(400, 404, 413, 415)
+  update(@TenantId() tenantId: string, @Param('brand_id') brandId: string, @Body() body: UpdateBrandDto): Promise<BrandView> {
+    return this.updateBrand.execute({ tenantId, brandId, changes: body });
+  }
+}

@@ -1,0 +1,40 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
+import { APPEARANCES, type Appearance, BRAND_NAME_MAX } from '../../../domain/brand/brand';
+import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
+import { IsHttpUrl, OptionalNullable, Required } from '../validation/decorators';
+import { ThemeRequestDto } from './theme-request.dto';
+
+export class CreateBrandDto {
+  @ApiProperty({ minLength: 1, maxLength: BRAND_NAME_MAX, example: 'Acme' })
+  @Required()
+  @IsString({ message: 'must be a string' })
+  @Length(1, BRAND_NAME_MAX, { message: `must be 1 to ${BRAND_NAME_MAX} characters` })
+  name!: string;
+
+  @ApiProperty({ enum: APPEARANCES, example: 'system' })
+  @Required()
+  @IsIn(APPEARANCES, { message: `must be one of: ${APPEARANCES.join(', ')}` })
+  preferredAppearance!: Appearance;
+
+  @ApiProperty({ type: ThemeRequestDto })
+  @Required()
+  @IsObject({ message: 'must be an object' })
+  @ValidateNested()
+  @Type(() => ThemeRequestDto)
+  themeDark!: ThemeRequestDto;
+
+  @ApiProperty({ type: ThemeRequestDto })
+  @Required()
+  @IsObject({ message: 'must be an object' })
+  @ValidateNested()
+  @Type(() => ThemeRequestDto)
+  themeLight!: ThemeRequestDto;
+
+  @ApiPropertyOptional({ format: 'uri', maxLength: MAX_URL_LENGTH, example: 'https://acme.example' })
+  @OptionalNullable()
+  @IsString({ message: 'must be a string' })
+  @IsHttpUrl()
+  companyHomePage?: string | null;
+}

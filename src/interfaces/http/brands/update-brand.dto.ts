@@ -1,0 +1,41 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
+import { APPEARANCES, type Appearance, BRAND_NAME_MAX } from '../../../domain/brand/brand';
+import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
+import { IsHttpUrl, Optional, OptionalNullable } from '../validation/decorators';
+import { ThemeRequestDto } from './theme-request.dto';
+
+/** JSON merge patch of a brand (RFC 7396): absent keeps, null clears a nullable field. */
+export class UpdateBrandDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: BRAND_NAME_MAX, description: 'Cannot be null.' })
+  @Optional()
+  @IsString({ message: 'must be a string' })
+  @Length(1, BRAND_NAME_MAX, { message: `must be 1 to ${BRAND_NAME_MAX} characters` })
+  name?: string;
+
+  @ApiPropertyOptional({ enum: APPEARANCES, description: 'Cannot be null.' })
+  @Optional()
+  @IsIn(APPEARANCES, { message: `must be one of: ${APPEARANCES.join(', ')}` })
+  preferredAppearance?: Appearance;
+
+  @ApiPropertyOptional({ type: ThemeRequestDto, description: 'Merged field by field into the current theme.' })
+  @Optional()
+  @IsObject({ message: 'must be an object' })
+  @ValidateNested()
+  @Type(() => ThemeRequestDto)
+  themeDark?: ThemeRequestDto;
+
+  @ApiPropertyOptional({ type: ThemeRequestDto, description: 'Merged field by field into the current theme.' })
+  @Optional()
+  @IsObject({ message: 'must be an object' })
+  @ValidateNested()
+  @Type(() => ThemeRequestDto)
+  themeLight?: ThemeRequestDto;
+
+  @ApiPropertyOptional({ format: 'uri', maxLength: MAX_URL_LENGTH, nullable: true, description: 'null removes it.' })
+  @OptionalNullable()
+  @IsString({ message: 'must be a string' })
+  @IsHttpUrl()
+  companyHomePage?: string | null;
+}

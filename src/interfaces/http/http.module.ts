@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { BrandsController } from './brands/brands.controller';
+import { ErrorFilter } from './errors/error.filter';
+import { ApiKeyGuard } from './guards/api-key.guard';
+import { HealthController } from './health/health.controller';
+
+@Module({
+  controllers: [HealthController, BrandsController],
+  providers: [
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_FILTER, useClass: ErrorFilter },
+  ],
+})
+export class HttpModule {}

@@ -1,0 +1,23 @@
+import type { NextFunction, Response } from 'express';
+import type { Logger } from '../../../infrastructure/logging/logger';
+import type { ApiRequest } from '../api-request';
+
+/** One structured line per request: id, tenant, route pattern, status and duration; no headers. */
+export function accessLog(logger: Logger) {
+  return (req: ApiRequest, res: Response, next: NextFunction): void => {
+    res.once('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - req.startedAt) / 1e6;
+      const line = {
+        requestId: req.requestId,
+        tenantId: req.principal?.tenantId,
+        method: req.method,
+        route: (req.route as { path?: string } | undefined)?.path ?? 'unmatched',
+        status: res.statusCode,
+        durationMs: Math.round(durationMs * 100) / 100,
+      };
+      if (res.statusCode >= 500) logger.error(line, 'request');
+      else logger.info(line, 'request');
+    });
+    next();
+  };
+}

@@ -1,0 +1,35 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../errors/api-error';
+
+// An opaque cursor (decisions.md, Lists): base64url of `v1.<list>.<last id>.<tag>`. The tag is an
+// HMAC so that an edited cursor is a clear 400 rather than a silently different page; the key
+// is not a secret (a forged cursor can only point inside the caller's own tenant, which every
+// query enforces), it only makes edits detectable. `<list>` binds a cursor to the list (and
+// filter) that issued it.
+const KEY = 'landing-customer-api/cursor/v1';
+const VERSION = 'v1';
+
+export function encodeCursor(list: string, lastId: string): string {
+  const body = `${VERSION}.${list}.${lastId}`;
+  return Buffer.from(`${body}.${tag(body)}`, 'utf8').toString('base64url');
+}
+
+/** The last id the cursor points after; throws a 400 on `cursor` when it was not ours for this list. */
+export function decodeCursor(list: string, cursor: string): string {
+  const invalid = ApiError.validation('cursor', 'is not a valid cursor for this list');
+  if (cursor.length === 0 || cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const cut = text.lastIndexOf('.');
+  if (cut < 0) throw invalid;
+  const body = text.slice(0, cut);
+  const given = Buffer.from(text.slice(cut + 1), 'utf8');
+  const expected = Buffer.from(tag(body), 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid;
+  const prefix = `${VERSION}.${list}.`;
+  if (!body.startsWith(prefix)) throw invalid;
+  return body.slice(prefix.length);
+}
+
+function tag(body: string): string {
+  return createHmac('sha256', KEY).update(body).digest('base64url').slice(0, 22);
+}

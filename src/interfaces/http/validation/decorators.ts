@@ -1,0 +1,39 @@
+import { IsDefined, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { isCssHexColour, isHttpUrl, MAX_URL_LENGTH } from '../../../domain/shared/rules';
+
+// Merge-patch needs three states: absent (skip), null and a value. class-validator's IsOptional
+// folds null into absent, so these two say which fields may be null.
+
+/** May be absent; when present (null included) the other rules apply. */
+export const Optional = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
+/** May be absent or null; a value must pass the other rules. */
+export const OptionalNullable = () => ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null);
+
+export const IsCssHexColour = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isCssHexColour',
+      validator: {
+        validate: (value: unknown) => isCssHexColour(value),
+        defaultMessage: () => '$property must be a CSS hex colour (#rgb, #rgba, #rrggbb or #rrggbbaa)',
+      },
+    },
+    options,
+  );
+
+export const IsHttpUrl = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isHttpUrl',
+      validator: {
+        validate: (value: unknown) => isHttpUrl(value),
+        defaultMessage: () => `$property must be an absolute http or https URL of at most ${MAX_URL_LENGTH} characters`,
+      },
+    },
+    options,
+  );
+
+/** Must be present and not null. */
+export const Required = () =>
+  IsDefined({ message: (args) => (args.value === null ? 'must not be null' : 'is required') });

@@ -1,0 +1,7 @@
+import { Global, Module } from '@nestjs/common';
+import { USE_CASES } from './application/use-cases';
+
+/** The application layer as Nest providers; the layer itself knows nothing of modules. */
+@Global()
+@Module({ providers: USE_CASES, exports: USE_CASES })
+export class UseCasesModule {}
