@@ -22,6 +22,8 @@ export interface InfrastructureDeps {
   config: AppConfig;
   orm: MikroORM;
   logger: Logger;
+  /** The EntityManager adapters use; defaults to the ORM's global one (forked per request). */
+  em?: EntityManager;
 }
 
 /**
@@ -38,7 +40,7 @@ export class InfrastructureModule {
       { provide: MikroORM, useValue: deps.orm },
       // The global EntityManager resolves to the request's fork (RequestContext middleware, or a
       // fork made by the CLI), and refuses to work outside one.
-      { provide: EntityManager, useValue: deps.orm.em },
+      { provide: EntityManager, useValue: deps.em ?? deps.orm.em },
       { provide: Clock, useClass: SystemClock },
       { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
       { provide: TenantRepository, useClass: MikroOrmTenantRepository },

@@ -15,16 +15,15 @@ export interface BrandView {
 }
 
 export function toBrandView(brand: Brand): BrandView {
-  const view: BrandView = {
+  return {
     brandId: brand.id,
     name: brand.name,
     preferredAppearance: brand.preferredAppearance,
     tenantId: brand.tenantId,
     themeLight: brand.themeLight,
     themeDark: brand.themeDark,
+    ...(brand.companyHomePage !== null && { companyHomePage: brand.companyHomePage }),
     createdAt: brand.createdAt.toISOString(),
     updatedAt: brand.updatedAt.toISOString(),
   };
-  if (brand.companyHomePage !== null) view.companyHomePage = brand.companyHomePage;
-  return view;
 }

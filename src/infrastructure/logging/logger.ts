@@ -3,8 +3,9 @@ import { LogLevel } from '../config/app-config';
 
 // Structured JSON on stdout. Anything that may carry a key or a secret is censored by path, as a
 // second line of defence: the code never logs headers or bodies in the first place.
-export function createLogger(level: LogLevel, name = 'api'): Logger {
-  return pino({
+export function createLogger(level: LogLevel, name = 'api', fd: 1 | 2 = 1): Logger {
+  return pino(
+    {
     name,
     level,
     base: { service: 'landing-customer-api', process: name },
@@ -14,7 +15,9 @@ export function createLogger(level: LogLevel, name = 'api'): Logger {
       paths: ['apiKey', '*.apiKey', 'headers', '*.headers', 'signingSecret', '*.signingSecret', 'password', '*.password'],
       censor: '[redacted]',
     },
-  });
+    },
+    pino.destination({ fd, sync: fd === 2 }),
+  );
 }
 
 export type { Logger };

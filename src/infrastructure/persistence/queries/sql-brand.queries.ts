@@ -48,7 +48,7 @@ export class SqlBrandQueries extends BrandQueries {
 }
 
 function toView(row: BrandRow): BrandView {
-  const view: BrandView = {
+  return {
     brandId: row.id,
     name: row.name,
     preferredAppearance: row.preferred_appearance,
@@ -56,9 +56,8 @@ function toView(row: BrandRow): BrandView {
     // JSONB reorders keys; the response keeps the spec's order.
     themeLight: completeTheme(row.theme_light),
     themeDark: completeTheme(row.theme_dark),
+    ...(row.company_home_page !== null && { companyHomePage: row.company_home_page }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-  if (row.company_home_page !== null) view.companyHomePage = row.company_home_page;
-  return view;
 }

@@ -1,0 +1,54 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { openDatabase } from './bootstrap';
+import { CliModule } from './cli.module';
+import { ConfigError, loadConfig } from './infrastructure/config/app-config';
+import { createLogger } from './infrastructure/logging/logger';
+import { CLI_COMMANDS } from './interfaces/cli/commands';
+import { runCli } from './interfaces/cli/run-cli';
+
+// Composition root of the platform CLI (platform-cli.md). Logs go to stderr so that stdout holds
+// only the command's output (one JSON object with --json).
+async function main(): Promise<number> {
+  const io = { out: (line: string) => process.stdout.write(`${line}\n`), err: (line: string) => process.stderr.write(`${line}\n`) };
+  let config;
+  try {
+    config = loadConfig({ LOG_LEVEL: 'warn', ...process.env });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(error.message);
+      return 2;
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel, 'cli', 2);
+  return runCli(
+    process.argv.slice(2),
+    CLI_COMMANDS,
+    async () => {
+      const database = await openDatabase(config, logger);
+      const app = await NestFactory.createApplicationContext(
+        CliModule.forRoot({ config, orm: database.orm, logger, em: database.orm.em.fork() }),
+        { logger: false, abortOnError: false },
+      );
+      return {
+        context: { get: (type) => app.get(type), appliedMigrations: database.applied },
+        close: async () => {
+          await app.close();
+          await database.close();
+        },
+      };
+    },
+    io,
+  );
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

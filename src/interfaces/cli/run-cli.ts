@@ -1,0 +1,75 @@
+import { DomainError } from '../../domain/shared/domain-error';
+import { checkOptions, parseArgs, UsageError } from './cli-args';
+import { CliCommand, CliContext } from './cli-context';
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/**
+ * Runs one command line; returns the exit code (platform-cli.md): 0 done, 2 bad input (usage,
+ * validation, unknown id: `not found: <id>`), 1 any other failure. With --json, stdout gets
+ * exactly one JSON object on one line.
+ */
+export async function runCli(
+  argv: string[],
+  commands: CliCommand[],
+  open: () => Promise<{ context: CliContext; close: () => Promise<void> }>,
+  io: CliIo,
+): Promise<number> {
+  let parsed;
+  let command: CliCommand | undefined;
+  try {
+    parsed = parseArgs(argv);
+    if (parsed.command === 'help') {
+      io.out(helpText(commands));
+      return 0;
+    }
+    command = commands.find((candidate) => candidate.name === parsed!.command);
+    if (!command) throw new UsageError(`unknown command: ${parsed.command} (try: help)`);
+    checkOptions(parsed.options, command.required, command.optional);
+  } catch (error) {
+    io.err(`error: ${(error as Error).message}`);
+    return 2;
+  }
+
+  let session: { context: CliContext; close: () => Promise<void> } | undefined;
+  try {
+    session = await open();
+    const result = await command.run(session.context, parsed.options);
+    io.out(parsed.json ? JSON.stringify(result) : command.text(result));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`error: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof DomainError && error.kind === 'not_found') {
+      io.err(`not found: ${notFoundId(error, parsed.options)}`);
+      return 2;
+    }
+    if (error instanceof DomainError) {
+      io.err(`error: ${error.message}`);
+      return 2;
+    }
+    io.err(`failed: ${(error as Error).message?.split('\n')[0] ?? String(error)}`);
+    return 1;
+  } finally {
+    await session?.close();
+  }
+}
+
+function notFoundId(error: DomainError, options: Record<string, string>): string {
+  const match = /\s(\S+) was not found$/.exec(error.message);
+  return match ? match[1] : Object.values(options).join(' ');
+}
+
+function helpText(commands: CliCommand[]): string {
+  const width = Math.max(...commands.map((command) => command.usage.length));
+  return [
+    'usage: npm run -s cli -- <command> [options] [--json]',
+    '',
+    ...commands.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+  ].join('\n');
+}

@@ -1,0 +1,50 @@
+import { BrandQueries } from '../../../src/application/brand/brand.queries';
+import { BrandView, toBrandView } from '../../../src/application/brand/brand.view';
+import { Page, PageRequest, toPage } from '../../../src/application/shared/pagination';
+import { Brand } from '../../../src/domain/brand/brand';
+import { BrandRepository } from '../../../src/domain/brand/brand.repository';
+
+/** Both brand ports over one map, as the database serves both in production. */
+export class InMemoryBrands extends BrandRepository {
+  readonly rows = new Map<string, string>();
+  saves = 0;
+
+  async findById(tenantId: string, id: string): Promise<Brand | null> {
+    const stored = this.rows.get(id);
+    if (!stored) return null;
+    const brand = revive(stored);
+    return brand.tenantId === tenantId ? brand : null;
+  }
+
+  async save(brand: Brand): Promise<void> {
+    this.saves++;
+    this.rows.set(brand.id, JSON.stringify(brand));
+  }
+
+  queries(): BrandQueries {
+    const all = () => [...this.rows.values()].map(revive);
+    return new (class extends BrandQueries {
+      async list(tenantId: string, page: PageRequest): Promise<Page<BrandView>> {
+        const rows = all()
+          .filter((b) => b.tenantId === tenantId && (!page.after || b.id < page.after))
+          .sort((a, b) => (a.id < b.id ? 1 : -1))
+          .slice(0, page.limit + 1)
+          .map(toBrandView);
+        return toPage(rows, page.limit, (b) => b.brandId);
+      }
+      async findById(tenantId: string, brandId: string): Promise<BrandView | null> {
+        const brand = all().find((b) => b.id === brandId && b.tenantId === tenantId);
+        return brand ? toBrandView(brand) : null;
+      }
+    })();
+  }
+}
+
+/** Stored copies are revived like the ORM does: the prototype, no constructor call. */
+function revive(json: string): Brand {
+  const data = JSON.parse(json);
+  return Object.assign(Object.create(Brand.prototype), data, {
+    createdAt: new Date(data.createdAt),
+    updatedAt: new Date(data.updatedAt),
+  }) as Brand;
+}
