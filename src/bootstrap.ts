@@ -14,7 +14,7 @@ export interface Database {
 
 /** Finds (or starts) the database, connects and applies pending migrations. */
 export async function openDatabase(config: AppConfig, logger: Logger, options: { migrate: boolean } = { migrate: true }): Promise<Database> {
-  const location = await locateDatabase(config.databaseUrl, config.dataDir, logger);
+  const location = await locateDatabase({ configuredUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   const orm = await MikroORM.init(createOrmConfig(location.url, config.databasePoolMax));
   const applied = options.migrate ? await migrate(orm) : [];
   if (applied.length > 0) logger.info({ applied }, 'applied migrations');

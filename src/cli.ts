@@ -1,7 +1,5 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { openDatabase } from './bootstrap';
-import { CliModule } from './cli.module';
+import { openCliSession } from './cli-session';
 import { ConfigError, loadConfig } from './infrastructure/config/app-config';
 import { createLogger } from './infrastructure/logging/logger';
 import { CLI_COMMANDS } from './interfaces/cli/commands';
@@ -25,20 +23,7 @@ async function main(): Promise<number> {
   return runCli(
     process.argv.slice(2),
     CLI_COMMANDS,
-    async () => {
-      const database = await openDatabase(config, logger);
-      const app = await NestFactory.createApplicationContext(
-        CliModule.forRoot({ config, orm: database.orm, logger, em: database.orm.em.fork() }),
-        { logger: false, abortOnError: false },
-      );
-      return {
-        context: { get: (type) => app.get(type), appliedMigrations: database.applied },
-        close: async () => {
-          await app.close();
-          await database.close();
-        },
-      };
-    },
+    () => openCliSession(config, logger),
     io,
   );
 }

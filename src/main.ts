@@ -30,6 +30,14 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
+  // While stopping, a connection that just finished its last response is closed at once instead of
+  // idling until the keep-alive timeout, so the process exits as soon as the work is done.
+  const server = app.getHttpServer();
+  server.on('request', (_req: unknown, res: { once(event: 'finish', listener: () => void): void }) =>
+    res.once('finish', () => {
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    }),
+  );
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;

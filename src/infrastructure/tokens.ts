@@ -1,3 +1,3 @@
 /** DI tokens for values that are not classes. */
-export const LOGGER = Symbol('LOGGER');
+export { LOGGER } from '../application/shared/logger';
 export const APP_CONFIG = Symbol('APP_CONFIG');

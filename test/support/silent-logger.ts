@@ -1,8 +1,7 @@
-import pino from 'pino';
-import type { Logger } from '../../src/infrastructure/logging/logger';
+import { createLogger, type Logger } from '../../src/infrastructure/logging/logger';
 
-/** A logger that writes nothing, or into `lines` when a test reads what was logged. */
+/** The production logger writing nothing, or into `lines` when a test reads what was logged. */
 export function testLogger(lines?: string[]): Logger {
-  if (!lines) return pino({ level: 'silent' });
-  return pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
+  if (!lines) return createLogger('silent');
+  return createLogger('trace', 'api', { write: (line: string) => void lines.push(line) });
 }

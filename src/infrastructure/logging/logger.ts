@@ -1,9 +1,9 @@
-import pino, { Logger } from 'pino';
+import pino, { DestinationStream, Logger } from 'pino';
 import { LogLevel } from '../config/app-config';
 
 // Structured JSON on stdout. Anything that may carry a key or a secret is censored by path, as a
 // second line of defence: the code never logs headers or bodies in the first place.
-export function createLogger(level: LogLevel, name = 'api', fd: 1 | 2 = 1): Logger {
+export function createLogger(level: LogLevel, name = 'api', to: 1 | 2 | DestinationStream = 1): Logger {
   return pino(
     {
     name,
@@ -16,7 +16,7 @@ export function createLogger(level: LogLevel, name = 'api', fd: 1 | 2 = 1): Logg
       censor: '[redacted]',
     },
     },
-    pino.destination({ fd, sync: fd === 2 }),
+    typeof to === 'number' ? pino.destination({ fd: to, sync: to === 2 }) : to,
   );
 }
 

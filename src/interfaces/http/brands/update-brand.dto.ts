@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
 import { APPEARANCES, type Appearance, BRAND_NAME_MAX } from '../../../domain/brand/brand';
@@ -7,6 +7,7 @@ import { IsHttpUrl, Optional, OptionalNullable } from '../validation/decorators'
 import { ThemeRequestDto } from './theme-request.dto';
 
 /** JSON merge patch of a brand (RFC 7396): absent keeps, null clears a nullable field. */
+@ApiSchema({ name: 'UpdateBrandRequest' })
 export class UpdateBrandDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: BRAND_NAME_MAX, description: 'Cannot be null.' })
   @Optional()

@@ -1,10 +1,11 @@
 import type { NextFunction, Response } from 'express';
-import type { Logger } from '../../../infrastructure/logging/logger';
+import type { Logger } from '../../../application/shared/logger';
 import type { ApiRequest } from '../api-request';
 
 /** One structured line per request: id, tenant, route pattern, status and duration; no headers. */
 export function accessLog(logger: Logger) {
   return (req: ApiRequest, res: Response, next: NextFunction): void => {
+    logger.debug({ requestId: req.requestId, method: req.method, path: req.path }, 'request started');
     res.once('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - req.startedAt) / 1e6;
       const line = {

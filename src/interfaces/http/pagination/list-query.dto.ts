@@ -13,7 +13,7 @@ export class ListQueryDto {
   @MaxLength(512, { message: 'is not a valid cursor for this list' })
   cursor?: string;
 
-  @ApiPropertyOptional({ description: 'Page size.', type: Number, minimum: LIST_LIMIT_MIN, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT })
+  @ApiPropertyOptional({ description: 'Page size.', type: 'integer', minimum: LIST_LIMIT_MIN, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT })
   @Optional()
   @IsString({ message: LIMIT_REASON })
   @Matches(/^(100|[1-9][0-9]?)$/, { message: LIMIT_REASON })

@@ -1,0 +1,45 @@
+// The dependency rule of the hexagon (README, Architecture), checked on every `npm test`.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'src/domain imports nothing outside src/domain: no framework, no library, no Node module.',
+      severity: 'error',
+      from: { path: '^src/domain' },
+      to: { pathNot: '^src/domain' },
+    },
+    {
+      name: 'application-uses-no-adapter',
+      comment: 'src/application imports the domain and itself; of frameworks only @nestjs/common (Injectable).',
+      severity: 'error',
+      from: { path: '^src/application' },
+      to: { pathNot: ['^src/(domain|application)', '^node_modules/@nestjs/common'] },
+    },
+    {
+      name: 'adapters-do-not-import-each-other',
+      comment: 'infrastructure and interfaces meet only in the composition root (src/*.ts).',
+      severity: 'error',
+      from: { path: '^src/infrastructure' },
+      to: { path: '^src/interfaces' },
+    },
+    {
+      name: 'driving-adapters-do-not-import-driven-ones',
+      severity: 'error',
+      from: { path: '^src/interfaces' },
+      to: { path: '^src/infrastructure' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|test)/' },
+  },
+};

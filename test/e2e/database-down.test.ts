@@ -1,0 +1,43 @@
+import { openTestOrm } from '../support/database';
+import { TcpProxy } from '../support/tcp-proxy';
+import { testDatabaseUrl } from '../support/test-database-url';
+import { createTenant, startTestApp, TestApp } from '../support/test-app';
+
+// The API reaches PostgreSQL through a loopback proxy that the test stops and starts again.
+let proxy: TcpProxy;
+let t: TestApp;
+beforeAll(async () => {
+  const target = new URL(testDatabaseUrl());
+  proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+  await proxy.start();
+  const viaProxy = new URL(target);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  t = await startTestApp({ orm: await openTestOrm(viaProxy.toString()) });
+});
+afterAll(async () => {
+  await t.close();
+  await t.orm.close(true);
+  await proxy.stop();
+});
+
+describe('database unreachable', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After, then recovers when the database is back', async () => {
+    const tenant = await createTenant(t);
+    expect((await t.http.get('/v0/brands').set('x-api-key', tenant.apiKey)).status).toBe(200);
+    expect((await t.http.get('/health/ready')).status).toBe(200);
+
+    const port = proxy.port;
+    await proxy.stop();
+    for (const path of ['/v0/brands', '/health/ready']) {
+      const res = await t.http.get(path).set('x-api-key', tenant.apiKey);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: expect.any(String), requestId: res.headers['x-request-id'] });
+    }
+    expect((await t.http.get('/health/live')).status).toBe(200);
+
+    await proxy.start(port);
+    const back = await t.http.get('/v0/brands').set('x-api-key', tenant.apiKey);
+    expect(back.status).toBe(200);
+  });
+});

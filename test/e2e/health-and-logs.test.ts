@@ -1,0 +1,32 @@
+import { brandBody } from '../support/brand-payloads';
+import { testLogger } from '../support/silent-logger';
+import { createTenant, startTestApp, TestApp } from '../support/test-app';
+
+const lines: string[] = [];
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ logger: testLogger(lines) });
+});
+afterAll(() => t.close());
+
+describe('health', () => {
+  it('is live and ready without a key', async () => {
+    expect((await t.http.get('/health/live')).body).toEqual({ status: 'ok' });
+    expect((await t.http.get('/health/ready')).body).toEqual({ status: 'ok', checks: { database: 'ok' } });
+  });
+});
+
+describe('request logs', () => {
+  it('write one JSON line per request with request id, tenant, route pattern, status and duration, and never the key', async () => {
+    const tenant = await createTenant(t);
+    const created = await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody());
+    const requestId = created.headers['x-request-id'];
+    const line = lines.map((l) => JSON.parse(l)).find((l) => l.requestId === requestId && l.msg === 'request');
+    expect(line).toMatchObject({ level: 'info', tenantId: tenant.tenantId, method: 'POST', route: '/v0/brands', status: 201 });
+    expect(typeof line.durationMs).toBe('number');
+    await t.http.get(`/v0/brands/${created.body.brandId}`).set('x-api-key', tenant.apiKey);
+    const get = lines.map((l) => JSON.parse(l)).find((l) => l.route === '/v0/brands/:brand_id');
+    expect(get).toMatchObject({ status: 200 });
+    expect(lines.join('\n')).not.toContain(tenant.apiKey);
+  });
+});

@@ -1,0 +1,101 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { SqlBrandQueries } from '../../src/infrastructure/persistence/queries/sql-brand.queries';
+import { MikroOrmBrandRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-brand.repository';
+import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
+import { Brand } from '../../src/domain/brand/brand';
+import { Tenant } from '../../src/domain/tenant/tenant';
+import { toBrandView } from '../../src/application/brand/brand.view';
+import { openTestOrm } from '../support/database';
+
+let orm: MikroORM;
+beforeAll(async () => {
+  orm = await openTestOrm();
+});
+afterAll(() => orm.close(true));
+
+async function newTenant(): Promise<string> {
+  const tenant = Tenant.create('Repo tenant', new Date());
+  await new MikroOrmTenantRepository(orm.em.fork()).save(tenant);
+  return tenant.id;
+}
+
+function brand(tenantId: string, name: string, at = new Date()): Brand {
+  return Brand.create({ tenantId, name, preferredAppearance: 'dark', themeLight: { borderColor: '#123' }, themeDark: {}, companyHomePage: 'https://x.example' }, at);
+}
+
+describe('MikroOrmBrandRepository', () => {
+  it('saves a brand and reads the same aggregate back in a fresh context', async () => {
+    const tenantId = await newTenant();
+    const original = brand(tenantId, 'Stored');
+    await new MikroOrmBrandRepository(orm.em.fork()).save(original);
+    const loaded = await new MikroOrmBrandRepository(orm.em.fork()).findById(tenantId, original.id);
+    expect(loaded).toBeInstanceOf(Brand);
+    expect(toBrandView(loaded!)).toEqual(toBrandView(original));
+  });
+
+  it('updates through the aggregate: one UPDATE, read back by the query side in the spec order', async () => {
+    const tenantId = await newTenant();
+    const original = brand(tenantId, 'Before');
+    await new MikroOrmBrandRepository(orm.em.fork()).save(original);
+    const repo = new MikroOrmBrandRepository(orm.em.fork());
+    const loaded = (await repo.findById(tenantId, original.id))!;
+    loaded.update({ name: 'After', themeLight: { borderColor: null, logo: { type: 'url', url: 'https://x.example/l.png' } } }, new Date());
+    await repo.save(loaded);
+    const view = await new SqlBrandQueries(orm.em.fork()).findById(tenantId, original.id);
+    expect(view).toEqual(toBrandView(loaded));
+    expect(Object.keys(view!.themeLight)[0]).toBe('borderColor');
+  });
+
+  it("never returns another tenant's brand", async () => {
+    const owner = await newTenant();
+    const other = await newTenant();
+    const stored = brand(owner, 'Private');
+    await new MikroOrmBrandRepository(orm.em.fork()).save(stored);
+    expect(await new MikroOrmBrandRepository(orm.em.fork()).findById(other, stored.id)).toBeNull();
+    expect(await new SqlBrandQueries(orm.em.fork()).findById(other, stored.id)).toBeNull();
+    expect((await new SqlBrandQueries(orm.em.fork()).list(other, { limit: 100 })).items).toEqual([]);
+  });
+
+  it('refuses a row that breaks the table rules even if the model were bypassed', async () => {
+    const tenantId = await newTenant();
+    const bad = brand(tenantId, 'ok');
+    bad.name = '';
+    await expect(new MikroOrmBrandRepository(orm.em.fork()).save(bad)).rejects.toThrow();
+  });
+});
+
+describe('SqlBrandQueries keyset pages', () => {
+  it('walks every brand once, newest first, across exact page edges', async () => {
+    const tenantId = await newTenant();
+    const repo = new MikroOrmBrandRepository(orm.em.fork());
+    const ids: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const b = brand(tenantId, `p${i}`);
+      await repo.save(b);
+      ids.push(b.id);
+    }
+    const queries = new SqlBrandQueries(orm.em.fork());
+    const pages: string[][] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await queries.list(tenantId, { limit: 3, after });
+      pages.push(page.items.map((b) => b.brandId));
+      if (!page.hasMore) {
+        expect(page.lastId).toBeUndefined();
+        break;
+      }
+      after = page.lastId;
+    }
+    expect(pages).toEqual([ids.slice(6).reverse(), ids.slice(3, 6).reverse(), ids.slice(0, 3).reverse()]);
+  });
+
+  it('answers from an index range scan on (tenant_id, id)', async () => {
+    const tenantId = await newTenant();
+    const rows = await orm.em
+      .fork()
+      .getConnection()
+      .execute<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM brands WHERE tenant_id = ? AND id < ? ORDER BY id DESC LIMIT 21`, [tenantId, 'brand_7zzzzzzzzzzzzzzzzzzzzzzzzz']);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Index (Only )?Scan using (brands_tenant_id_id_idx|brands_pkey)/);
+  });
+});

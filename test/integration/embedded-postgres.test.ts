@@ -1,0 +1,47 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { locateDatabase } from '../../src/infrastructure/persistence/database-location';
+import { migrate } from '../../src/infrastructure/persistence/migrate';
+import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
+import { testLogger } from '../support/silent-logger';
+
+/** A loopback port nothing listens on: stands for "no PostgreSQL on 5432" on this machine. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+describe('embedded PostgreSQL (the quick start with no database)', () => {
+  it('starts under the data dir, creates the database, takes the migrations, and starts again on the same data', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'landing-api-'));
+    chmodSync(dataDir, 0o755);
+    const lines: string[] = [];
+    const options = { dataDir, logger: testLogger(lines), local: { host: '127.0.0.1', port: await closedPort() }, embeddedPort: await closedPort() };
+    try {
+      const first = await locateDatabase(options);
+      expect(first.source).toBe('embedded');
+      expect(lines.some((l) => l.includes('started an embedded PostgreSQL'))).toBe(true);
+      let orm = await MikroORM.init(createOrmConfig(first.url, 2));
+      expect(await migrate(orm)).toEqual(['Migration20261122000000_foundation']);
+      await orm.em.getConnection().execute(`INSERT INTO tenants (id, name, created_at) VALUES ('tenant_00000000000000000000000000', 'kept', now())`);
+      await orm.close(true);
+      await first.stop!();
+
+      const second = await locateDatabase(options);
+      orm = await MikroORM.init(createOrmConfig(second.url, 2));
+      expect(await migrate(orm)).toEqual([]);
+      const rows = await orm.em.getConnection().execute(`SELECT name FROM tenants`);
+      expect(rows).toEqual([{ name: 'kept' }]);
+      await orm.close(true);
+      await second.stop!();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
