@@ -31,6 +31,11 @@ describe('embedded PostgreSQL (the quick start with no database)', () => {
       expect(await migrate(orm)).toEqual(['Migration20261122000000_foundation']);
       await orm.em.getConnection().execute(`INSERT INTO tenants (id, name, created_at) VALUES ('tenant_00000000000000000000000000', 'kept', now())`);
       await orm.close(true);
+
+      // A second process (the CLI while the API runs) finds it running and shares it.
+      const sharing = await locateDatabase(options);
+      expect(sharing).toEqual({ url: first.url, source: 'embedded' });
+
       await first.stop!();
 
       const second = await locateDatabase(options);

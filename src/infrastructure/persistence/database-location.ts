@@ -43,8 +43,15 @@ export async function locateDatabase(options: {
     return { url, source };
   }
   const dir = resolve(join(dataDir, 'postgres'));
-  const stop = await startEmbeddedPostgres(dir, embeddedPort, logger);
   const url = `postgres://postgres:postgres@127.0.0.1:${embeddedPort}/${DEFAULT_DATABASE_NAME}`;
+  if (await answers('127.0.0.1', embeddedPort)) {
+    // Another process of ours (the API while the CLI runs, or one that was killed) already
+    // serves the embedded database: use it, and leave stopping it to its owner.
+    await ensureDatabase(url);
+    logger.info({ port: embeddedPort }, 'DATABASE_URL not set: using the embedded PostgreSQL already running');
+    return { url, source: 'embedded' };
+  }
+  const stop = await startEmbeddedPostgres(dir, embeddedPort, logger);
   try {
     await ensureDatabase(url);
   } catch (error) {
