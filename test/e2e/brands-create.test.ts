@@ -90,6 +90,22 @@ describe('POST /v0/brands', () => {
     expect(await brandCount(tenant.tenantId)).toBe(before);
   });
 
+  it.each([
+    [{ name: 42 }, 'name', 'must be a string'],
+    [{ name: null }, 'name', 'must not be null'],
+    [{ name: undefined }, 'name', 'is required'],
+    [{ name: '' }, 'name', 'must be 1 to 200 characters'],
+    [{ preferredAppearance: 'blue' }, 'preferredAppearance', 'must be one of: system, light, dark'],
+    [{ themeLight: { logo: { url: 'https://x.example/a.png' } } }, 'themeLight.logo.type', 'is required'],
+    [{ themeLight: { logo: { type: 'file', url: 'https://x.example/a.png' } } }, 'themeLight.logo.type', 'must be one of: url'],
+    [{ companyHomePage: 7 }, 'companyHomePage', 'must be a string'],
+    [{ extra: true }, 'extra', 'is not an allowed property'],
+  ])('says why: %j gives %s "%s"', async (overrides, field, reason) => {
+    const res = await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody(overrides));
+    expect(res.body.details).toEqual({ field, reason });
+    expect(res.body.message).toBe(`${field}: ${reason}`);
+  });
+
   it('accepts a home page of exactly 2048 characters', async () => {
     const url = `https://acme.example/${'a'.repeat(2048 - 21)}`;
     const res = await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody({ companyHomePage: url }));

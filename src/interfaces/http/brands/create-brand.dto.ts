@@ -10,8 +10,8 @@ import { ThemeRequestDto } from './theme-request.dto';
 export class CreateBrandDto {
   @ApiProperty({ minLength: 1, maxLength: BRAND_NAME_MAX, example: 'Acme' })
   @Required()
-  @IsString({ message: 'must be a string' })
   @Length(1, BRAND_NAME_MAX, { message: `must be 1 to ${BRAND_NAME_MAX} characters` })
+  @IsString({ message: 'must be a string' })
   name!: string;
 
   @ApiProperty({ enum: APPEARANCES, example: 'system' })
@@ -35,7 +35,7 @@ export class CreateBrandDto {
 
   @ApiPropertyOptional({ format: 'uri', maxLength: MAX_URL_LENGTH, example: 'https://acme.example' })
   @OptionalNullable()
-  @IsString({ message: 'must be a string' })
   @IsHttpUrl()
+  @IsString({ message: 'must be a string' })
   companyHomePage?: string | null;
 }

@@ -14,8 +14,8 @@ export class ImageReferenceDto {
 
   @ApiProperty({ format: 'uri', maxLength: MAX_URL_LENGTH, example: 'https://cdn.example.com/logo.svg' })
   @Required()
-  @IsString({ message: 'must be a string' })
   @IsHttpUrl()
+  @IsString({ message: 'must be a string' })
   url!: string;
 }
 

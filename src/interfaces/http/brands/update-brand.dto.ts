@@ -11,8 +11,8 @@ import { ThemeRequestDto } from './theme-request.dto';
 export class UpdateBrandDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: BRAND_NAME_MAX, description: 'Cannot be null.' })
   @Optional()
-  @IsString({ message: 'must be a string' })
   @Length(1, BRAND_NAME_MAX, { message: `must be 1 to ${BRAND_NAME_MAX} characters` })
+  @IsString({ message: 'must be a string' })
   name?: string;
 
   @ApiPropertyOptional({ enum: APPEARANCES, description: 'Cannot be null.' })
@@ -36,7 +36,7 @@ export class UpdateBrandDto {
 
   @ApiPropertyOptional({ format: 'uri', maxLength: MAX_URL_LENGTH, nullable: true, description: 'null removes it.' })
   @OptionalNullable()
-  @IsString({ message: 'must be a string' })
   @IsHttpUrl()
+  @IsString({ message: 'must be a string' })
   companyHomePage?: string | null;
 }

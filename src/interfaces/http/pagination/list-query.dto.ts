@@ -9,8 +9,8 @@ const LIMIT_REASON = `must be an integer from ${LIST_LIMIT_MIN} to ${LIST_LIMIT_
 export class ListQueryDto {
   @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page.', type: String })
   @Optional()
-  @IsString({ message: 'must be a single string' })
   @MaxLength(512, { message: 'is not a valid cursor for this list' })
+  @IsString({ message: 'must be a single string' })
   cursor?: string;
 
   @ApiPropertyOptional({ description: 'Page size.', type: 'integer', minimum: LIST_LIMIT_MIN, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT })

@@ -37,3 +37,7 @@ export const IsHttpUrl = (options?: ValidationOptions) =>
 /** Must be present and not null. */
 export const Required = () =>
   IsDefined({ message: (args) => (args.value === null ? 'must not be null' : 'is required') });
+
+// Note on order: class-validator runs a property's constraints from the decorator nearest the
+// property upwards, and stops at the first failure (stopAtFirstError). DTOs therefore put the type
+// check (IsString, IsObject) last, so that a wrong type is reported as such.
