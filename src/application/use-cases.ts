@@ -5,6 +5,18 @@ import { CreateBrand } from './brand/create-brand.use-case';
 import { GetBrand } from './brand/get-brand.use-case';
 import { ListBrands } from './brand/list-brands.use-case';
 import { UpdateBrand } from './brand/update-brand.use-case';
+import { CreatePage } from './page/create-page.use-case';
+import { CreatePageVersion } from './page/create-page-version.use-case';
+import { GetUtmParameters } from './page/get-utm-parameters.use-case';
+import { ListPages } from './page/list-pages.use-case';
+import { RecordSession } from './page/record-session.use-case';
+import { CreatePageGroup } from './page-group/create-page-group.use-case';
+import { DeletePageGroup } from './page-group/delete-page-group.use-case';
+import { ListPageGroups } from './page-group/list-page-groups.use-case';
+import { SetPageGroupStatus } from './page-group/set-page-group-status.use-case';
+import { SeedDemo } from './seed/seed-demo.use-case';
+import { CreateSystemTemplate } from './template/create-system-template.use-case';
+import { DuplicateTemplate } from './template/duplicate-template.use-case';
 import { CreateTenant } from './tenant/create-tenant.use-case';
 
 /** Every use case, for the composition roots to provide. */
@@ -17,4 +29,16 @@ export const USE_CASES = [
   GetBrand,
   ListBrands,
   UpdateBrand,
+  ListPageGroups,
+  CreatePageGroup,
+  SetPageGroupStatus,
+  DeletePageGroup,
+  ListPages,
+  CreatePage,
+  CreatePageVersion,
+  RecordSession,
+  GetUtmParameters,
+  CreateSystemTemplate,
+  DuplicateTemplate,
+  SeedDemo,
 ];

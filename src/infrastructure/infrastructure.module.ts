@@ -1,6 +1,13 @@
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { BrandQueries } from '../application/brand/brand.queries';
+import { PageGroupQueries } from '../application/page-group/page-group.queries';
+import { PageQueries } from '../application/page/page.queries';
+import { UnitOfWork } from '../application/shared/unit-of-work';
+import { PageSessionRepository } from '../domain/page/page-session';
+import { PageRepository, PageVersionRepository } from '../domain/page/page.repository';
+import { PageGroupRepository } from '../domain/page-group/page-group.repository';
+import { TemplateRepository } from '../domain/template/template.repository';
 import { ReadinessProbe } from '../application/health/readiness.probe';
 import { ApiKeySecrets } from '../domain/api-key/api-key-secrets';
 import { ApiKeyRepository } from '../domain/api-key/api-key.repository';
@@ -11,7 +18,14 @@ import { AppConfig } from './config/app-config';
 import { Sha256ApiKeySecrets } from './crypto/sha256-api-key-secrets';
 import type { Logger } from './logging/logger';
 import { DatabaseReadinessProbe } from './persistence/database-readiness.probe';
+import { MikroOrmUnitOfWork } from './persistence/mikro-orm-unit-of-work';
 import { SqlBrandQueries } from './persistence/queries/sql-brand.queries';
+import { SqlPageGroupQueries } from './persistence/queries/sql-page-group.queries';
+import { SqlPageQueries } from './persistence/queries/sql-page.queries';
+import { MikroOrmPageGroupRepository } from './persistence/repositories/mikro-orm-page-group.repository';
+import { MikroOrmPageRepository, MikroOrmPageVersionRepository } from './persistence/repositories/mikro-orm-page.repository';
+import { MikroOrmTemplateRepository } from './persistence/repositories/mikro-orm-template.repository';
+import { SqlPageSessionRepository } from './persistence/repositories/sql-page-session.repository';
 import { MikroOrmApiKeyRepository } from './persistence/repositories/mikro-orm-api-key.repository';
 import { MikroOrmBrandRepository } from './persistence/repositories/mikro-orm-brand.repository';
 import { MikroOrmTenantRepository } from './persistence/repositories/mikro-orm-tenant.repository';
@@ -22,8 +36,6 @@ export interface InfrastructureDeps {
   config: AppConfig;
   orm: MikroORM;
   logger: Logger;
-  /** The EntityManager adapters use; defaults to the ORM's global one (forked per request). */
-  em?: EntityManager;
 }
 
 /**
@@ -40,13 +52,21 @@ export class InfrastructureModule {
       { provide: MikroORM, useValue: deps.orm },
       // The global EntityManager resolves to the request's fork (RequestContext middleware, or a
       // fork made by the CLI), and refuses to work outside one.
-      { provide: EntityManager, useValue: deps.em ?? deps.orm.em },
+      { provide: EntityManager, useValue: deps.orm.em },
       { provide: Clock, useClass: SystemClock },
       { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
       { provide: TenantRepository, useClass: MikroOrmTenantRepository },
       { provide: ApiKeyRepository, useClass: MikroOrmApiKeyRepository },
       { provide: BrandRepository, useClass: MikroOrmBrandRepository },
       { provide: BrandQueries, useClass: SqlBrandQueries },
+      { provide: TemplateRepository, useClass: MikroOrmTemplateRepository },
+      { provide: PageGroupRepository, useClass: MikroOrmPageGroupRepository },
+      { provide: PageGroupQueries, useClass: SqlPageGroupQueries },
+      { provide: PageRepository, useClass: MikroOrmPageRepository },
+      { provide: PageVersionRepository, useClass: MikroOrmPageVersionRepository },
+      { provide: PageSessionRepository, useClass: SqlPageSessionRepository },
+      { provide: PageQueries, useClass: SqlPageQueries },
+      { provide: UnitOfWork, useClass: MikroOrmUnitOfWork },
       { provide: ReadinessProbe, useClass: DatabaseReadinessProbe },
     ];
     return { module: InfrastructureModule, providers, exports: providers.map((p) => p.provide) };

@@ -35,3 +35,13 @@ export class NotFoundError extends DomainError {
     super(`${resource} ${id} was not found`);
   }
 }
+
+/** Another change to the same thing won a race; the caller may retry with fresh state. */
+export class ConcurrentChangeError extends DomainError {
+  readonly kind = 'conflict' as const;
+  readonly code = 'CONFLICT';
+
+  constructor(what: string) {
+    super(`${what} was changed concurrently; retry`);
+  }
+}

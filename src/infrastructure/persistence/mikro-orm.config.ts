@@ -3,9 +3,12 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from './migrations';
 import { ApiKeySchema } from './schemas/api-key.schema';
 import { BrandSchema } from './schemas/brand.schema';
+import { PageGroupSchema } from './schemas/page-group.schema';
+import { PageSchema, PageVersionSchema } from './schemas/page.schema';
+import { TemplateSchema } from './schemas/template.schema';
 import { TenantSchema } from './schemas/tenant.schema';
 
-export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema, BrandSchema];
+export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema, BrandSchema, TemplateSchema, PageGroupSchema, PageSchema, PageVersionSchema];
 
 export function createOrmConfig(databaseUrl: string, poolMax: number) {
   return defineConfig({

@@ -5,6 +5,14 @@ export interface CliContext {
   appliedMigrations: string[];
 }
 
+/** An open connection to the system for one command line. */
+export interface CliSession {
+  context: CliContext;
+  /** Runs the command in its own unit-of-work context. */
+  within<T>(work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
 export interface CliCommand {
   name: string;
   summary: string;

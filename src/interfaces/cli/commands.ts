@@ -1,5 +1,26 @@
 import { CliCommand } from './cli-context';
 import { apiKeyCreateCommand, apiKeyRevokeCommand, migrateCommand, tenantCreateCommand } from './foundation.commands';
+import {
+  demoSeedCommand,
+  pageGroupCreateCommand,
+  pageGroupDeleteCommand,
+  pageGroupSetStatusCommand,
+  pageVersionCreateCommand,
+  sessionRecordCommand,
+  templateCreateSystemCommand,
+} from './page.commands';
 
 /** Every command of the platform CLI, in the order `help` lists them. */
-export const CLI_COMMANDS: CliCommand[] = [migrateCommand, tenantCreateCommand, apiKeyCreateCommand, apiKeyRevokeCommand];
+export const CLI_COMMANDS: CliCommand[] = [
+  migrateCommand,
+  tenantCreateCommand,
+  apiKeyCreateCommand,
+  apiKeyRevokeCommand,
+  templateCreateSystemCommand,
+  pageGroupCreateCommand,
+  pageGroupSetStatusCommand,
+  pageGroupDeleteCommand,
+  pageVersionCreateCommand,
+  sessionRecordCommand,
+  demoSeedCommand,
+];

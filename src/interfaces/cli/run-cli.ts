@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/shared/domain-error';
 import { checkOptions, parseArgs, UsageError } from './cli-args';
-import { CliCommand, CliContext } from './cli-context';
+import { CliCommand, CliSession } from './cli-context';
 
 export interface CliIo {
   out(line: string): void;
@@ -15,7 +15,7 @@ export interface CliIo {
 export async function runCli(
   argv: string[],
   commands: CliCommand[],
-  open: () => Promise<{ context: CliContext; close: () => Promise<void> }>,
+  open: () => Promise<CliSession>,
   io: CliIo,
 ): Promise<number> {
   let parsed;
@@ -34,10 +34,10 @@ export async function runCli(
     return 2;
   }
 
-  let session: { context: CliContext; close: () => Promise<void> } | undefined;
+  let session: CliSession | undefined;
   try {
     session = await open();
-    const result = await command.run(session.context, parsed.options);
+    const result = await session.within(() => command!.run(session!.context, parsed.options));
     io.out(parsed.json ? JSON.stringify(result) : command.text(result));
     return 0;
   } catch (error) {

@@ -4,9 +4,11 @@ import { BrandsController } from './brands/brands.controller';
 import { ErrorFilter } from './errors/error.filter';
 import { ApiKeyGuard } from './guards/api-key.guard';
 import { HealthController } from './health/health.controller';
+import { PageGroupsController } from './page-groups/page-groups.controller';
+import { TemplatesController } from './templates/templates.controller';
 
 @Module({
-  controllers: [HealthController, BrandsController],
+  controllers: [HealthController, BrandsController, PageGroupsController, TemplatesController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_FILTER, useClass: ErrorFilter },

@@ -43,7 +43,7 @@ export class SqlBrandQueries extends BrandQueries {
   }
 
   private rows(where: string, params: unknown[]): Promise<BrandRow[]> {
-    return this.em.getConnection().execute<BrandRow[]>(`SELECT ${COLUMNS} FROM brands ${where}`, params);
+    return this.em.execute<BrandRow[]>(`SELECT ${COLUMNS} FROM brands ${where}`, params);
   }
 }
 

@@ -15,9 +15,7 @@ export class MikroOrmApiKeyRepository extends ApiKeyRepository {
 
   async findActiveByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {
     // The hot path of every request: one unique-index probe, no entity, no identity map.
-    const rows = await this.em
-      .getConnection()
-      .execute<{ id: string; tenant_id: string }[]>(
+    const rows = await this.em.execute<{ id: string; tenant_id: string }[]>(
         'SELECT id, tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
         [keyHash],
       );

@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { PageGroupRepository } from '../../domain/page-group/page-group.repository';
+import { Clock } from '../../domain/shared/clock';
+import { activeGroupOrFail } from './active-group';
+
+/** Platform side: soft-deletes a group; deleting it again is "not found". */
+@Injectable()
+export class DeletePageGroup {
+  constructor(
+    private readonly groups: PageGroupRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { tenantId: string; pageGroupId: string }): Promise<{ pageGroupId: string; deletedAt: string }> {
+    const group = await activeGroupOrFail(this.groups, input.tenantId, input.pageGroupId);
+    group.softDelete(this.clock.now());
+    await this.groups.save(group);
+    return { pageGroupId: group.id, deletedAt: group.deletedAt!.toISOString() };
+  }
+}

@@ -1,0 +1,14 @@
+import { Injectable } from '@nestjs/common';
+import { PageGroupStatus } from '../../domain/page-group/page-group';
+import { Page, PageRequest } from '../shared/pagination';
+import { PageGroupQueries } from './page-group.queries';
+import { PageGroupView } from './page-group.view';
+
+@Injectable()
+export class ListPageGroups {
+  constructor(private readonly groups: PageGroupQueries) {}
+
+  execute(input: { tenantId: string; status?: PageGroupStatus } & PageRequest): Promise<Page<PageGroupView>> {
+    return this.groups.list(input.tenantId, { status: input.status }, { limit: input.limit, after: input.after });
+  }
+}

@@ -1,0 +1,10 @@
+import { PageGroupStatus } from '../../domain/page-group/page-group';
+import { Page, PageRequest } from '../shared/pagination';
+import { PageGroupView } from './page-group.view';
+
+/** Read side of page groups; soft-deleted groups never appear. */
+export abstract class PageGroupQueries {
+  abstract list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<PageGroupView>>;
+  /** Null when the tenant has no such group or it is soft-deleted. */
+  abstract findActive(tenantId: string, id: string): Promise<PageGroupView | null>;
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { Page } from '../../domain/page/page';
+import { PageRepository } from '../../domain/page/page.repository';
+import { PageGroupRepository } from '../../domain/page-group/page-group.repository';
+import { Clock } from '../../domain/shared/clock';
+import { InvalidValueError } from '../../domain/shared/domain-error';
+import { isTypeId } from '../../domain/shared/type-id';
+import { TemplateRepository } from '../../domain/template/template.repository';
+import { activeGroupOrFail } from '../page-group/active-group';
+import { PageCreatedView, toPageCreatedView } from './page.view';
+
+/**
+ * Adds a page to a group: the page, its version 1 and `page.version.created` in one transaction,
+ * with the group's `pagesCount` (decisions.md, Page groups and pages).
+ */
+@Injectable()
+export class CreatePage {
+  constructor(
+    private readonly groups: PageGroupRepository,
+    private readonly templates: TemplateRepository,
+    private readonly pages: PageRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { tenantId: string; pageGroupId: string; pageTemplateId?: string; supplementaryContext?: string }): Promise<PageCreatedView> {
+    const group = await activeGroupOrFail(this.groups, input.tenantId, input.pageGroupId);
+    let templateId = group.pageTemplateId;
+    if (input.pageTemplateId !== undefined) {
+      const visible = isTypeId(input.pageTemplateId, 'pagetemplate') ? await this.templates.findVisible(input.tenantId, input.pageTemplateId) : null;
+      if (!visible) throw new InvalidValueError('pageTemplateId', 'must be the id of a system template or of one of your templates');
+      templateId = visible.id;
+    }
+    const { page, firstVersion } = Page.create(
+      { tenantId: input.tenantId, pageGroupId: group.id, pageTemplateId: templateId, supplementaryContext: input.supplementaryContext },
+      this.clock.now(),
+    );
+    await this.pages.saveNew(page, firstVersion);
+    return toPageCreatedView(page);
+  }
+}

@@ -1,0 +1,36 @@
+import { InvalidValueError } from '../shared/domain-error';
+import { newTypeId } from '../shared/type-id';
+import type { Page } from './page';
+
+export const UTM_KINDS = ['campaign', 'content', 'medium', 'source', 'term'] as const;
+export type UtmKind = (typeof UTM_KINDS)[number];
+export type UtmValues = Partial<Record<UtmKind, string>>;
+export const UTM_VALUE_MAX = 500;
+
+/** A visit to a page, recorded by the platform with the UTM values it came with. */
+export class PageSession {
+  private constructor(
+    public id: string,
+    public tenantId: string,
+    public pageId: string,
+    public pageGroupId: string,
+    public utm: UtmValues,
+    public createdAt: Date,
+  ) {}
+
+  static record(page: Page, utm: UtmValues, now: Date): PageSession {
+    const clean: UtmValues = {};
+    for (const kind of UTM_KINDS) {
+      const value = utm[kind];
+      if (value === undefined) continue;
+      if (value.length < 1 || value.length > UTM_VALUE_MAX) throw new InvalidValueError(`utm_${kind}`, `must be 1 to ${UTM_VALUE_MAX} characters`);
+      clean[kind] = value;
+    }
+    return new PageSession(newTypeId('pagesession', now.getTime()), page.tenantId, page.id, page.pageGroupId, clean, now);
+  }
+}
+
+export abstract class PageSessionRepository {
+  /** Writes the session and adds its UTM values to the group's distinct values, in one transaction. */
+  abstract saveNew(session: PageSession): Promise<void>;
+}

@@ -1,0 +1,22 @@
+import { Page } from './page';
+import { PageVersion } from './page-version';
+
+export abstract class PageRepository {
+  /** Null when the tenant has no page with this id. */
+  abstract findById(tenantId: string, id: string): Promise<Page | null>;
+  /**
+   * Writes a new page, its first version, their events and the group's `pagesCount + 1` in one
+   * transaction. Throws NotFoundError if the group was deleted meanwhile (nothing is written).
+   */
+  abstract saveNew(page: Page, firstVersion: PageVersion): Promise<void>;
+}
+
+export abstract class PageVersionRepository {
+  /** The highest version number of the page; 0 when it has none. */
+  abstract latestNumber(tenantId: string, pageId: string): Promise<number>;
+  /**
+   * Writes the version and its events in one transaction (and moves the page's `updatedAt`).
+   * Throws ConcurrentChangeError when another version took the same number first.
+   */
+  abstract saveNew(version: PageVersion): Promise<void>;
+}

@@ -1,0 +1,18 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { DomainEvent } from '../../../domain/shared/domain-event';
+
+/**
+ * The webhook envelope of an event (decisions.md, Webhooks), serialised once: these bytes are
+ * what every delivery of the event carries and signs.
+ */
+export function eventBody(event: DomainEvent): string {
+  return JSON.stringify({ id: event.id, type: event.type, createdAt: event.occurredAt.toISOString(), tenantId: event.tenantId, data: event.data });
+}
+
+/** Appends events to the outbox on the context EntityManager: inside its transaction if any. */
+export async function writeToOutbox(em: EntityManager, events: readonly DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const values = events.map(() => '(?, ?, ?, ?, ?)').join(', ');
+  const params = events.flatMap((event) => [event.id, event.tenantId, event.type, eventBody(event), event.occurredAt]);
+  await em.execute(`INSERT INTO outbox_events (id, tenant_id, type, body, created_at) VALUES ${values}`, params, 'run');
+}

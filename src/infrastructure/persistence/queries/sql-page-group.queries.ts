@@ -1,0 +1,82 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { PageGroupQueries } from '../../../application/page-group/page-group.queries';
+import { PageGroupView } from '../../../application/page-group/page-group.view';
+import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
+import { PageGroupStatus, PlatformObject } from '../../../domain/page-group/page-group';
+import { isoTimestamp } from '../sql';
+
+interface PageGroupRow {
+  id: string;
+  tenant_id: string;
+  brand_id: string | null;
+  name: string;
+  title: string | null;
+  page_context: string | null;
+  page_template_id: string | null;
+  header_action_id: string | null;
+  status: PageGroupStatus;
+  pages_count: number;
+  actions: PlatformObject[];
+  footer_links: PlatformObject[];
+  scripts: PlatformObject[];
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+const COLUMNS = `id, tenant_id, brand_id, name, title, page_context, page_template_id, header_action_id, status,
+  pages_count, actions, footer_links, scripts, ${isoTimestamp('created_at')} AS created_at,
+  ${isoTimestamp('updated_at')} AS updated_at, ${isoTimestamp('deleted_at')} AS deleted_at`;
+
+@Injectable()
+export class SqlPageGroupQueries extends PageGroupQueries {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<PageGroupView>> {
+    // Served by the partial indexes on live groups: (tenant_id, id) or (tenant_id, status, id).
+    const where = ['tenant_id = ?', 'deleted_at IS NULL'];
+    const params: unknown[] = [tenantId];
+    if (filter.status) {
+      where.push('status = ?');
+      params.push(filter.status);
+    }
+    if (page.after) {
+      where.push('id < ?');
+      params.push(page.after);
+    }
+    const rows = await this.em.execute<PageGroupRow[]>(
+      `SELECT ${COLUMNS} FROM page_groups WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
+      [...params, page.limit + 1],
+    );
+    return toPage(rows.map(toView), page.limit, (group) => group.pageGroupId);
+  }
+
+  async findActive(tenantId: string, id: string): Promise<PageGroupView | null> {
+    const rows = await this.em.execute<PageGroupRow[]>(`SELECT ${COLUMNS} FROM page_groups WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`, [tenantId, id]);
+    return rows.length === 0 ? null : toView(rows[0]);
+  }
+}
+
+function toView(row: PageGroupRow): PageGroupView {
+  return {
+    pageGroupId: row.id,
+    tenantId: row.tenant_id,
+    brandId: row.brand_id,
+    name: row.name,
+    title: row.title,
+    pageContext: row.page_context,
+    pageTemplateId: row.page_template_id,
+    headerActionId: row.header_action_id,
+    status: row.status,
+    pagesCount: row.pages_count,
+    actions: row.actions,
+    footerLinks: row.footer_links,
+    scripts: row.scripts,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}

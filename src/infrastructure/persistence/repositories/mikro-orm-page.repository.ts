@@ -1,0 +1,65 @@
+import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { Page } from '../../../domain/page/page';
+import { PageVersion } from '../../../domain/page/page-version';
+import { PageRepository, PageVersionRepository } from '../../../domain/page/page.repository';
+import { ConcurrentChangeError, NotFoundError } from '../../../domain/shared/domain-error';
+import { writeToOutbox } from '../outbox/outbox.writer';
+
+@Injectable()
+export class MikroOrmPageRepository extends PageRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  findById(tenantId: string, id: string): Promise<Page | null> {
+    return this.em.findOne(Page, { id, tenantId });
+  }
+
+  async saveNew(page: Page, firstVersion: PageVersion): Promise<void> {
+    await this.em.transactional(async (em) => {
+      // The counter first: it locks the group row, so a concurrent delete cannot slip between
+      // the check and the insert, and 50 parallel creations count 50.
+      const bumped = await em.execute<{ id: string }[]>(
+        'UPDATE page_groups SET pages_count = pages_count + 1 WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL RETURNING id',
+        [page.pageGroupId, page.tenantId],
+      );
+      if (bumped.length === 0) throw new NotFoundError('page group', page.pageGroupId);
+      // Two flushes: the ORM knows no relation between them, so it would not order the inserts.
+      await em.persist(page).flush();
+      await em.persist(firstVersion).flush();
+      await writeToOutbox(em, firstVersion.peekEvents());
+    });
+    firstVersion.pullEvents();
+  }
+}
+
+@Injectable()
+export class MikroOrmPageVersionRepository extends PageVersionRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async latestNumber(tenantId: string, pageId: string): Promise<number> {
+    const rows = await this.em.execute<{ latest: number | null }[]>(
+      'SELECT max(number) AS latest FROM page_versions WHERE page_id = ? AND tenant_id = ?',
+      [pageId, tenantId],
+    );
+    return rows[0]?.latest ?? 0;
+  }
+
+  async saveNew(version: PageVersion): Promise<void> {
+    try {
+      await this.em.transactional(async (em) => {
+        em.persist(version);
+        await em.flush();
+        await em.execute('UPDATE pages SET updated_at = greatest(updated_at, ?) WHERE id = ?', [version.createdAt, version.pageId], 'run');
+        await writeToOutbox(em, version.peekEvents());
+      });
+      version.pullEvents();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new ConcurrentChangeError(`page ${version.pageId}`);
+      throw error;
+    }
+  }
+}

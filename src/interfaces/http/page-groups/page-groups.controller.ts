@@ -1,0 +1,76 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CreatePage } from '../../../application/page/create-page.use-case';
+import { GetUtmParameters } from '../../../application/page/get-utm-parameters.use-case';
+import { ListPages } from '../../../application/page/list-pages.use-case';
+import { PageCreatedView, PageListItemView, UtmParametersView } from '../../../application/page/page.view';
+import { ListPageGroups } from '../../../application/page-group/list-page-groups.use-case';
+import { PageGroupView } from '../../../application/page-group/page-group.view';
+import { ApiErrors } from '../errors/error-responses.decorator';
+import { TenantId } from '../guards/tenant.decorator';
+import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
+import { ListQueryDto } from '../pagination/list-query.dto';
+import { toPageRequest } from '../pagination/page-request';
+import { CreatePageDto } from './create-page.dto';
+import { ListPageGroupsQueryDto } from './list-page-groups.query';
+import { PageCreatedResponse, PageGroupListResponse, PageListResponse, UtmParametersResponse } from './page-group.response';
+
+@ApiTags('Page groups')
+@ApiSecurity('apiKey')
+@Controller('v0/page_groups')
+export class PageGroupsController {
+  constructor(
+    private readonly listPageGroups: ListPageGroups,
+    private readonly listPages: ListPages,
+    private readonly createPage: CreatePage,
+    private readonly getUtmParameters: GetUtmParameters,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List page groups', description: 'Newest first; soft-deleted groups are not listed. Echoes the page size in `limit`.' })
+  @ApiOkResponse({ type: PageGroupListResponse })
+  @ApiErrors(400)
+  async list(@TenantId() tenantId: string, @Query() query: ListPageGroupsQueryDto): Promise<ListEnvelope<PageGroupView> & { limit: number }> {
+    // The cursor is bound to the filter: a cursor of the `draft` list is refused by the others.
+    const list = `page_groups:${query.status ?? '*'}`;
+    const request = toPageRequest(list, query);
+    const page = await this.listPageGroups.execute({ tenantId, status: query.status, ...request });
+    return { ...toEnvelope(list, page), limit: request.limit };
+  }
+
+  @Get(':page_group_id/pages')
+  @ApiOperation({ summary: 'List the pages of a page group', description: 'Newest first.' })
+  @ApiOkResponse({ type: PageListResponse })
+  @ApiErrors(400, 404)
+  async pages(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<PageListItemView>> {
+    const list = `pages:${pageGroupId}`;
+    const page = await this.listPages.execute({ tenantId, pageGroupId, ...toPageRequest(list, query) });
+    return toEnvelope(list, page);
+  }
+
+  @Post(':page_group_id/pages')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Create a page in a page group',
+    description: 'Creates the page and its version 1 in one transaction and emits `page.version.created`. The body may be omitted.',
+  })
+  @ApiBody({ type: CreatePageDto, required: false })
+  @ApiCreatedResponse({ type: PageCreatedResponse })
+  @ApiErrors(400, 404, 413, 415)
+  create(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Body() body: CreatePageDto): Promise<PageCreatedView> {
+    return this.createPage.execute({
+      tenantId,
+      pageGroupId,
+      pageTemplateId: body.pageTemplateId ?? undefined,
+      supplementaryContext: body.supplementaryContext ?? undefined,
+    });
+  }
+
+  @Get(':page_group_id/utm_parameters')
+  @ApiOperation({ summary: 'Available UTM parameters of a page group' })
+  @ApiOkResponse({ type: UtmParametersResponse })
+  @ApiErrors(404)
+  utm(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string): Promise<{ parameters: UtmParametersView }> {
+    return this.getUtmParameters.execute({ tenantId, pageGroupId });
+  }
+}
