@@ -50,6 +50,31 @@ describe('OpenAPI document at /docs-json', () => {
     expect(Object.keys(schema('ErrorResponse').properties).sort()).toEqual(['code', 'details', 'message', 'requestId']);
   });
 
+  it('describes the page group, page, UTM and template operations with the spec’s fields', () => {
+    expect(doc.paths['/v0/page_groups'].get.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'limit', 'status']);
+    expect(doc.paths['/v0/page_groups'].get.parameters.find((p: any) => p.name === 'status').schema.enum).toEqual(['draft', 'published', 'archived']);
+    expect(Object.keys(doc.paths['/v0/page_groups/{page_group_id}/pages']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/v0/page_groups/{page_group_id}/pages'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '404']));
+    expect(doc.paths['/v0/page_groups/{page_group_id}/utm_parameters'].get.responses['200']).toBeDefined();
+    expect(doc.paths['/v0/templates/{template_id}/duplicate'].post.responses['201']).toBeDefined();
+    expect(Object.keys(schema('PageGroupResponse').properties)).toEqual([
+      'pageGroupId', 'tenantId', 'brandId', 'name', 'title', 'pageContext', 'pageTemplateId', 'headerActionId', 'status',
+      'pagesCount', 'actions', 'footerLinks', 'scripts', 'createdAt', 'updatedAt', 'deletedAt',
+    ]);
+    expect(Object.keys(schema('PageGroupListResponse').properties).sort()).toEqual(['hasMore', 'items', 'limit', 'nextCursor']);
+    expect(schema('PageGroupListResponse').required.sort()).toEqual(['hasMore', 'items', 'limit']);
+    expect(Object.keys(schema('PageListItemResponse').properties)).toEqual(['pageId', 'pageGroupId', 'tenantId', 'createdAt', 'updatedAt']);
+    expect(Object.keys(schema('PageCreatedResponse').properties)).toEqual(['pageId', 'pageGroupId', 'pageTemplateId', 'tenantId', 'supplementaryContext', 'createdAt']);
+    expect(schema('PageCreatedResponse').required.sort()).toEqual(['createdAt', 'pageGroupId', 'pageId', 'pageTemplateId', 'tenantId']);
+    expect(Object.keys(schema('UtmParameters').properties).sort()).toEqual(['utm_campaigns', 'utm_contents', 'utm_mediums', 'utm_sources', 'utm_terms']);
+    expect(Object.keys(schema('TemplateResponse').properties)).toEqual([
+      'pageTemplateId', 'sourcePageTemplateId', 'name', 'description', 'templateContent', 'isEditable', 'isSystem', 'version', 'createdAt', 'updatedAt',
+    ]);
+    expect(schema('TemplateResponse').required).toHaveLength(10);
+    expect(schema('CreatePageRequest').properties.supplementaryContext).toMatchObject({ minLength: 1, maxLength: 10000 });
+    expect(schema('DuplicateTemplateRequest').properties.name).toMatchObject({ minLength: 1, maxLength: 200 });
+  });
+
   it('carries examples', () => {
     expect(schema('CreateBrandRequest').properties.name.example).toBe('Acme');
     expect(schema('ErrorResponse').properties.details.example).toMatchObject({ field: 'themeLight.borderColor' });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { locateDatabase } from '../../src/infrastructure/persistence/database-location';
 import { migrate } from '../../src/infrastructure/persistence/migrate';
+import { MIGRATIONS } from '../../src/infrastructure/persistence/migrations';
 import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
 import { testLogger } from '../support/silent-logger';
 
@@ -28,7 +29,7 @@ describe('embedded PostgreSQL (the quick start with no database)', () => {
       expect(first.source).toBe('embedded');
       expect(lines.some((l) => l.includes('started an embedded PostgreSQL'))).toBe(true);
       let orm = await MikroORM.init(createOrmConfig(first.url, 2));
-      expect(await migrate(orm)).toEqual(['Migration20261122000000_foundation']);
+      expect(await migrate(orm)).toEqual(MIGRATIONS.map((m) => m.name));
       await orm.em.getConnection().execute(`INSERT INTO tenants (id, name, created_at) VALUES ('tenant_00000000000000000000000000', 'kept', now())`);
       await orm.close(true);
 

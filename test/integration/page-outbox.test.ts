@@ -1,0 +1,88 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Page } from '../../src/domain/page/page';
+import { PageVersion } from '../../src/domain/page/page-version';
+import { PageGroup } from '../../src/domain/page-group/page-group';
+import { Tenant } from '../../src/domain/tenant/tenant';
+import { ConcurrentChangeError, NotFoundError } from '../../src/domain/shared/domain-error';
+import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
+import { MikroOrmPageGroupRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page-group.repository';
+import { MikroOrmPageRepository, MikroOrmPageVersionRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
+import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
+import { inContext, openTestOrm } from '../support/database';
+
+let orm: MikroORM;
+beforeAll(async () => {
+  orm = await openTestOrm();
+});
+afterAll(() => orm.close(true));
+
+const count = async (sql: string, params: unknown[]) => Number((await orm.em.fork().execute<{ n: string }[]>(sql, params))[0].n);
+
+async function groupOfNewTenant(): Promise<PageGroup> {
+  return inContext(orm, async () => {
+    const tenant = Tenant.create('Outbox', new Date());
+    await new MikroOrmTenantRepository(orm.em).save(tenant);
+    const group = PageGroup.create({ tenantId: tenant.id, name: 'G' }, new Date());
+    await new MikroOrmPageGroupRepository(orm.em).save(group);
+    return group;
+  });
+}
+
+describe('page and outbox in one transaction', () => {
+  it('commits the page, version 1, the outbox row and pagesCount together', async () => {
+    const group = await groupOfNewTenant();
+    const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+    const eventId = firstVersion.peekEvents()[0].id;
+    await inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
+    expect(await count('SELECT count(*) AS n FROM pages WHERE id = ?', [page.id])).toBe(1);
+    expect(await count('SELECT count(*) AS n FROM page_versions WHERE id = ?', [firstVersion.id])).toBe(1);
+    expect(await count('SELECT count(*) AS n FROM outbox_events WHERE id = ? AND published_at IS NULL', [eventId])).toBe(1);
+    expect(await count('SELECT pages_count AS n FROM page_groups WHERE id = ?', [group.id])).toBe(1);
+  });
+
+  it('rolls the outbox row back with the page when the transaction fails after writing them', async () => {
+    const group = await groupOfNewTenant();
+    const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+    const eventId = firstVersion.peekEvents()[0].id;
+    await expect(
+      inContext(orm, () =>
+        new MikroOrmUnitOfWork(orm.em).run(async () => {
+          await new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion);
+          throw new Error('something later in the same unit of work failed');
+        }),
+      ),
+    ).rejects.toThrow('something later');
+    expect(await count('SELECT count(*) AS n FROM pages WHERE id = ?', [page.id])).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM page_versions WHERE page_id = ?', [page.id])).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM outbox_events WHERE id = ?', [eventId])).toBe(0);
+    expect(await count('SELECT pages_count AS n FROM page_groups WHERE id = ?', [group.id])).toBe(0);
+  });
+
+  it('writes nothing for a group deleted before the page lands', async () => {
+    const group = await groupOfNewTenant();
+    await inContext(orm, async () => {
+      const repo = new MikroOrmPageGroupRepository(orm.em);
+      const loaded = (await repo.findActiveById(group.tenantId, group.id))!;
+      loaded.softDelete(new Date());
+      await repo.save(loaded);
+    });
+    const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+    await expect(inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion))).rejects.toThrow(NotFoundError);
+    expect(await count('SELECT count(*) AS n FROM pages WHERE id = ?', [page.id])).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM outbox_events WHERE tenant_id = ?', [group.tenantId])).toBe(0);
+  });
+
+  it('lets only one of two versions with the same number in, with no event for the loser', async () => {
+    const group = await groupOfNewTenant();
+    const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+    await inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
+    const a = PageVersion.next(page, 1, new Date());
+    const b = PageVersion.next(page, 1, new Date());
+    const loserEvent = b.peekEvents()[0].id;
+    await inContext(orm, () => new MikroOrmPageVersionRepository(orm.em).saveNew(a));
+    await expect(inContext(orm, () => new MikroOrmPageVersionRepository(orm.em).saveNew(b))).rejects.toThrow(ConcurrentChangeError);
+    expect(await count('SELECT count(*) AS n FROM page_versions WHERE page_id = ?', [page.id])).toBe(2);
+    expect(await count('SELECT count(*) AS n FROM outbox_events WHERE id = ?', [loserEvent])).toBe(0);
+    expect(await inContext(orm, () => new MikroOrmPageVersionRepository(orm.em).latestNumber(group.tenantId, page.id))).toBe(2);
+  });
+});

@@ -1,0 +1,36 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { newTypeId } from '../../src/domain/shared/type-id';
+import { openTestOrm } from '../support/database';
+
+let orm: MikroORM;
+beforeAll(async () => {
+  orm = await openTestOrm();
+});
+afterAll(() => orm.close(true));
+
+describe('UTM parameters query plan', () => {
+  it('reads only the group’s distinct values, in key order, through the primary key', async () => {
+    const em = orm.em.fork();
+    const tenantId = newTypeId('tenant');
+    await em.execute(`INSERT INTO tenants (id, name, created_at) VALUES (?, 'utm plan', now())`, [tenantId]);
+    // 200 groups with 100 distinct values each: enough rows for the planner to show its real choice.
+    await em.execute(
+      `INSERT INTO page_groups (id, tenant_id, name, status, created_at, updated_at)
+       SELECT 'page_utmplan' || lpad(g::text, 10, '0') || '0000000000000000', ?, 'g', 'draft', now(), now() FROM generate_series(1, 200) g`,
+      [tenantId],
+    );
+    await em.execute(
+      `INSERT INTO page_group_utm_values (page_group_id, kind, value)
+       SELECT 'page_utmplan' || lpad(g::text, 10, '0') || '0000000000000000', (ARRAY['campaign','content','medium','source','term'])[1 + v % 5], 'value-' || v
+       FROM generate_series(1, 200) g, generate_series(1, 100) v`,
+    );
+    // As autovacuum leaves a table in production: statistics and the visibility map up to date.
+    await em.execute('VACUUM ANALYZE page_group_utm_values');
+    const plan = await em.execute<{ 'QUERY PLAN': string }[]>(
+      `EXPLAIN SELECT kind, value FROM page_group_utm_values WHERE page_group_id = 'page_utmplan00000000420000000000000000' ORDER BY kind, value`,
+    );
+    const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/Index Only Scan using page_group_utm_values_pkey/);
+    expect(text).not.toMatch(/page_sessions|Sort/);
+  });
+});

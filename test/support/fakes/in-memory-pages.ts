@@ -1,0 +1,71 @@
+import { Page } from '../../../src/domain/page/page';
+import { PageVersion } from '../../../src/domain/page/page-version';
+import { PageRepository, PageVersionRepository } from '../../../src/domain/page/page.repository';
+import { PageGroup } from '../../../src/domain/page-group/page-group';
+import { PageGroupRepository } from '../../../src/domain/page-group/page-group.repository';
+import { DomainEvent } from '../../../src/domain/shared/domain-event';
+import { ConcurrentChangeError } from '../../../src/domain/shared/domain-error';
+import { Template } from '../../../src/domain/template/template';
+import { TemplateRepository } from '../../../src/domain/template/template.repository';
+
+export class InMemoryGroups extends PageGroupRepository {
+  readonly rows = new Map<string, PageGroup>();
+  async findActiveById(tenantId: string, id: string) {
+    const group = this.rows.get(id);
+    return group && group.tenantId === tenantId && !group.isDeleted() ? group : null;
+  }
+  async save(group: PageGroup) {
+    this.rows.set(group.id, group);
+  }
+}
+
+export class InMemoryTemplates extends TemplateRepository {
+  readonly rows = new Map<string, Template>();
+  async findVisible(tenantId: string, id: string) {
+    const template = this.rows.get(id);
+    return template && template.isVisibleTo(tenantId) ? template : null;
+  }
+  async findSystem(id: string) {
+    const template = this.rows.get(id);
+    return template?.isSystem ? template : null;
+  }
+  async save(template: Template) {
+    this.rows.set(template.id, template);
+  }
+}
+
+/** Pages, versions and the outbox in memory; `conflicts` makes the next N version saves lose a race. */
+export class InMemoryPages extends PageRepository {
+  readonly pages = new Map<string, Page>();
+  readonly versions: PageVersion[] = [];
+  readonly outbox: DomainEvent[] = [];
+  async findById(tenantId: string, id: string) {
+    const page = this.pages.get(id);
+    return page && page.tenantId === tenantId ? page : null;
+  }
+  async saveNew(page: Page, firstVersion: PageVersion) {
+    this.pages.set(page.id, page);
+    this.versions.push(firstVersion);
+    this.outbox.push(...firstVersion.pullEvents());
+  }
+}
+
+export class InMemoryVersions extends PageVersionRepository {
+  conflicts = 0;
+  constructor(private readonly store: InMemoryPages) {
+    super();
+  }
+  async latestNumber(_tenantId: string, pageId: string) {
+    return Math.max(0, ...this.store.versions.filter((v) => v.pageId === pageId).map((v) => v.number));
+  }
+  async saveNew(version: PageVersion) {
+    if (this.conflicts > 0) {
+      this.conflicts--;
+      // Someone else took this number meanwhile.
+      this.store.versions.push(PageVersion.next(this.store.pages.get(version.pageId)!, version.number - 1, version.createdAt));
+      throw new ConcurrentChangeError('page');
+    }
+    this.store.versions.push(version);
+    this.store.outbox.push(...version.pullEvents());
+  }
+}
