@@ -1,7 +1,13 @@
 import { AggregateRoot } from '../shared/aggregate-root';
 import { newTypeId } from '../shared/type-id';
 import { pageVersionCreated } from './page.events';
-import type { Page } from './page';
+
+/** What a version needs of its page. */
+export interface PageRef {
+  id: string;
+  tenantId: string;
+  pageGroupId: string;
+}
 
 /**
  * One version of a page, numbered from 1 per page. The number is the previous one plus one; the
@@ -20,16 +26,16 @@ export class PageVersion extends AggregateRoot {
   }
 
   /** Version 1, made with the page itself. */
-  static first(page: Page, now: Date): PageVersion {
+  static first(page: PageRef, now: Date): PageVersion {
     return PageVersion.make(page, 1, now);
   }
 
   /** The version after `latestNumber` (the highest number the page has now). */
-  static next(page: Page, latestNumber: number, now: Date): PageVersion {
+  static next(page: PageRef, latestNumber: number, now: Date): PageVersion {
     return PageVersion.make(page, latestNumber + 1, now);
   }
 
-  private static make(page: Page, number: number, now: Date): PageVersion {
+  private static make(page: PageRef, number: number, now: Date): PageVersion {
     const version = new PageVersion(newTypeId('pagever', now.getTime()), page.tenantId, page.id, page.pageGroupId, number, now);
     version.record(
       pageVersionCreated({ tenantId: page.tenantId, pageVersionId: version.id, pageId: page.id, pageGroupId: page.pageGroupId, version: number, at: now }),
