@@ -7,7 +7,11 @@ import type { Logger } from './infrastructure/logging/logger';
 import { CliSession } from './interfaces/cli/cli-context';
 
 /** Opens the database (migrating it) and the use cases for one CLI command. */
-export async function openCliSession(config: AppConfig, logger: Logger): Promise<CliSession> {
+export async function openCliSession(
+  config: AppConfig,
+  logger: Logger,
+  progress: (stage: string, done: number, total: number) => void = () => {},
+): Promise<CliSession> {
   const database = await openDatabase(config, logger);
   try {
     const app = await NestFactory.createApplicationContext(
@@ -15,7 +19,7 @@ export async function openCliSession(config: AppConfig, logger: Logger): Promise
       { logger: false, abortOnError: false },
     );
     return {
-      context: { get: (type) => app.get(type), appliedMigrations: database.applied },
+      context: { get: (type) => app.get(type), appliedMigrations: database.applied, progress },
       // A command is one request: its own EntityManager context, as an HTTP request has.
       within: (work) => RequestContext.create(database.orm.em, work),
       close: async () => {

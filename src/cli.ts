@@ -3,6 +3,7 @@ import { openCliSession } from './cli-session';
 import { ConfigError, loadConfig } from './infrastructure/config/app-config';
 import { createLogger } from './infrastructure/logging/logger';
 import { CLI_COMMANDS } from './interfaces/cli/commands';
+import { progressBar } from './interfaces/cli/progress-bar';
 import { runCli } from './interfaces/cli/run-cli';
 
 // Composition root of the platform CLI (platform-cli.md). Logs go to stderr so that stdout holds
@@ -23,7 +24,7 @@ async function main(): Promise<number> {
   return runCli(
     process.argv.slice(2),
     CLI_COMMANDS,
-    () => openCliSession(config, logger),
+    () => openCliSession(config, logger, progressBar((text) => process.stderr.write(text), process.stderr.isTTY === true)),
     io,
   );
 }

@@ -3,6 +3,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { BrandQueries } from '../application/brand/brand.queries';
 import { PageGroupQueries } from '../application/page-group/page-group.queries';
 import { PageQueries } from '../application/page/page.queries';
+import { BulkSeeder } from '../application/seed/bulk-seeder';
 import { UnitOfWork } from '../application/shared/unit-of-work';
 import { PageSessionRepository } from '../domain/page/page-session';
 import { PageRepository, PageVersionRepository } from '../domain/page/page.repository';
@@ -19,6 +20,7 @@ import { Sha256ApiKeySecrets } from './crypto/sha256-api-key-secrets';
 import type { Logger } from './logging/logger';
 import { DatabaseReadinessProbe } from './persistence/database-readiness.probe';
 import { MikroOrmUnitOfWork } from './persistence/mikro-orm-unit-of-work';
+import { SqlBulkSeeder } from './persistence/sql-bulk-seeder';
 import { SqlBrandQueries } from './persistence/queries/sql-brand.queries';
 import { SqlPageGroupQueries } from './persistence/queries/sql-page-group.queries';
 import { SqlPageQueries } from './persistence/queries/sql-page.queries';
@@ -67,6 +69,7 @@ export class InfrastructureModule {
       { provide: PageSessionRepository, useClass: SqlPageSessionRepository },
       { provide: PageQueries, useClass: SqlPageQueries },
       { provide: UnitOfWork, useClass: MikroOrmUnitOfWork },
+      { provide: BulkSeeder, useClass: SqlBulkSeeder },
       { provide: ReadinessProbe, useClass: DatabaseReadinessProbe },
     ];
     return { module: InfrastructureModule, providers, exports: providers.map((p) => p.provide) };

@@ -9,6 +9,8 @@ import { testDatabaseUrl } from './test-database-url';
 
 export interface CliResult {
   code: number;
+  /** Progress reports, as `stage done/total`. */
+  progress: string[];
   stdout: string[];
   stderr: string[];
   /** The last stdout line parsed, for --json runs. */
@@ -19,8 +21,9 @@ export interface CliResult {
 export async function cli(...argv: string[]): Promise<CliResult> {
   const stdout: string[] = [];
   const stderr: string[] = [];
+  const progress: string[] = [];
   const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent' });
-  const code = await runCli(argv, CLI_COMMANDS, () => openCliSession(config, testLogger()), {
+  const code = await runCli(argv, CLI_COMMANDS, () => openCliSession(config, testLogger(), (stage, done, total) => progress.push(`${stage} ${done}/${total}`)), {
     out: (line) => stdout.push(...line.split('\n')),
     err: (line) => stderr.push(line),
   });
@@ -30,7 +33,7 @@ export async function cli(...argv: string[]): Promise<CliResult> {
   } catch {
     json = undefined;
   }
-  return { code, stdout, stderr, json };
+  return { code, progress, stdout, stderr, json };
 }
 
 /** Runs the built CLI (dist/cli.js) as its own process, on Node 24 from node_modules/.bin. */

@@ -3,6 +3,8 @@ export interface CliContext {
   get<T>(type: abstract new (...args: never[]) => T): T;
   /** Migrations applied when the CLI opened the database (every command migrates first). */
   appliedMigrations: string[];
+  /** Shows how far long work has come (on stderr: stdout is for the result). */
+  progress(stage: string, done: number, total: number): void;
 }
 
 /** An open connection to the system for one command line. */

@@ -9,6 +9,7 @@ import {
   sessionRecordCommand,
   templateCreateSystemCommand,
 } from './page.commands';
+import { seedBulkCommand } from './seed.commands';
 
 /** Every command of the platform CLI, in the order `help` lists them. */
 export const CLI_COMMANDS: CliCommand[] = [
@@ -23,4 +24,5 @@ export const CLI_COMMANDS: CliCommand[] = [
   pageVersionCreateCommand,
   sessionRecordCommand,
   demoSeedCommand,
+  seedBulkCommand,
 ];
