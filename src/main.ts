@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { openDatabase } from './bootstrap';
 import { createHttpApp } from './http-app';
+import { startWebhookWorker, WebhookWorker } from './worker-runtime';
 import { ConfigError, loadConfig } from './infrastructure/config/app-config';
 import { createLogger } from './infrastructure/logging/logger';
 
@@ -18,22 +19,27 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config, logger);
-  const app = await createHttpApp({ config, orm: database.orm, logger });
-  await app.listen(config.port, config.host);
-
-  const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-  logger.info(
-    { api: `${base}/v0`, docs: config.docsEnabled ? `${base}/docs` : 'disabled', openapi: config.docsEnabled ? `${base}/docs-json` : 'disabled', database: database.location.source },
-    `API listening on ${base}/v0${config.docsEnabled ? `, docs at ${base}/docs` : ''}`,
-  );
+  const role = config.serviceRole;
+  let app: Awaited<ReturnType<typeof createHttpApp>> | undefined;
+  if (role !== 'worker') {
+    app = await createHttpApp({ config, orm: database.orm, logger });
+    await app.listen(config.port, config.host);
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+    logger.info(
+      { api: `${base}/v0`, docs: config.docsEnabled ? `${base}/docs` : 'disabled', openapi: config.docsEnabled ? `${base}/docs-json` : 'disabled', database: database.location.source },
+      `API listening on ${base}/v0${config.docsEnabled ? `, docs at ${base}/docs` : ''}`,
+    );
+  }
+  let worker: WebhookWorker | undefined;
+  if (role !== 'api') worker = await startWebhookWorker({ config, orm: database.orm, databaseUrl: database.location.url, logger });
 
   let stopping = false;
   // While stopping, a connection that just finished its last response is closed at once instead of
   // idling until the keep-alive timeout, so the process exits as soon as the work is done.
-  const server = app.getHttpServer();
-  server.on('request', (_req: unknown, res: { once(event: 'finish', listener: () => void): void }) =>
+  const server = app?.getHttpServer();
+  server?.on('request', (_req: unknown, res: { once(event: 'finish', listener: () => void): void }) =>
     res.once('finish', () => {
       if (stopping) setImmediate(() => server.closeIdleConnections());
     }),
@@ -41,13 +47,15 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    logger.info({ signal }, 'shutting down: finishing in-flight requests and attempts');
     const force = setTimeout(() => {
       logger.error('shutdown grace period over; exiting');
       process.exit(1);
     }, config.shutdownGraceMs);
     force.unref();
-    await app.close();
+    // The API stops taking requests first, then the worker finishes its attempts in progress.
+    await app?.close();
+    await worker?.stop();
     await database.close();
     logger.info('stopped');
     process.exit(0);

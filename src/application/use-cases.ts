@@ -18,6 +18,12 @@ import { SeedDemo } from './seed/seed-demo.use-case';
 import { CreateSystemTemplate } from './template/create-system-template.use-case';
 import { DuplicateTemplate } from './template/duplicate-template.use-case';
 import { CreateTenant } from './tenant/create-tenant.use-case';
+import { CreateWebhookSubscription } from './webhook/create-webhook-subscription.use-case';
+import { DeleteWebhookSubscription } from './webhook/delete-webhook-subscription.use-case';
+import { GetWebhookSubscription } from './webhook/get-webhook-subscription.use-case';
+import { ListDeliveryAttempts } from './webhook/list-delivery-attempts.use-case';
+import { ListWebhookSubscriptions } from './webhook/list-webhook-subscriptions.use-case';
+import { UpdateWebhookSubscription } from './webhook/update-webhook-subscription.use-case';
 
 /** Every use case, for the composition roots to provide. */
 export const USE_CASES = [
@@ -41,4 +47,10 @@ export const USE_CASES = [
   CreateSystemTemplate,
   DuplicateTemplate,
   SeedDemo,
+  CreateWebhookSubscription,
+  UpdateWebhookSubscription,
+  GetWebhookSubscription,
+  ListWebhookSubscriptions,
+  DeleteWebhookSubscription,
+  ListDeliveryAttempts,
 ];

@@ -9,6 +9,15 @@ import { PageSessionRepository } from '../domain/page/page-session';
 import { PageRepository, PageVersionRepository } from '../domain/page/page.repository';
 import { PageGroupRepository } from '../domain/page-group/page-group.repository';
 import { TemplateRepository } from '../domain/template/template.repository';
+import { TargetPolicy } from '../application/webhook/target-policy';
+import { WebhookSubscriptionQueries } from '../application/webhook/webhook-subscription.queries';
+import { SigningSecretGenerator, WebhookSubscriptionRepository } from '../domain/webhook/webhook-subscription.repository';
+import { resolveEncryptionKey } from './crypto/encryption-key';
+import { RandomSigningSecretGenerator } from './crypto/random-signing-secret.generator';
+import { SecretCipher } from './crypto/secret-cipher';
+import { SqlWebhookSubscriptionQueries } from './persistence/queries/sql-webhook-subscription.queries';
+import { SqlWebhookSubscriptionRepository } from './persistence/repositories/sql-webhook-subscription.repository';
+import { AddressTargetPolicy } from './webhooks/address-target.policy';
 import { ReadinessProbe } from '../application/health/readiness.probe';
 import { ApiKeySecrets } from '../domain/api-key/api-key-secrets';
 import { ApiKeyRepository } from '../domain/api-key/api-key.repository';
@@ -70,6 +79,11 @@ export class InfrastructureModule {
       { provide: PageQueries, useClass: SqlPageQueries },
       { provide: UnitOfWork, useClass: MikroOrmUnitOfWork },
       { provide: BulkSeeder, useClass: SqlBulkSeeder },
+      { provide: SecretCipher, useValue: new SecretCipher(resolveEncryptionKey(deps.config.secretsEncryptionKey, deps.config.dataDir, deps.logger)) },
+      { provide: SigningSecretGenerator, useClass: RandomSigningSecretGenerator },
+      { provide: TargetPolicy, useValue: new AddressTargetPolicy(deps.config.webhooks.allowPrivateTargets) },
+      { provide: WebhookSubscriptionRepository, useClass: SqlWebhookSubscriptionRepository },
+      { provide: WebhookSubscriptionQueries, useClass: SqlWebhookSubscriptionQueries },
       { provide: ReadinessProbe, useClass: DatabaseReadinessProbe },
     ];
     return { module: InfrastructureModule, providers, exports: providers.map((p) => p.provide) };

@@ -22,7 +22,7 @@ export async function cli(...argv: string[]): Promise<CliResult> {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const progress: string[] = [];
-  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent' });
+  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY });
   const code = await runCli(argv, CLI_COMMANDS, () => openCliSession(config, testLogger(), (stage, done, total) => progress.push(`${stage} ${done}/${total}`)), {
     out: (line) => stdout.push(...line.split('\n')),
     err: (line) => stderr.push(line),

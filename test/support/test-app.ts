@@ -17,9 +17,16 @@ export interface TestApp {
 }
 
 /** The real API (every middleware, guard, pipe and filter) on the test database, in process. */
-export async function startTestApp(options: { logger?: Logger; orm?: MikroORM } = {}): Promise<TestApp> {
+export async function startTestApp(options: { logger?: Logger; orm?: MikroORM; env?: Record<string, string> } = {}): Promise<TestApp> {
   const orm = options.orm ?? (await openTestOrm());
-  const config = loadConfig({ DATABASE_URL: orm.config.get('clientUrl'), LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    DATABASE_URL: orm.config.get('clientUrl'),
+    LOG_LEVEL: 'silent',
+    SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY,
+    // Test receivers listen on loopback; the refusal of private targets has tests of its own.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    ...options.env,
+  });
   const app = await createHttpApp({ config, orm, logger: options.logger ?? testLogger() });
   await app.init();
   return {

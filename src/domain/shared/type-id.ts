@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   webhookSubscription: 'whsub',
   event: 'evt',
   delivery: 'whdlv',
+  deliveryAttempt: 'whatt',
   request: 'req',
   session: 'pagesession',
 } as const;

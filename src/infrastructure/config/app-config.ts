@@ -1,9 +1,12 @@
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../../domain/webhook/retry-policy';
+
 // Configuration comes from the environment only, checked once at start: a bad value stops the
 // process with a message naming the variable (README, Configuration).
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const SERVICE_ROLES = ['all', 'api', 'worker'] as const;
 
 export interface AppConfig {
   nodeEnv: (typeof NODE_ENVS)[number];
@@ -19,6 +22,22 @@ export interface AppConfig {
   /** Where development state lives (embedded PostgreSQL data, generated keys). */
   dataDir: string;
   shutdownGraceMs: number;
+  /** `all` runs the API and the webhook worker in one process; `api` or `worker` runs one. */
+  serviceRole: (typeof SERVICE_ROLES)[number];
+  /** base64 of 32 bytes; absent in development means "generated once under dataDir". */
+  secretsEncryptionKey?: Buffer;
+  webhooks: {
+    retrySchedule: number[];
+    allowPrivateTargets: boolean;
+    timeoutMs: number;
+    concurrency: number;
+    /** How long an attempt's claim lasts before another worker may take it (crash recovery). */
+    attemptLockMs: number;
+    sweepIntervalMs: number;
+    relayPollMs: number;
+    /** Prefix of every queue key; the braces are a Redis Cluster hash tag (one slot per queue). */
+    queuePrefix: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -50,7 +69,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
     docsEnabled: read('DOCS_ENABLED', true, boolean, 'true or false'),
     dataDir: read('DATA_DIR', '.data', (raw) => raw, 'a path'),
     shutdownGraceMs: read('SHUTDOWN_GRACE_MS', 10000, integerIn(0, 600000), 'an integer from 0 to 600000'),
+    serviceRole: read('SERVICE_ROLE', 'all', oneOf(SERVICE_ROLES), SERVICE_ROLES.join(' | ')),
+    secretsEncryptionKey: read('SECRETS_ENCRYPTION_KEY', undefined, key32, 'base64 of exactly 32 bytes'),
+    webhooks: {
+      retrySchedule: read('WEBHOOK_RETRY_SCHEDULE', parseRetrySchedule(DEFAULT_RETRY_SCHEDULE), schedule, 'comma-separated durations like 5s,5m,2h'),
+      allowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS', false, boolean, 'true or false'),
+      timeoutMs: read('WEBHOOK_TIMEOUT_MS', 10000, integerIn(100, 60000), 'an integer from 100 to 60000'),
+      concurrency: read('WEBHOOK_CONCURRENCY', 50, integerIn(1, 1000), 'an integer from 1 to 1000'),
+      attemptLockMs: read('WEBHOOK_ATTEMPT_LOCK_MS', 30000, integerIn(1000, 3600000), 'an integer from 1000 to 3600000'),
+      sweepIntervalMs: read('WEBHOOK_SWEEP_INTERVAL_MS', 5000, integerIn(100, 3600000), 'an integer from 100 to 3600000'),
+      relayPollMs: read('WEBHOOK_RELAY_POLL_MS', 1000, integerIn(10, 60000), 'an integer from 10 to 60000'),
+      queuePrefix: read('QUEUE_PREFIX', '{lp}', (raw) => (/^[\w{}:.-]{1,40}$/.test(raw) ? raw : undefined), 'up to 40 characters of letters, digits, {}:._-'),
+    },
   };
+  if (config.nodeEnv === 'production' && !config.secretsEncryptionKey) {
+    problems.push('SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production (base64 of 32 bytes)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -65,6 +99,19 @@ function integerIn(min: number, max: number) {
     const n = Number(raw);
     return n >= min && n <= max ? n : undefined;
   };
+}
+
+function key32(raw: string): Buffer | undefined {
+  const key = Buffer.from(raw, 'base64');
+  return key.length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? key : undefined;
+}
+
+function schedule(raw: string): number[] | undefined {
+  try {
+    return parseRetrySchedule(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 function boolean(raw: string): boolean | undefined {
@@ -83,5 +130,6 @@ function urlWith(protocols: string[]) {
 
 /** Connection strings may hold passwords: an error message shows only their scheme. */
 function redact(name: string, raw: string): string {
+  if (name.endsWith('_KEY')) return '…';
   return name.endsWith('_URL') ? `${raw.split(':')[0]}:…` : raw.slice(0, 40);
 }

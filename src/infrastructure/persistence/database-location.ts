@@ -1,7 +1,9 @@
-import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import type { Logger } from '../logging/logger';
+import { answers } from '../net/answers';
+
+export { answers };
 
 export const DEFAULT_DATABASE_NAME = 'landing_api';
 export const LOCAL_POSTGRES = { host: '127.0.0.1', port: 5432 };
@@ -60,20 +62,6 @@ export async function locateDatabase(options: {
   }
   logger.info({ dataDir: dir, port: embeddedPort }, `DATABASE_URL not set and nothing on ${local.host}:${local.port}: started an embedded PostgreSQL`);
   return { url, source: 'embedded', stop };
-}
-
-/** True when something accepts a TCP connection at host:port within the timeout. */
-export function answers(host: string, port: number, timeoutMs = 500): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect({ host, port });
-    const finish = (ok: boolean) => {
-      socket.destroy();
-      done(ok);
-    };
-    socket.setTimeout(timeoutMs, () => finish(false));
-    socket.once('connect', () => finish(true));
-    socket.once('error', () => finish(false));
-  });
 }
 
 /** Creates the URL's database when it does not exist (two starting processes may race: fine). */

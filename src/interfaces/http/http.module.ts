@@ -6,9 +6,10 @@ import { ApiKeyGuard } from './guards/api-key.guard';
 import { HealthController } from './health/health.controller';
 import { PageGroupsController } from './page-groups/page-groups.controller';
 import { TemplatesController } from './templates/templates.controller';
+import { WebhookSubscriptionsController } from './webhooks/webhook-subscriptions.controller';
 
 @Module({
-  controllers: [HealthController, BrandsController, PageGroupsController, TemplatesController],
+  controllers: [HealthController, BrandsController, PageGroupsController, TemplatesController, WebhookSubscriptionsController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_FILTER, useClass: ErrorFilter },

@@ -2,7 +2,18 @@ import { ConfigError, loadConfig } from '../../../src/infrastructure/config/app-
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
-    expect(loadConfig({})).toEqual({
+    const { webhooks, ...config } = loadConfig({});
+    expect(webhooks).toEqual({
+      retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
+      allowPrivateTargets: false,
+      timeoutMs: 10000,
+      concurrency: 50,
+      attemptLockMs: 30000,
+      sweepIntervalMs: 5000,
+      relayPollMs: 1000,
+      queuePrefix: '{lp}',
+    });
+    expect(config).toEqual({
       nodeEnv: 'development',
       host: '0.0.0.0',
       port: 3000,
@@ -13,12 +24,27 @@ describe('configuration', () => {
       docsEnabled: true,
       dataDir: '.data',
       shutdownGraceMs: 10000,
+      serviceRole: 'all',
+      secretsEncryptionKey: undefined,
     });
+  });
+
+  it('reads the webhook settings and the encryption key, and requires the key in production', () => {
+    const key = Buffer.alloc(32, 1).toString('base64');
+    const config = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '100ms, 2s,1m', SECRETS_ENCRYPTION_KEY: key, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SERVICE_ROLE: 'worker' });
+    expect(config.webhooks.retrySchedule).toEqual([100, 2000, 60000]);
+    expect(config.webhooks.allowPrivateTargets).toBe(true);
+    expect(config.serviceRole).toBe('worker');
+    expect(config.secretsEncryptionKey?.equals(Buffer.alloc(32, 1))).toBe(true);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_ENCRYPTION_KEY is required/);
+    expect(() => loadConfig({ SECRETS_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/SECRETS_ENCRYPTION_KEY must be base64 of exactly 32 bytes \(got "…"\)/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 
   it('reads every variable', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
+      SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 2).toString('base64'),
       PORT: '8080',
       DATABASE_URL: 'postgres://u:p@db:5432/app',
       REDIS_URL: 'redis://cache:6379',

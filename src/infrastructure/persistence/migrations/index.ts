@@ -1,9 +1,11 @@
 import { Migration20261122000000_foundation } from './Migration20261122000000_foundation';
 import { Migration20261122010000_pages } from './Migration20261122010000_pages';
+import { Migration20261122020000_webhooks } from './Migration20261122020000_webhooks';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
 export const MIGRATIONS = [
   { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
   { name: 'Migration20261122010000_pages', class: Migration20261122010000_pages },
+  { name: 'Migration20261122020000_webhooks', class: Migration20261122020000_webhooks },
 ];

@@ -15,4 +15,9 @@ export async function writeToOutbox(em: EntityManager, events: readonly DomainEv
   const values = events.map(() => '(?, ?, ?, ?, ?)').join(', ');
   const params = events.flatMap((event) => [event.id, event.tenantId, event.type, eventBody(event), event.occurredAt]);
   await em.execute(`INSERT INTO outbox_events (id, tenant_id, type, body, created_at) VALUES ${values}`, params, 'run');
+  // Wakes the relay as soon as this transaction commits (PostgreSQL delivers NOTIFY on commit,
+  // and drops it on rollback); the relay also polls, so a missed notification only adds latency.
+  await em.execute(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`, [], 'run');
 }
+
+export const OUTBOX_CHANNEL = 'outbox_events';

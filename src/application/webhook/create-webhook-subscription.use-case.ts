@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../domain/shared/clock';
+import { NewWebhookSubscription, WebhookSubscription } from '../../domain/webhook/webhook-subscription';
+import { SigningSecretGenerator, WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
+import { TargetPolicy } from './target-policy';
+import { toSubscriptionView, WebhookSubscriptionView } from './webhook-subscription.view';
+
+@Injectable()
+export class CreateWebhookSubscription {
+  constructor(
+    private readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly secrets: SigningSecretGenerator,
+    private readonly targets: TargetPolicy,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The only response that carries the signing secret. */
+  async execute(input: NewWebhookSubscription): Promise<WebhookSubscriptionView> {
+    const subscription = WebhookSubscription.create(input, this.secrets.generate(), this.clock.now());
+    this.targets.check(subscription.url);
+    await this.subscriptions.save(subscription);
+    return toSubscriptionView(subscription, true);
+  }
+}

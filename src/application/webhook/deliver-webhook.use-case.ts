@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../domain/shared/clock';
+import { nextStep, outcomeOf } from '../../domain/webhook/retry-policy';
+import { DeliveryQueue, DeliveryStore, Random, WebhookSender, WebhookSettings, WebhookSigner } from './delivery.ports';
+
+export type DeliveryOutcome = 'skipped' | 'cancelled' | 'delivered' | 'failed' | 'retrying';
+
+/** What happened, with the ids a log line of the attempt needs. */
+export interface DeliveryAttemptReport {
+  outcome: DeliveryOutcome;
+  deliveryId: string;
+  attempt: number;
+  eventId?: string;
+  subscriptionId?: string;
+  statusCode?: number | null;
+  durationMs?: number;
+  error?: string | null;
+}
+
+/**
+ * One attempt of one delivery: claim it, send the fixed body signed, record what happened, and
+ * schedule the next attempt if there is one. PostgreSQL holds the truth; the queue only wakes
+ * workers, so a lost job is found again by the sweeper and a duplicate job finds nothing to claim.
+ */
+@Injectable()
+export class DeliverWebhook {
+  constructor(
+    private readonly deliveries: DeliveryStore,
+    private readonly queue: DeliveryQueue,
+    private readonly sender: WebhookSender,
+    private readonly signer: WebhookSigner,
+    private readonly settings: WebhookSettings,
+    private readonly clock: Clock,
+    private readonly random: Random,
+  ) {}
+
+  async execute(input: { deliveryId: string; attempt: number }): Promise<DeliveryAttemptReport> {
+    const claim = await this.deliveries.claim(input.deliveryId, input.attempt, this.clock.now(), this.settings.attemptLockMs);
+    if (!claim) return { outcome: 'skipped', ...input };
+    const ids = { ...input, eventId: claim.eventId, subscriptionId: claim.subscription.id };
+    if (!claim.subscription.active) {
+      await this.deliveries.cancel(claim, this.clock.now());
+      return { outcome: 'cancelled', ...ids };
+    }
+    const headers = this.signer.headers({
+      eventId: claim.eventId,
+      eventType: claim.eventType,
+      body: claim.body,
+      signingSecret: claim.subscription.signingSecret,
+      sentAt: this.clock.now(),
+    });
+    const result = await this.sender.send({ url: claim.subscription.url, body: claim.body, headers });
+    const now = this.clock.now();
+    const next = nextStep(claim.attempt, outcomeOf(result.statusCode), this.settings.retrySchedule, now, this.random.next());
+    await this.deliveries.record(claim, result, next, now);
+    const report = { ...ids, ...result };
+    if (next.status !== 'pending') return { outcome: next.status, ...report };
+    // If the queue is down this throws after the attempt is recorded; the sweeper re-enqueues it.
+    await this.queue.enqueue([{ deliveryId: claim.deliveryId, attempt: claim.attempt + 1, delayMs: Math.max(0, next.nextAttemptAt.getTime() - now.getTime()) }]);
+    return { outcome: 'retrying', ...report };
+  }
+}

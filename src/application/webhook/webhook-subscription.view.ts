@@ -1,0 +1,39 @@
+import { EventType } from '../../domain/events/event-catalogue';
+import { WebhookSubscription } from '../../domain/webhook/webhook-subscription';
+
+/** Webhook subscription (response); `signingSecret` only in the create response. */
+export interface WebhookSubscriptionView {
+  id: string;
+  url: string;
+  events: EventType[];
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+  signingSecret?: string;
+}
+
+export function toSubscriptionView(subscription: WebhookSubscription, withSecret = false): WebhookSubscriptionView {
+  return {
+    id: subscription.id,
+    url: subscription.url,
+    events: subscription.events,
+    active: subscription.active,
+    createdAt: subscription.createdAt.toISOString(),
+    updatedAt: subscription.updatedAt.toISOString(),
+    ...(withSecret && { signingSecret: subscription.signingSecret }),
+  };
+}
+
+/** One attempt in a subscription's delivery log (an extension of the spec). */
+export interface DeliveryAttemptView {
+  id: string;
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  attemptNumber: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+}

@@ -1,0 +1,45 @@
+import { InvalidValueError } from '../shared/domain-error';
+
+/** How an attempt ended, as the receiver (or the network) answered. */
+export type AttemptOutcome = { kind: 'delivered' } | { kind: 'gone' } | { kind: 'failed' };
+
+export type NextStep =
+  | { status: 'delivered' }
+  | { status: 'failed'; reason: 'gone' | 'schedule-exhausted' }
+  | { status: 'pending'; nextAttemptAt: Date };
+
+/** The default schedule: ten attempts over about three days (decisions.md, Webhooks). */
+export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,14h,20h,24h';
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `5s,5m,30m,2h`: the delays before attempts 2, 3, 4… */
+export function parseRetrySchedule(text: string): number[] {
+  const delays = text.split(',').map((part) => {
+    const match = /^\s*(\d+)(ms|s|m|h|d)\s*$/.exec(part);
+    if (!match) throw new InvalidValueError('WEBHOOK_RETRY_SCHEDULE', `"${part}" is not a duration like 5s, 5m or 2h`);
+    return Number(match[1]) * UNITS[match[2]];
+  });
+  if (delays.length === 0 || delays.length > 50) throw new InvalidValueError('WEBHOOK_RETRY_SCHEDULE', 'must list 1 to 50 delays');
+  return delays;
+}
+
+/**
+ * What follows attempt `attempt` (1-based): done on 2xx, given up on 410 Gone or when the schedule
+ * is used up, else another try after the scheduled delay with ±20 % jitter (so receivers that
+ * failed together are not all retried in the same second). `random` is in [0, 1).
+ */
+export function nextStep(attempt: number, outcome: AttemptOutcome, schedule: number[], now: Date, random: number): NextStep {
+  if (outcome.kind === 'delivered') return { status: 'delivered' };
+  if (outcome.kind === 'gone') return { status: 'failed', reason: 'gone' };
+  const delay = schedule[attempt - 1];
+  if (delay === undefined) return { status: 'failed', reason: 'schedule-exhausted' };
+  const jittered = Math.round(delay * (0.8 + 0.4 * random));
+  return { status: 'pending', nextAttemptAt: new Date(now.getTime() + jittered) };
+}
+
+/** 2xx is delivered, 410 ends the delivery, anything else (other statuses, no answer) is retried. */
+export function outcomeOf(statusCode: number | null): AttemptOutcome {
+  if (statusCode !== null && statusCode >= 200 && statusCode < 300) return { kind: 'delivered' };
+  if (statusCode === 410) return { kind: 'gone' };
+  return { kind: 'failed' };
+}

@@ -1,0 +1,44 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EVENT_TYPES } from '../../../domain/events/event-catalogue';
+
+export class WebhookSubscriptionResponse {
+  @ApiProperty({ example: 'whsub_01jdq8x0m2f3e4r5t6y7u8i9o0' }) id!: string;
+  @ApiProperty({ format: 'uri', example: 'https://hooks.example.com/landing' }) url!: string;
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] }, nullable: true, description: 'Always an array here.' }) events!: string[];
+  @ApiProperty() active!: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+export class CreatedWebhookSubscriptionResponse extends WebhookSubscriptionResponse {
+  @ApiProperty({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Signs every delivery. Shown only in this response: store it now.',
+  })
+  signingSecret!: string;
+}
+
+export class WebhookSubscriptionListResponse {
+  @ApiProperty({ type: [WebhookSubscriptionResponse] }) items!: WebhookSubscriptionResponse[];
+  @ApiProperty() hasMore!: boolean;
+  @ApiPropertyOptional() nextCursor?: string;
+}
+
+export class DeliveryAttemptResponse {
+  @ApiProperty({ example: 'whatt_01jdq8x0m2f3e4r5t6y7u8i9o0' }) id!: string;
+  @ApiProperty({ example: 'whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0' }) deliveryId!: string;
+  @ApiProperty({ example: 'evt_01jdq8x0m2f3e4r5t6y7u8i9o0', description: 'Also the `X-Webhook-Id` / `webhook-id` header.' }) eventId!: string;
+  @ApiProperty({ enum: [...EVENT_TYPES] }) eventType!: string;
+  @ApiProperty({ type: 'integer', example: 1 }) attemptNumber!: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null when no answer came.' }) statusCode!: number | null;
+  @ApiProperty({ type: 'integer' }) durationMs!: number;
+  @ApiProperty({ type: String, nullable: true, example: 'no answer within 10000 ms' }) error!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the next attempt is due; null when none follows.' }) nextAttemptAt!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+}
+
+export class DeliveryAttemptListResponse {
+  @ApiProperty({ type: [DeliveryAttemptResponse] }) items!: DeliveryAttemptResponse[];
+  @ApiProperty() hasMore!: boolean;
+  @ApiPropertyOptional() nextCursor?: string;
+}

@@ -1,0 +1,94 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiExtension, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CreateWebhookSubscription } from '../../../application/webhook/create-webhook-subscription.use-case';
+import { DeleteWebhookSubscription } from '../../../application/webhook/delete-webhook-subscription.use-case';
+import { GetWebhookSubscription } from '../../../application/webhook/get-webhook-subscription.use-case';
+import { ListDeliveryAttempts } from '../../../application/webhook/list-delivery-attempts.use-case';
+import { ListWebhookSubscriptions } from '../../../application/webhook/list-webhook-subscriptions.use-case';
+import { UpdateWebhookSubscription } from '../../../application/webhook/update-webhook-subscription.use-case';
+import { DeliveryAttemptView, WebhookSubscriptionView } from '../../../application/webhook/webhook-subscription.view';
+import { ApiErrors } from '../errors/error-responses.decorator';
+import { TenantId } from '../guards/tenant.decorator';
+import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
+import { ListQueryDto } from '../pagination/list-query.dto';
+import { toPageRequest } from '../pagination/page-request';
+import { CreateWebhookSubscriptionDto, UpdateWebhookSubscriptionDto } from './webhook-subscription.dto';
+import {
+  CreatedWebhookSubscriptionResponse,
+  DeliveryAttemptListResponse,
+  WebhookSubscriptionListResponse,
+  WebhookSubscriptionResponse,
+} from './webhook-subscription.response';
+
+const EXTENSION = 'An extension of the spec: every integrator needs it.';
+
+@ApiTags('Webhook subscriptions')
+@ApiSecurity('apiKey')
+@Controller('v0/webhook_subscriptions')
+export class WebhookSubscriptionsController {
+  constructor(
+    private readonly createSubscription: CreateWebhookSubscription,
+    private readonly updateSubscription: UpdateWebhookSubscription,
+    private readonly getSubscription: GetWebhookSubscription,
+    private readonly listSubscriptions: ListWebhookSubscriptions,
+    private readonly deleteSubscription: DeleteWebhookSubscription,
+    private readonly listAttempts: ListDeliveryAttempts,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a webhook subscription', description: 'The response is the only place the signing secret is ever shown.' })
+  @ApiBody({ type: CreateWebhookSubscriptionDto })
+  @ApiCreatedResponse({ type: CreatedWebhookSubscriptionResponse })
+  @ApiErrors(400, 413, 415)
+  create(@TenantId() tenantId: string, @Body() body: CreateWebhookSubscriptionDto): Promise<WebhookSubscriptionView> {
+    return this.createSubscription.execute({ tenantId, url: body.url, events: body.events, active: body.active });
+  }
+
+  @Patch(':subscription_id')
+  @ApiOperation({ summary: 'Update a webhook subscription', description: 'Fields left out keep their value. The secret is not returned.' })
+  @ApiBody({ type: UpdateWebhookSubscriptionDto })
+  @ApiOkResponse({ type: WebhookSubscriptionResponse })
+  @ApiErrors(400, 404, 413, 415)
+  update(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Body() body: UpdateWebhookSubscriptionDto): Promise<WebhookSubscriptionView> {
+    return this.updateSubscription.execute({ tenantId, subscriptionId, changes: { url: body.url, events: body.events, active: body.active } });
+  }
+
+  @Get()
+  @ApiExtension('x-extension', true)
+  @ApiOperation({ summary: 'List webhook subscriptions', description: `Newest first. ${EXTENSION}` })
+  @ApiOkResponse({ type: WebhookSubscriptionListResponse })
+  @ApiErrors(400)
+  async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<WebhookSubscriptionView>> {
+    return toEnvelope('webhook_subscriptions', await this.listSubscriptions.execute({ tenantId, ...toPageRequest('webhook_subscriptions', query) }));
+  }
+
+  @Get(':subscription_id')
+  @ApiExtension('x-extension', true)
+  @ApiOperation({ summary: 'Fetch a webhook subscription', description: `Without the secret. ${EXTENSION}` })
+  @ApiOkResponse({ type: WebhookSubscriptionResponse })
+  @ApiErrors(404)
+  get(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string): Promise<WebhookSubscriptionView> {
+    return this.getSubscription.execute({ tenantId, subscriptionId });
+  }
+
+  @Delete(':subscription_id')
+  @HttpCode(204)
+  @ApiExtension('x-extension', true)
+  @ApiOperation({ summary: 'Delete a webhook subscription', description: `Deliveries still pending for it are cancelled. ${EXTENSION}` })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiErrors(404)
+  async remove(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string): Promise<void> {
+    await this.deleteSubscription.execute({ tenantId, subscriptionId });
+  }
+
+  @Get(':subscription_id/deliveries')
+  @ApiExtension('x-extension', true)
+  @ApiOperation({ summary: 'Delivery attempts of a subscription', description: `Every attempt, newest first: status code, duration, error, next attempt. ${EXTENSION}` })
+  @ApiOkResponse({ type: DeliveryAttemptListResponse })
+  @ApiErrors(400, 404)
+  async deliveries(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<DeliveryAttemptView>> {
+    const list = `deliveries:${subscriptionId}`;
+    return toEnvelope(list, await this.listAttempts.execute({ tenantId, subscriptionId, ...toPageRequest(list, query) }));
+  }
+}

@@ -1,0 +1,23 @@
+import { DeliverWebhook } from '../../application/webhook/deliver-webhook.use-case';
+import type { Logger } from '../../application/shared/logger';
+
+/** The queue job: ids only; the signing secret never enters the queue. */
+export interface DeliveryJobData {
+  deliveryId: string;
+  attempt: number;
+}
+
+/**
+ * The driving adapter for delivery jobs: one job, one attempt. Every log line names the event,
+ * subscription and attempt, and never the secret or the body.
+ */
+export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger) {
+  return async (job: { data: DeliveryJobData }): Promise<string> => {
+    const report = await deliver.execute({ deliveryId: job.data.deliveryId, attempt: job.data.attempt });
+    if (report.outcome !== 'skipped') {
+      if (report.outcome === 'failed') logger.warn(report, 'webhook delivery failed for good');
+      else logger.info(report, 'webhook attempt');
+    }
+    return report.outcome;
+  };
+}

@@ -1,0 +1,72 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { NestFactory } from '@nestjs/core';
+import { DeliverWebhook } from './application/webhook/deliver-webhook.use-case';
+import { OutboxSignal } from './application/webhook/outbox-signal';
+import { RelayOutbox } from './application/webhook/relay-outbox.use-case';
+import { SweepDeliveries } from './application/webhook/sweep-deliveries.use-case';
+import { WebhookSender } from './application/webhook/delivery.ports';
+import { AppConfig } from './infrastructure/config/app-config';
+import type { Logger } from './infrastructure/logging/logger';
+import { BullmqDeliveryQueue, DELIVERY_QUEUE } from './infrastructure/queue/bullmq-delivery.queue';
+import { BullmqFactory } from './infrastructure/queue/bullmq-factory';
+import { chooseQueueBackend, QueueBackend } from './infrastructure/queue/queue-backend';
+import { HttpWebhookSender } from './infrastructure/webhooks/http-webhook.sender';
+import { deliveryProcessor, DeliveryJobData } from './interfaces/worker/delivery.processor';
+import { RelayLoop } from './interfaces/worker/relay.loop';
+import { SweepLoop } from './interfaces/worker/sweep.loop';
+import { WorkerModule } from './worker.module';
+
+export interface WebhookWorker {
+  backend: QueueBackend;
+  relay: RelayLoop;
+  sweep: SweepLoop;
+  /** Stops taking work, lets attempts in progress finish, then closes every connection. */
+  stop(): Promise<void>;
+}
+
+/** Composition root of the webhook worker: relay, queue worker and sweeper around the use cases. */
+export async function startWebhookWorker(deps: { config: AppConfig; orm: MikroORM; databaseUrl: string; logger: Logger }): Promise<WebhookWorker> {
+  const { config, logger } = deps;
+  const backend = await chooseQueueBackend(config.redisUrl, deps.databaseUrl, logger);
+  const factory = new BullmqFactory(backend, config.webhooks.queuePrefix);
+  const queue = factory.queue(DELIVERY_QUEUE);
+  queue.on('error', (error: Error) => logger.warn({ err: { message: error.message } }, 'delivery queue connection error'));
+  const context = await NestFactory.createApplicationContext(
+    WorkerModule.forRoot({ ...deps, queue: new BullmqDeliveryQueue(queue) }),
+    { logger: false, abortOnError: false },
+  );
+
+  const worker = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger), {
+    concurrency: config.webhooks.concurrency,
+    lockDuration: config.webhooks.attemptLockMs,
+  });
+  let lastError = 0;
+  worker.on('error', (error: Error) => {
+    // Redis being away produces an error per reconnect try: one line every 10 s is enough.
+    if (Date.now() - lastError > 10_000) logger.warn({ err: { message: error.message } }, 'delivery worker connection error');
+    lastError = Date.now();
+  });
+  worker.on('failed', (job, error) => logger.error({ deliveryId: job?.data.deliveryId, attempt: job?.data.attempt, err: { message: error.message } }, 'delivery job failed'));
+  void worker.run().catch((error: Error) => logger.error({ err: { message: error.message } }, 'delivery worker stopped'));
+
+  const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: 200 });
+  await relay.start();
+  const sweep = new SweepLoop(context.get(SweepDeliveries), logger, { intervalMs: config.webhooks.sweepIntervalMs, batch: 1000 });
+  sweep.start();
+  logger.info({ queue: backend.kind, concurrency: config.webhooks.concurrency }, 'webhook worker started');
+
+  return {
+    backend,
+    relay,
+    sweep,
+    stop: async () => {
+      await relay.stop();
+      await sweep.stop();
+      await worker.close();
+      await queue.close();
+      await factory.close();
+      await (context.get(WebhookSender) as HttpWebhookSender).close();
+      await context.close();
+    },
+  };
+}

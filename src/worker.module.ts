@@ -1,0 +1,16 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DeliveryQueue } from './application/webhook/delivery.ports';
+import { InfrastructureDeps, InfrastructureModule } from './infrastructure/infrastructure.module';
+import { WebhookWorkerModule } from './infrastructure/webhooks/webhook-worker-infrastructure.module';
+import { UseCasesModule } from './use-cases.module';
+
+/** The webhook worker: the shared adapters and use cases, plus the delivery machinery. */
+@Module({})
+export class WorkerModule {
+  static forRoot(deps: InfrastructureDeps & { databaseUrl: string; queue: DeliveryQueue }): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [InfrastructureModule.forRoot(deps), UseCasesModule, WebhookWorkerModule.forRoot(deps)],
+    };
+  }
+}
