@@ -14,7 +14,8 @@ module.exports = {
           transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
           target: 'es2023',
         },
-        module: { type: 'commonjs' },
+        // Dynamic import() stays native, so tests can load ESM-only packages (jest runs with VM modules).
+        module: { type: 'commonjs', ignoreDynamic: true },
         sourceMaps: 'inline',
       },
     ],

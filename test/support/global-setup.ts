@@ -3,20 +3,35 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { migrate } from '../../src/infrastructure/persistence/migrate';
 import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
-import { testDatabaseUrl } from './test-database-url';
+import { ISOLATED_PREFIX, templateDatabaseUrl, testDatabaseUrl, withAdmin } from './test-database-url';
 
-/** A fresh test database with the production migrations, once per run. */
+/**
+ * Once per run: a template database with the production migrations (never connected to after
+ * this, so `CREATE DATABASE … TEMPLATE` can copy it), and the shared test database made from it.
+ */
 export default async function globalSetup(): Promise<void> {
   const url = new URL(testDatabaseUrl());
-  const name = url.pathname.slice(1);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const orm = await MikroORM.init(createOrmConfig(url.toString(), 2));
+  const template = templateDatabaseUrl();
+  await recreate(template);
+  const orm = await MikroORM.init(createOrmConfig(template, 2));
   await migrate(orm);
   await orm.close(true);
+  await recreate(url.toString(), new URL(template).pathname.slice(1));
+  await dropLeftoverIsolatedDatabases(url.toString());
+}
+
+async function recreate(databaseUrl: string, template?: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  await withAdmin(databaseUrl, async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
+  });
+}
+
+/** Databases of isolated tests that a killed run left behind. */
+async function dropLeftoverIsolatedDatabases(databaseUrl: string): Promise<void> {
+  await withAdmin(databaseUrl, async (client) => {
+    const { rows } = await client.query(`SELECT datname FROM pg_database WHERE datname LIKE '${ISOLATED_PREFIX}%'`);
+    for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+  });
 }

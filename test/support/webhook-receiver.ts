@@ -1,0 +1,81 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+
+export interface ReceivedDelivery {
+  headers: IncomingHttpHeaders;
+  rawBody: Buffer;
+  body: any;
+  receivedAt: number;
+}
+
+/**
+ * A local webhook receiver on 127.0.0.1: records every request, answers with the scripted
+ * statuses (then `fallback`), and wakes waiters when requests arrive.
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedDelivery[] = [];
+  private server?: Server;
+  private waiters: { count: number; resolve: () => void }[] = [];
+  port = 0;
+  script: number[] = [];
+  fallback = 204;
+  delayMs = 0;
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/hooks`;
+  }
+
+  async start(port = 0): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const rawBody = Buffer.concat(chunks);
+        const status = this.script.shift() ?? this.fallback;
+        const answer = () => {
+          res.writeHead(status).end();
+          this.received.push({ headers: req.headers, rawBody, body: safeJson(rawBody), receivedAt: Date.now() });
+          this.waiters = this.waiters.filter((w) => (this.received.length >= w.count ? (w.resolve(), false) : true));
+        };
+        if (this.delayMs > 0) setTimeout(answer, this.delayMs);
+        else answer();
+      });
+    });
+    this.server.keepAliveTimeout = 1000;
+    await new Promise<void>((done) => this.server!.listen(port, '127.0.0.1', done));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  /** Resolves once at least `count` requests have been received. */
+  waitFor(count: number): Promise<void> {
+    if (this.received.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((done) => (this.server ? this.server.close(() => done()) : done()));
+    this.server = undefined;
+  }
+
+  /** Distinct event ids received (at-least-once may repeat one). */
+  eventIds(): string[] {
+    return [...new Set(this.received.map((r) => r.headers['x-webhook-id'] as string))];
+  }
+}
+
+/** The spec's verification (customer-api.md, Signature of deliveries), timing-safe. */
+export function verifySpecSignature(rawBody: Buffer, header: string | string[] | undefined, secret: string): boolean {
+  if (typeof header !== 'string' || !header.startsWith('sha256=')) return false;
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`);
+  const given = Buffer.from(header);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function safeJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

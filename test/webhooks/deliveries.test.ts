@@ -1,0 +1,196 @@
+import { Webhook } from 'standardwebhooks';
+import { eventually } from '../support/eventually';
+import { isolatedDatabase } from '../support/isolated-database';
+import { openTestOrm } from '../support/database';
+import { platform, rows } from '../support/platform';
+import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import { verifySpecSignature, WebhookReceiver } from '../support/webhook-receiver';
+import { startTestWorker } from '../support/webhook-worker';
+
+// The API, the worker and a receiver on a database of their own (the worker reads the whole outbox).
+let db: Awaited<ReturnType<typeof isolatedDatabase>>;
+let t: TestApp;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
+const receiver = new WebhookReceiver();
+
+beforeAll(async () => {
+  db = await isolatedDatabase();
+  t = await startTestApp({ orm: await openTestOrm(db.url) });
+  worker = await startTestWorker(db.url);
+  await receiver.start();
+});
+afterAll(async () => {
+  await worker.stop();
+  await t.close();
+  await t.orm.close(true);
+  await receiver.stop();
+  await db.drop();
+});
+beforeEach(() => {
+  receiver.received.length = 0;
+  receiver.script = [];
+  receiver.fallback = 204;
+});
+
+async function subscribe(tenant: TestTenant, url = receiver.url, active = true): Promise<{ id: string; signingSecret: string }> {
+  const res = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url, events: ['page.version.created'], active });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+async function newPage(tenant: TestTenant): Promise<{ pageId: string; pageGroupId: string }> {
+  const group = await platform(t).group(tenant.tenantId);
+  const res = await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey);
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+const attemptsOf = (subscriptionId: string) =>
+  rows<{ attempt_number: number; status_code: number | null; error: string | null }>(t, 'SELECT attempt_number, status_code, error FROM webhook_delivery_attempts WHERE subscription_id = ? ORDER BY attempt_number', [subscriptionId]);
+const deliveryOf = async (subscriptionId: string) =>
+  (await rows<{ status: string; attempt_count: number }>(t, 'SELECT status, attempt_count FROM webhook_deliveries WHERE subscription_id = ?', [subscriptionId]))[0];
+
+describe('webhook deliveries', () => {
+  it('delivers page.version.created after a page is created, signed for the spec, GitHub and Standard Webhooks verifiers', async () => {
+    const tenant = await createTenant(t);
+    const subscription = await subscribe(tenant);
+    const page = await newPage(tenant);
+    await receiver.waitFor(1);
+    const [delivery] = receiver.received;
+
+    expect(delivery.body).toEqual({
+      id: expect.stringMatching(/^evt_[0-9a-z]{26}$/),
+      type: 'page.version.created',
+      createdAt: expect.any(String),
+      tenantId: tenant.tenantId,
+      data: { pageVersionId: expect.stringMatching(/^pagever_/), pageId: page.pageId, pageGroupId: page.pageGroupId, version: 1, createdAt: expect.any(String) },
+    });
+    expect(delivery.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-webhook-id': delivery.body.id,
+      'x-webhook-event': 'page.version.created',
+      'webhook-id': delivery.body.id,
+      'user-agent': expect.stringMatching(/^LandingPlatform-Webhooks\//),
+    });
+    expect(verifySpecSignature(delivery.rawBody, delivery.headers['x-webhook-signature-256'], subscription.signingSecret)).toBe(true);
+    // GitHub's verifier is ESM-only: loaded as such.
+    const { verify: octokitVerify } = await import('@octokit/webhooks-methods');
+    expect(await octokitVerify(subscription.signingSecret, delivery.rawBody.toString('utf8'), delivery.headers['x-webhook-signature-256'] as string)).toBe(true);
+    const standard = new Webhook(subscription.signingSecret);
+    expect(standard.verify(delivery.rawBody.toString('utf8'), {
+      'webhook-id': delivery.headers['webhook-id'] as string,
+      'webhook-timestamp': delivery.headers['webhook-timestamp'] as string,
+      'webhook-signature': delivery.headers['webhook-signature'] as string,
+    })).toEqual(delivery.body);
+
+    // A tampered body or a missing or foreign signature fails verification.
+    const tampered = Buffer.from(delivery.rawBody.toString('utf8').replace('"version":1', '"version":2'));
+    expect(verifySpecSignature(tampered, delivery.headers['x-webhook-signature-256'], subscription.signingSecret)).toBe(false);
+    expect(verifySpecSignature(delivery.rawBody, undefined, subscription.signingSecret)).toBe(false);
+    expect(verifySpecSignature(delivery.rawBody, (delivery.headers['x-webhook-signature-256'] as string).slice(7), subscription.signingSecret)).toBe(false);
+    expect(() => standard.verify(tampered.toString('utf8'), delivery.headers as Record<string, string>)).toThrow();
+
+    const log = await eventually(
+      () => t.http.get(`/v0/webhook_subscriptions/${subscription.id}/deliveries`).set('x-api-key', tenant.apiKey),
+      (res) => res.body.items?.length === 1,
+    );
+    expect(log.body.items[0]).toMatchObject({ eventId: delivery.body.id, eventType: 'page.version.created', attemptNumber: 1, statusCode: 204, error: null, nextAttemptAt: null });
+  });
+
+  it('delivers the event of a version made on the platform side, with its number', async () => {
+    const tenant = await createTenant(t);
+    await subscribe(tenant);
+    const page = await newPage(tenant);
+    await receiver.waitFor(1);
+    const version = await platform(t).version(tenant.tenantId, page.pageId);
+    await receiver.waitFor(2);
+    expect(receiver.received[1].body.data).toMatchObject({ pageId: page.pageId, version: 2, pageVersionId: version.pageVersionId });
+  });
+
+  it('sends nothing to an inactive subscription or to another tenant’s, and signs for each subscription with its own secret', async () => {
+    const tenant = await createTenant(t);
+    const other = await createTenant(t);
+    const second = new WebhookReceiver();
+    await second.start();
+    try {
+      const a = await subscribe(tenant);
+      const b = await subscribe(tenant, second.url);
+      const inactive = await subscribe(tenant, receiver.url, false);
+      const foreign = await subscribe(other);
+      await newPage(tenant);
+      await Promise.all([receiver.waitFor(1), second.waitFor(1)]);
+      const [toA, toB] = [receiver.received[0], second.received[0]];
+      expect(toA.body.id).toBe(toB.body.id);
+      expect(verifySpecSignature(toA.rawBody, toA.headers['x-webhook-signature-256'], a.signingSecret)).toBe(true);
+      expect(verifySpecSignature(toB.rawBody, toB.headers['x-webhook-signature-256'], b.signingSecret)).toBe(true);
+      expect(toA.headers['x-webhook-signature-256']).not.toBe(toB.headers['x-webhook-signature-256']);
+      // The relay fans an event out to every matching subscription in one transaction: no
+      // delivery row for the other two means nothing will ever be sent to them.
+      expect(await rows(t, 'SELECT id FROM webhook_deliveries WHERE subscription_id IN (?, ?)', [inactive.id, foreign.id])).toEqual([]);
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('retries 500, 500, then 204: delivered on the third attempt, three attempts recorded', async () => {
+    const tenant = await createTenant(t);
+    const subscription = await subscribe(tenant);
+    receiver.script = [500, 500];
+    await newPage(tenant);
+    await receiver.waitFor(3);
+    const attempts = await eventually(() => attemptsOf(subscription.id), (a) => a.length === 3);
+    expect(attempts.map((a) => [a.attempt_number, a.status_code])).toEqual([[1, 500], [2, 500], [3, 204]]);
+    expect(await deliveryOf(subscription.id)).toEqual({ status: 'delivered', attempt_count: 3 });
+    expect(new Set(receiver.received.map((r) => r.rawBody.toString()))).toEqual(new Set([receiver.received[0].rawBody.toString()]));
+  });
+
+  it('stops after 410 Gone: one attempt, the delivery failed, nothing more', async () => {
+    const tenant = await createTenant(t);
+    const subscription = await subscribe(tenant);
+    receiver.script = [410];
+    await newPage(tenant);
+    await eventually(() => deliveryOf(subscription.id), (d) => d?.status === 'failed');
+    expect(await attemptsOf(subscription.id)).toEqual([{ attempt_number: 1, status_code: 410, error: null }]);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('keeps trying while the receiver is down and delivers once it is back', async () => {
+    const tenant = await createTenant(t);
+    const down = new WebhookReceiver();
+    await down.start();
+    const port = down.port;
+    const subscription = await subscribe(tenant, down.url);
+    await down.stop();
+    await newPage(tenant);
+    const failed = await eventually(() => attemptsOf(subscription.id), (a) => a.length >= 1);
+    expect(failed[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/^connection failed/) });
+    await down.start(port);
+    try {
+      await down.waitFor(1);
+      await eventually(() => deliveryOf(subscription.id), (d) => d?.status === 'delivered');
+    } finally {
+      await down.stop();
+    }
+  });
+
+  it('gives up when the schedule is used up: five attempts for four delays', async () => {
+    const tenant = await createTenant(t);
+    const subscription = await subscribe(tenant);
+    receiver.fallback = 503;
+    await newPage(tenant);
+    await eventually(() => deliveryOf(subscription.id), (d) => d?.status === 'failed');
+    expect((await attemptsOf(subscription.id)).map((a) => a.status_code)).toEqual([503, 503, 503, 503, 503]);
+  });
+
+  it('cancels what is pending when the subscription is deactivated', async () => {
+    const tenant = await createTenant(t);
+    const subscription = await subscribe(tenant);
+    receiver.fallback = 500;
+    await newPage(tenant);
+    await receiver.waitFor(1);
+    await t.http.patch(`/v0/webhook_subscriptions/${subscription.id}`).set('x-api-key', tenant.apiKey).send({ active: false });
+    const delivery = await eventually(() => deliveryOf(subscription.id), (d) => d?.status === 'cancelled' || d?.status === 'failed');
+    expect(delivery.status).toBe('cancelled');
+  });
+});

@@ -1,0 +1,141 @@
+import { rows } from '../support/platform';
+import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+
+let t: TestApp;
+let strict: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+  // The production setting: callback URLs on private addresses are refused.
+  strict = await startTestApp({ orm: t.orm, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
+});
+afterAll(async () => {
+  await strict.close();
+  await t.close();
+});
+
+const create = (tenant: TestTenant, body: unknown, app = t) => app.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send(body as object);
+const valid = { url: 'https://hooks.example.com/landing', events: ['page.version.created'] };
+
+describe('POST /v0/webhook_subscriptions', () => {
+  it('creates an active subscription and shows its signing secret this once', async () => {
+    const tenant = await createTenant(t);
+    const res = await create(tenant, valid);
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'createdAt', 'updatedAt', 'signingSecret']);
+    expect(res.body).toMatchObject({ id: expect.stringMatching(/^whsub_[0-9a-z]{26}$/), url: valid.url, events: valid.events, active: true });
+    expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(res.body.signingSecret.slice(6), 'base64')).toHaveLength(32);
+
+    const fetched = await t.http.get(`/v0/webhook_subscriptions/${res.body.id}`).set('x-api-key', tenant.apiKey);
+    expect(fetched.body).not.toHaveProperty('signingSecret');
+    const listed = await t.http.get('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey);
+    expect(listed.body.items.map((s: any) => s.id)).toEqual([res.body.id]);
+    expect(JSON.stringify(listed.body)).not.toContain('whsec_');
+  });
+
+  it('keeps the secret encrypted at rest: the row holds AES-GCM ciphertext, never the secret', async () => {
+    const tenant = await createTenant(t);
+    const res = await create(tenant, valid);
+    const [row] = await rows<Record<string, unknown>>(t, 'SELECT * FROM webhook_subscriptions WHERE id = ?', [res.body.id]);
+    expect(JSON.stringify(row)).not.toContain(res.body.signingSecret.slice(6));
+    expect(row.signing_secret_encrypted).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+
+  it('takes active: false', async () => {
+    const tenant = await createTenant(t);
+    expect((await create(tenant, { ...valid, active: false })).body.active).toBe(false);
+  });
+
+  it.each([
+    ['missing url', { events: valid.events }, 'url'],
+    ['relative url', { ...valid, url: '/hooks' }, 'url'],
+    ['ftp url', { ...valid, url: 'ftp://hooks.example.com' }, 'url'],
+    ['url of 2049 characters', { ...valid, url: `https://h.example/${'a'.repeat(2031)}` }, 'url'],
+    ['numeric url', { ...valid, url: 5 }, 'url'],
+    ['missing events', { url: valid.url }, 'events'],
+    ['empty events', { ...valid, events: [] }, 'events'],
+    ['events as a string', { ...valid, events: 'page.version.created' }, 'events'],
+    ['unknown event kind', { ...valid, events: ['page.deleted'] }, 'events[0]'],
+    ['duplicate event kind', { ...valid, events: ['page.version.created', 'page.version.created'] }, 'events[1]'],
+    ['non-string event', { ...valid, events: [7] }, 'events[0]'],
+    ['active as a string', { ...valid, active: 'yes' }, 'active'],
+    ['active null', { ...valid, active: null }, 'active'],
+    ['unknown property', { ...valid, secret: 'mine' }, 'secret'],
+  ])('refuses %s with a 400 naming %s, writing nothing', async (_, body, field) => {
+    const tenant = await createTenant(t);
+    const res = await create(tenant, body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
+    expect(await rows(t, 'SELECT id FROM webhook_subscriptions WHERE tenant_id = ?', [tenant.tenantId])).toEqual([]);
+  });
+
+  it.each(['http://127.0.0.1:8080/hooks', 'http://[::1]/hooks', 'http://localhost/hooks', 'http://10.0.0.5/hooks', 'http://169.254.169.254/latest', 'http://[::ffff:127.0.0.1]/x'])(
+    'refuses the private target %s unless private targets are allowed',
+    async (url) => {
+      const tenant = await createTenant(strict);
+      const res = await create(tenant, { ...valid, url }, strict);
+      expect(res.status).toBe(400);
+      expect(res.body.details.field).toBe('url');
+    },
+  );
+});
+
+describe('PATCH, GET, DELETE /v0/webhook_subscriptions/{subscription_id}', () => {
+  it('updates the given fields only, moves updatedAt, never shows the secret', async () => {
+    const tenant = await createTenant(t);
+    const created = (await create(tenant, valid)).body;
+    const res = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send({ active: false });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'createdAt', 'updatedAt']);
+    expect(res.body).toMatchObject({ active: false, url: valid.url, events: valid.events, createdAt: created.createdAt });
+    expect(res.body.updatedAt > created.updatedAt).toBe(true);
+    const moved = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send({ url: 'https://other.example/h' });
+    expect(moved.body).toMatchObject({ url: 'https://other.example/h', active: false });
+  });
+
+  it.each([
+    [{ url: 'nope' }, 'url'],
+    [{ events: [] }, 'events'],
+    [{ events: ['page.version.created', 'x'] }, 'events[1]'],
+    [{ active: 1 }, 'active'],
+    [{ url: null }, 'url'],
+  ])('refuses %j naming %s and changes nothing', async (body, field) => {
+    const tenant = await createTenant(t);
+    const created = (await create(tenant, valid)).body;
+    const res = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.details.field).toBe(field);
+    const after = await t.http.get(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey);
+    const { signingSecret, ...unchanged } = created;
+    expect(after.body).toEqual(unchanged);
+    expect(signingSecret).toBeDefined();
+  });
+
+  it("is a 404 for another tenant's subscription, unknown and malformed ids, and after DELETE", async () => {
+    const tenant = await createTenant(t);
+    const other = await createTenant(t);
+    const created = (await create(tenant, valid)).body;
+    for (const id of [created.id, 'whsub_01jdq8w9k1a2b3c4d5e6f7g8h9', 'x']) {
+      expect((await t.http.get(`/v0/webhook_subscriptions/${id}`).set('x-api-key', other.apiKey)).status).toBe(404);
+      expect((await t.http.patch(`/v0/webhook_subscriptions/${id}`).set('x-api-key', other.apiKey).send({ active: true })).status).toBe(404);
+      expect((await t.http.delete(`/v0/webhook_subscriptions/${id}`).set('x-api-key', other.apiKey)).status).toBe(404);
+    }
+    const deleted = await t.http.delete(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey);
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    expect((await t.http.get(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey)).status).toBe(404);
+    expect((await t.http.get('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey)).body.items).toEqual([]);
+  });
+
+  it('pages the list and the delivery log', async () => {
+    const tenant = await createTenant(t);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await create(tenant, valid)).body.id);
+    const first = await t.http.get('/v0/webhook_subscriptions?limit=2').set('x-api-key', tenant.apiKey);
+    expect(first.body.items.map((s: any) => s.id)).toEqual([ids[2], ids[1]]);
+    const rest = await t.http.get(`/v0/webhook_subscriptions?limit=2&cursor=${first.body.nextCursor}`).set('x-api-key', tenant.apiKey);
+    expect(rest.body).toEqual({ items: [expect.objectContaining({ id: ids[0] })], hasMore: false });
+    const log = await t.http.get(`/v0/webhook_subscriptions/${ids[0]}/deliveries`).set('x-api-key', tenant.apiKey);
+    expect(log.body).toEqual({ items: [], hasMore: false });
+  });
+});
