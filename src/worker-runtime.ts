@@ -1,4 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import type { Worker } from 'bullmq';
 import { NestFactory } from '@nestjs/core';
 import { DeliverWebhook } from './application/webhook/deliver-webhook.use-case';
 import { OutboxSignal } from './application/webhook/outbox-signal';
@@ -8,7 +9,7 @@ import { WebhookSender } from './application/webhook/delivery.ports';
 import { AppConfig } from './infrastructure/config/app-config';
 import type { Logger } from './infrastructure/logging/logger';
 import { BullmqDeliveryQueue, DELIVERY_QUEUE } from './infrastructure/queue/bullmq-delivery.queue';
-import { BullmqFactory } from './infrastructure/queue/bullmq-factory';
+import { BullmqFactory, Disposable } from './infrastructure/queue/bullmq-factory';
 import { chooseQueueBackend, QueueBackend } from './infrastructure/queue/queue-backend';
 import { HttpWebhookSender } from './infrastructure/webhooks/http-webhook.sender';
 import { deliveryProcessor, DeliveryJobData } from './interfaces/worker/delivery.processor';
@@ -25,29 +26,61 @@ export interface WebhookWorker {
 }
 
 /** Composition root of the webhook worker: relay, queue worker and sweeper around the use cases. */
-export async function startWebhookWorker(deps: { config: AppConfig; orm: MikroORM; databaseUrl: string; logger: Logger }): Promise<WebhookWorker> {
+export async function startWebhookWorker(deps: {
+  config: AppConfig;
+  orm: MikroORM;
+  databaseUrl: string;
+  logger: Logger;
+  /** Where to look for a Redis when REDIS_URL is not set (tests point it at a closed port). */
+  localRedis?: { host: string; port: number };
+}): Promise<WebhookWorker> {
   const { config, logger } = deps;
-  const backend = await chooseQueueBackend(config.redisUrl, deps.databaseUrl, logger);
+  const backend = await chooseQueueBackend(config.redisUrl, deps.databaseUrl, logger, deps.localRedis);
   const factory = new BullmqFactory(backend, config.webhooks.queuePrefix);
-  const queue = factory.queue(DELIVERY_QUEUE);
-  queue.on('error', (error: Error) => logger.warn({ err: { message: error.message } }, 'delivery queue connection error'));
+  const deliveryQueue = new BullmqDeliveryQueue(() => {
+    const made = factory.queue(DELIVERY_QUEUE);
+    made.value.on('error', (error: Error) => logger.warn({ err: { message: error.message } }, 'delivery queue connection error'));
+    return made;
+  });
   const context = await NestFactory.createApplicationContext(
-    WorkerModule.forRoot({ ...deps, queue: new BullmqDeliveryQueue(queue) }),
+    WorkerModule.forRoot({ config, orm: deps.orm, logger, databaseUrl: deps.databaseUrl, queue: deliveryQueue }),
     { logger: false, abortOnError: false },
   );
 
-  const worker = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger), {
-    concurrency: config.webhooks.concurrency,
-    lockDuration: config.webhooks.attemptLockMs,
-  });
+  // The queue worker is supervised: BullMQ gives up on a connection whose start failed (Redis
+  // went away during it), so a worker that stops on its own is replaced after a second.
+  let stopping = false;
   let lastError = 0;
-  worker.on('error', (error: Error) => {
-    // Redis being away produces an error per reconnect try: one line every 10 s is enough.
-    if (Date.now() - lastError > 10_000) logger.warn({ err: { message: error.message } }, 'delivery worker connection error');
-    lastError = Date.now();
-  });
-  worker.on('failed', (job, error) => logger.error({ deliveryId: job?.data.deliveryId, attempt: job?.data.attempt, err: { message: error.message } }, 'delivery job failed'));
-  void worker.run().catch((error: Error) => logger.error({ err: { message: error.message } }, 'delivery worker stopped'));
+  const launch = (): Disposable<Worker<DeliveryJobData>> => {
+    const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger), {
+      concurrency: config.webhooks.concurrency,
+      lockDuration: config.webhooks.attemptLockMs,
+    });
+    made.value.on('error', (error: Error) => {
+      // Redis being away produces an error per reconnect try: one line every 10 s is enough.
+      if (Date.now() - lastError > 10_000) logger.warn({ err: { message: error.message } }, 'delivery worker connection error');
+      lastError = Date.now();
+    });
+    made.value.on('failed', (job, error) =>
+      logger.error({ deliveryId: job?.data.deliveryId, attempt: job?.data.attempt, err: { message: error.message } }, 'delivery job failed'),
+    );
+    made.value.run().then(
+      () => relaunch(made, 'stopped'),
+      (error: Error) => relaunch(made, error.message),
+    );
+    return made;
+  };
+  let current = launch();
+  let restart: NodeJS.Timeout | undefined;
+  const relaunch = (ended: Disposable<Worker<DeliveryJobData>>, reason: string) => {
+    if (stopping || ended !== current) return;
+    logger.warn({ reason }, 'delivery worker ended; starting a new one');
+    restart = setTimeout(() => {
+      if (stopping) return;
+      current = launch();
+      void ended.dispose().catch(() => {});
+    }, 1000);
+  };
 
   const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: 200 });
   await relay.start();
@@ -60,11 +93,12 @@ export async function startWebhookWorker(deps: { config: AppConfig; orm: MikroOR
     relay,
     sweep,
     stop: async () => {
+      stopping = true;
+      clearTimeout(restart);
       await relay.stop();
       await sweep.stop();
-      await worker.close();
-      await queue.close();
-      await factory.close();
+      await current.dispose();
+      await deliveryQueue.close();
       await (context.get(WebhookSender) as HttpWebhookSender).close();
       await context.close();
     },

@@ -26,10 +26,13 @@ export function workerEnv(databaseUrl: string, overrides: Record<string, string>
 }
 
 /** The webhook worker in this process, on the given database. */
-export async function startTestWorker(databaseUrl: string, options: { env?: Record<string, string>; logger?: Logger } = {}) {
+export async function startTestWorker(
+  databaseUrl: string,
+  options: { env?: Record<string, string>; logger?: Logger; localRedis?: { host: string; port: number } } = {},
+) {
   const config = loadConfig(workerEnv(databaseUrl, options.env));
   const orm: MikroORM = await openTestOrm(databaseUrl);
-  const worker: WebhookWorker = await startWebhookWorker({ config, orm, databaseUrl, logger: options.logger ?? testLogger() });
+  const worker: WebhookWorker = await startWebhookWorker({ config, orm, databaseUrl, logger: options.logger ?? testLogger(), localRedis: options.localRedis });
   return {
     worker,
     orm,

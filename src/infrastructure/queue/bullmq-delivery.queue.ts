@@ -1,8 +1,10 @@
 import type { Queue } from 'bullmq';
 import { DeliveryJob, DeliveryQueue } from '../../application/webhook/delivery.ports';
+import type { Disposable } from './bullmq-factory';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 const ENQUEUE_TIMEOUT_MS = 3000;
+const MIN_RESET_INTERVAL_MS = 2000;
 
 /** What a job carries: ids only. The signing secret never enters the queue. */
 export interface DeliveryJobData {
@@ -15,13 +17,22 @@ export function deliveryJobId(job: { deliveryId: string; attempt: number }): str
   return `${job.deliveryId}.${job.attempt}`;
 }
 
+/**
+ * Enqueues attempts, never waiting long: a failure is thrown at once (the deliveries are safe in
+ * PostgreSQL). After a failure the queue and its connection are replaced (at most every 2 s),
+ * because BullMQ never retries a connection whose start failed, e.g. when Redis went away during it.
+ */
 export class BullmqDeliveryQueue extends DeliveryQueue {
-  constructor(private readonly queue: Queue) {
+  private current: Disposable<Queue>;
+  private lastReset = 0;
+
+  constructor(private readonly make: () => Disposable<Queue>) {
     super();
+    this.current = make();
   }
 
   async enqueue(jobs: DeliveryJob[]): Promise<void> {
-    const adding = this.queue.addBulk(
+    const adding = this.current.value.addBulk(
       jobs.map((job) => ({
         name: 'deliver',
         data: { deliveryId: job.deliveryId, attempt: job.attempt } satisfies DeliveryJobData,
@@ -34,9 +45,24 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
     });
     try {
       await Promise.race([adding, timeout]);
+    } catch (error) {
+      this.replace();
+      throw error;
     } finally {
       clearTimeout(timer);
       adding.catch(() => {});
     }
+  }
+
+  close(): Promise<void> {
+    return this.current.dispose();
+  }
+
+  private replace(): void {
+    if (Date.now() - this.lastReset < MIN_RESET_INTERVAL_MS) return;
+    this.lastReset = Date.now();
+    const old = this.current;
+    this.current = this.make();
+    void old.dispose().catch(() => {});
   }
 }

@@ -1,0 +1,1 @@
+export { ApiProcess as ServiceProcess } from './api-process';
