@@ -75,6 +75,21 @@ describe('OpenAPI document at /docs-json', () => {
     expect(schema('DuplicateTemplateRequest').properties.name).toMatchObject({ minLength: 1, maxLength: 200 });
   });
 
+  it('describes webhook subscriptions, marks the extensions, and publishes the event catalogue', () => {
+    expect(Object.keys(doc.paths['/v0/webhook_subscriptions']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/v0/webhook_subscriptions/{subscription_id}']).sort()).toEqual(['delete', 'get', 'patch']);
+    expect(doc.paths['/v0/webhook_subscriptions'].post['x-extension']).toBeUndefined();
+    expect(doc.paths['/v0/webhook_subscriptions/{subscription_id}'].patch['x-extension']).toBeUndefined();
+    for (const op of [doc.paths['/v0/webhook_subscriptions'].get, doc.paths['/v0/webhook_subscriptions/{subscription_id}'].get, doc.paths['/v0/webhook_subscriptions/{subscription_id}'].delete, doc.paths['/v0/webhook_subscriptions/{subscription_id}/deliveries'].get]) {
+      expect(op['x-extension']).toBe(true);
+    }
+    expect(Object.keys(schema('CreatedWebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'id', 'signingSecret', 'updatedAt', 'url']);
+    expect(Object.keys(schema('WebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'id', 'updatedAt', 'url']);
+    expect(schema('CreateWebhookSubscriptionRequest').properties.events.items.enum).toEqual(['page.version.created']);
+    expect(schema('CreateWebhookSubscriptionRequest').required.sort()).toEqual(['events', 'url']);
+    expect(Object.keys(schema('DeliveryAttemptResponse').properties)).toEqual(['id', 'deliveryId', 'eventId', 'eventType', 'attemptNumber', 'statusCode', 'durationMs', 'error', 'nextAttemptAt', 'createdAt']);
+  });
+
   it('carries examples', () => {
     expect(schema('CreateBrandRequest').properties.name.example).toBe('Acme');
     expect(schema('ErrorResponse').properties.details.example).toMatchObject({ field: 'themeLight.borderColor' });
