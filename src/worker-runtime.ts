@@ -37,9 +37,12 @@ export async function startWebhookWorker(deps: {
   const { config, logger } = deps;
   const backend = await chooseQueueBackend(config.redisUrl, deps.databaseUrl, logger, deps.localRedis);
   const factory = new BullmqFactory(backend, config.webhooks.queuePrefix);
+  let stopping = false;
   const deliveryQueue = new BullmqDeliveryQueue(() => {
     const made = factory.queue(DELIVERY_QUEUE);
-    made.value.on('error', (error: Error) => logger.warn({ err: { message: error.message } }, 'delivery queue connection error'));
+    made.value.on('error', (error: Error) => {
+      if (!stopping) logger.warn({ err: { message: error.message } }, 'delivery queue connection error');
+    });
     return made;
   });
   const context = await NestFactory.createApplicationContext(
@@ -49,7 +52,6 @@ export async function startWebhookWorker(deps: {
 
   // The queue worker is supervised: BullMQ gives up on a connection whose start failed (Redis
   // went away during it), so a worker that stops on its own is replaced after a second.
-  let stopping = false;
   let lastError = 0;
   const launch = (): Disposable<Worker<DeliveryJobData>> => {
     const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger), {
@@ -58,7 +60,7 @@ export async function startWebhookWorker(deps: {
     });
     made.value.on('error', (error: Error) => {
       // Redis being away produces an error per reconnect try: one line every 10 s is enough.
-      if (Date.now() - lastError > 10_000) logger.warn({ err: { message: error.message } }, 'delivery worker connection error');
+      if (!stopping && Date.now() - lastError > 10_000) logger.warn({ err: { message: error.message } }, 'delivery worker connection error');
       lastError = Date.now();
     });
     made.value.on('failed', (job, error) =>
