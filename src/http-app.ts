@@ -14,6 +14,6 @@ export async function createHttpApp(deps: InfrastructureDeps): Promise<NestExpre
     abortOnError: false,
   });
   app.use(requestContext(deps.orm));
-  configureHttp(app, deps.logger, { docsEnabled: deps.config.docsEnabled });
+  configureHttp(app, deps.logger, { docsEnabled: deps.config.docsEnabled, trustProxy: deps.config.trustProxy, corsOrigins: deps.config.corsOrigins });
   return app;
 }

@@ -4,6 +4,8 @@ import { createHttpApp } from './http-app';
 import { startWebhookWorker, WebhookWorker } from './worker-runtime';
 import { ConfigError, loadConfig } from './infrastructure/config/app-config';
 import { createLogger } from './infrastructure/logging/logger';
+import { chooseQueueBackend } from './infrastructure/queue/queue-backend';
+import { RedisRateLimiter } from './infrastructure/rate-limit/redis-rate-limiter';
 
 // Composition root of the API process: configuration, database (migrated), HTTP, shutdown.
 async function main(): Promise<void> {
@@ -21,8 +23,12 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, logger);
   const role = config.serviceRole;
   let app: Awaited<ReturnType<typeof createHttpApp>> | undefined;
+  let rateLimiter: RedisRateLimiter | undefined;
   if (role !== 'worker') {
-    app = await createHttpApp({ config, orm: database.orm, logger });
+    // Rate limits are shared through Redis when there is one; else counted in this process.
+    const redis = await chooseQueueBackend(config.redisUrl, database.location.url, logger);
+    if (redis.kind === 'redis') rateLimiter = new RedisRateLimiter(redis.url, 'lp:');
+    app = await createHttpApp({ config, orm: database.orm, logger, rateLimiter });
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -56,6 +62,7 @@ async function main(): Promise<void> {
     // The API stops taking requests first, then the worker finishes its attempts in progress.
     await app?.close();
     await worker?.stop();
+    rateLimiter?.close();
     await database.close();
     logger.info('stopped');
     process.exit(0);

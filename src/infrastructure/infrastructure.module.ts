@@ -4,6 +4,8 @@ import { BrandQueries } from '../application/brand/brand.queries';
 import { PageGroupQueries } from '../application/page-group/page-group.queries';
 import { PageQueries } from '../application/page/page.queries';
 import { BulkSeeder } from '../application/seed/bulk-seeder';
+import { IdempotencyStore } from '../application/idempotency/idempotency-store';
+import { RateLimiter, RateLimitSettings } from '../application/rate-limit/rate-limiter';
 import { UnitOfWork } from '../application/shared/unit-of-work';
 import { PageSessionRepository } from '../domain/page/page-session';
 import { PageRepository, PageVersionRepository } from '../domain/page/page.repository';
@@ -30,6 +32,8 @@ import type { Logger } from './logging/logger';
 import { DatabaseReadinessProbe } from './persistence/database-readiness.probe';
 import { MikroOrmUnitOfWork } from './persistence/mikro-orm-unit-of-work';
 import { SqlBulkSeeder } from './persistence/sql-bulk-seeder';
+import { SqlIdempotencyStore } from './persistence/sql-idempotency.store';
+import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
 import { SqlBrandQueries } from './persistence/queries/sql-brand.queries';
 import { SqlPageGroupQueries } from './persistence/queries/sql-page-group.queries';
 import { SqlPageQueries } from './persistence/queries/sql-page.queries';
@@ -47,6 +51,8 @@ export interface InfrastructureDeps {
   config: AppConfig;
   orm: MikroORM;
   logger: Logger;
+  /** Shared (Redis) when the process has one; else counted in this process. */
+  rateLimiter?: RateLimiter;
 }
 
 /**
@@ -79,6 +85,9 @@ export class InfrastructureModule {
       { provide: PageQueries, useClass: SqlPageQueries },
       { provide: UnitOfWork, useClass: MikroOrmUnitOfWork },
       { provide: BulkSeeder, useClass: SqlBulkSeeder },
+      { provide: IdempotencyStore, useClass: SqlIdempotencyStore },
+      { provide: RateLimiter, useValue: deps.rateLimiter ?? new MemoryRateLimiter() },
+      { provide: RateLimitSettings, useValue: deps.config.rateLimit },
       { provide: SecretCipher, useValue: new SecretCipher(resolveEncryptionKey(deps.config.secretsEncryptionKey, deps.config.dataDir, deps.logger)) },
       { provide: SigningSecretGenerator, useClass: RandomSigningSecretGenerator },
       { provide: TargetPolicy, useValue: new AddressTargetPolicy(deps.config.webhooks.allowPrivateTargets) },

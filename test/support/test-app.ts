@@ -5,6 +5,7 @@ import { createHttpApp } from '../../src/http-app';
 import { CreateApiKey } from '../../src/application/api-key/create-api-key.use-case';
 import { CreateTenant } from '../../src/application/tenant/create-tenant.use-case';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
+import type { RateLimiter } from '../../src/application/rate-limit/rate-limiter';
 import type { Logger } from '../../src/infrastructure/logging/logger';
 import { inContext, openTestOrm } from './database';
 import { testLogger } from './silent-logger';
@@ -17,7 +18,9 @@ export interface TestApp {
 }
 
 /** The real API (every middleware, guard, pipe and filter) on the test database, in process. */
-export async function startTestApp(options: { logger?: Logger; orm?: MikroORM; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { logger?: Logger; orm?: MikroORM; env?: Record<string, string>; rateLimiter?: RateLimiter } = {},
+): Promise<TestApp> {
   const orm = options.orm ?? (await openTestOrm());
   const config = loadConfig({
     DATABASE_URL: orm.config.get('clientUrl'),
@@ -25,9 +28,12 @@ export async function startTestApp(options: { logger?: Logger; orm?: MikroORM; e
     SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY,
     // Test receivers listen on loopback; the refusal of private targets has tests of its own.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Tests make hundreds of requests with one key; the limit has tests of its own.
+    RATE_LIMIT_MAX: '1000000',
+    RATE_LIMIT_AUTH_FAILURES_MAX: '1000000',
     ...options.env,
   });
-  const app = await createHttpApp({ config, orm, logger: options.logger ?? testLogger() });
+  const app = await createHttpApp({ config, orm, logger: options.logger ?? testLogger(), rateLimiter: options.rateLimiter });
   await app.init();
   return {
     app,

@@ -38,6 +38,17 @@ export interface AppConfig {
     /** Prefix of every queue key; the braces are a Redis Cluster hash tag (one slot per queue). */
     queuePrefix: string;
   };
+  rateLimit: {
+    /** Requests per API key per window. */
+    max: number;
+    windowSeconds: number;
+    /** Failed authentications per client IP per window before the IP gets 429. */
+    authFailuresMax: number;
+  };
+  /** Express `trust proxy`: false, a hop count, or address list (for the client IP behind a proxy). */
+  trustProxy: boolean | number | string;
+  /** Origins allowed by CORS; empty means CORS is off. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -81,6 +92,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
       relayPollMs: read('WEBHOOK_RELAY_POLL_MS', 1000, integerIn(10, 60000), 'an integer from 10 to 60000'),
       queuePrefix: read('QUEUE_PREFIX', '{lp}', (raw) => (/^[\w{}:.-]{1,40}$/.test(raw) ? raw : undefined), 'up to 40 characters of letters, digits, {}:._-'),
     },
+    rateLimit: {
+      max: read('RATE_LIMIT_MAX', 100, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
+      windowSeconds: read('RATE_LIMIT_WINDOW_SECONDS', 10, integerIn(1, 86400), 'an integer from 1 to 86400'),
+      authFailuresMax: read('RATE_LIMIT_AUTH_FAILURES_MAX', 20, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
+    },
+    trustProxy: read<boolean | number | string>('TRUST_PROXY', false, trustProxy, 'false, true, a hop count or a comma-separated address list'),
+    corsOrigins: read<string[]>('CORS_ORIGINS', [], origins, 'a comma-separated list of http(s) origins'),
   };
   if (config.nodeEnv === 'production' && !config.secretsEncryptionKey) {
     problems.push('SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production (base64 of 32 bytes)');
@@ -112,6 +130,17 @@ function schedule(raw: string): number[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+function trustProxy(raw: string): boolean | number | string | undefined {
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  return /^[\w.:/, -]+$/.test(raw) ? raw : undefined;
+}
+
+function origins(raw: string): string[] | undefined {
+  const list = raw.split(',').map((o) => o.trim()).filter((o) => o.length > 0);
+  return list.every((o) => /^https?:\/\/[^/\s]+$/.test(o)) ? list : undefined;
 }
 
 function boolean(raw: string): boolean | undefined {

@@ -1,17 +1,34 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
 import type { Logger } from '../../application/shared/logger';
 import { accessLog } from './middleware/access-log.middleware';
 import { jsonBody } from './middleware/json-body.middleware';
 import { requestId } from './middleware/request-id.middleware';
 import { serveOpenApi } from './openapi/openapi';
-import { createValidationPipe, JsonObjectBodyPipe } from './validation/validation.pipes';
+import { createValidationPipe, JsonObjectBodyPipe, SafeInputPipe } from './validation/validation.pipes';
 
 /** Express-level settings and the middleware every request goes through, in order. */
-export function configureHttp(app: NestExpressApplication, logger: Logger, options: { docsEnabled: boolean }): void {
+export function configureHttp(
+  app: NestExpressApplication,
+  logger: Logger,
+  options: { docsEnabled: boolean; trustProxy?: boolean | number | string; corsOrigins?: string[] },
+): void {
   app.disable('x-powered-by');
   // ETags would hash every body for a cache nobody asked for.
   app.set('etag', false);
+  // The client IP (per-IP limit on failed authentication) is the socket's, unless a proxy is trusted.
+  app.set('trust proxy', options.trustProxy ?? false);
+  app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
+  // CORS is off unless origins are listed: API keys belong on servers, not in browsers.
+  if (options.corsOrigins && options.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: options.corsOrigins,
+      allowedHeaders: ['content-type', 'x-api-key', 'idempotency-key'],
+      exposedHeaders: ['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'idempotent-replayed'],
+      maxAge: 600,
+    });
+  }
   app.use(requestId, accessLog(logger), jsonBody);
-  app.useGlobalPipes(new JsonObjectBodyPipe(), createValidationPipe());
+  app.useGlobalPipes(new JsonObjectBodyPipe(), new SafeInputPipe(), createValidationPipe());
   if (options.docsEnabled) serveOpenApi(app);
 }

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { BrandsController } from './brands/brands.controller';
 import { ErrorFilter } from './errors/error.filter';
 import { ApiKeyGuard } from './guards/api-key.guard';
 import { HealthController } from './health/health.controller';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { PageGroupsController } from './page-groups/page-groups.controller';
 import { TemplatesController } from './templates/templates.controller';
 import { WebhookSubscriptionsController } from './webhooks/webhook-subscriptions.controller';
@@ -13,6 +14,7 @@ import { WebhookSubscriptionsController } from './webhooks/webhook-subscriptions
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_FILTER, useClass: ErrorFilter },
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   ],
 })
 export class HttpModule {}

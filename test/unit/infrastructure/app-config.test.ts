@@ -26,6 +26,9 @@ describe('configuration', () => {
       shutdownGraceMs: 10000,
       serviceRole: 'all',
       secretsEncryptionKey: undefined,
+      rateLimit: { max: 100, windowSeconds: 10, authFailuresMax: 20 },
+      trustProxy: false,
+      corsOrigins: [],
     });
   });
 
@@ -39,6 +42,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_ENCRYPTION_KEY is required/);
     expect(() => loadConfig({ SECRETS_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/SECRETS_ENCRYPTION_KEY must be base64 of exactly 32 bytes \(got "…"\)/);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(loadConfig({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: '1', CORS_ORIGINS: 'https://a.example, http://b.example:8080' })).toMatchObject({
+      rateLimit: { max: 5, windowSeconds: 60, authFailuresMax: 20 },
+      trustProxy: 1,
+      corsOrigins: ['https://a.example', 'http://b.example:8080'],
+    });
+    expect(() => loadConfig({ RATE_LIMIT_MAX: '0', CORS_ORIGINS: '*' })).toThrow(/RATE_LIMIT_MAX .*CORS_ORIGINS/);
   });
 
   it('reads every variable', () => {

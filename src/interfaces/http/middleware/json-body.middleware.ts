@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { json, type NextFunction, type Response } from 'express';
 import type { ApiRequest } from '../api-request';
 import { ApiError } from '../errors/api-error';
@@ -9,7 +10,15 @@ import { ApiError } from '../errors/api-error';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
 
-const parse = json({ limit: BODY_LIMIT_BYTES, strict: true, type: JSON_TYPES });
+const parse = json({
+  limit: BODY_LIMIT_BYTES,
+  strict: true,
+  type: JSON_TYPES,
+  // body-parser would turn invalid UTF-8 into U+FFFD silently: refuse it instead.
+  verify: (_req, _res, buffer) => {
+    if (!isUtf8(buffer)) throw new Error('invalid UTF-8');
+  },
+});
 
 export function jsonBody(req: ApiRequest, res: Response, next: NextFunction): void {
   if (!hasBody(req)) return next();
@@ -36,6 +45,8 @@ function toBodyError(error: unknown): ApiError {
   switch (type) {
     case 'entity.too.large':
       return new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${BODY_LIMIT_BYTES} bytes.`);
+    case 'entity.verify.failed':
+      return ApiError.validation('body', 'must be valid UTF-8');
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON in UTF-8.');

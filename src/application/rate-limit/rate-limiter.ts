@@ -1,0 +1,26 @@
+/** One counted request in a fixed window (decisions.md, Rate limiting). */
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Milliseconds until the window resets. */
+  resetMs: number;
+}
+
+/**
+ * Counts requests per key in fixed windows, shared by every API process where the adapter allows
+ * (Redis). Returns null when the store cannot be reached: callers let the request through (fail
+ * open) rather than fail every request.
+ */
+export abstract class RateLimiter {
+  abstract hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null>;
+  /** The current count without adding to it; null when unknown. */
+  abstract peek(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null>;
+}
+
+/** Budgets from configuration (RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_SECONDS, RATE_LIMIT_AUTH_FAILURES_MAX). */
+export abstract class RateLimitSettings {
+  abstract readonly max: number;
+  abstract readonly windowSeconds: number;
+  abstract readonly authFailuresMax: number;
+}

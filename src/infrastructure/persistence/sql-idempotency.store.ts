@@ -1,0 +1,56 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { IdempotencyRecord, IdempotencyStore } from '../../application/idempotency/idempotency-store';
+
+@Injectable()
+export class SqlIdempotencyStore extends IdempotencyStore {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async reserve(tenantId: string, key: string, fingerprint: string, now: Date, lockMs: number, ttlMs: number): Promise<IdempotencyRecord | null> {
+    // A fresh fork: the reservation must commit on its own, before the request's own work, so
+    // that a concurrent retry sees it (409) rather than racing it.
+    const em = this.em.fork();
+    const reserved = await em.execute<{ key: string }[]>(
+      `INSERT INTO idempotency_keys (tenant_id, key, fingerprint, state, locked_until, created_at, expires_at)
+       VALUES (?, ?, ?, 'in_progress', ?, ?, ?)
+       ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_progress',
+         locked_until = excluded.locked_until, created_at = excluded.created_at, expires_at = excluded.expires_at,
+         response_status = NULL, response_body = NULL
+       WHERE idempotency_keys.expires_at < excluded.created_at
+          OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.locked_until < excluded.created_at
+              AND idempotency_keys.fingerprint = excluded.fingerprint)
+       RETURNING key`,
+      [tenantId, key, fingerprint, new Date(now.getTime() + lockMs), now, new Date(now.getTime() + ttlMs)],
+    );
+    // Expired keys are removed a few at a time, now and then, instead of by a separate job.
+    if (Math.random() < 0.01) {
+      void em
+        .fork()
+        .execute('DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < ? LIMIT 500)', [now], 'run')
+        .catch(() => {});
+    }
+    if (reserved.length > 0) return null;
+    const rows = await em.execute<{ fingerprint: string; state: 'in_progress' | 'completed'; response_status: number | null; response_body: string | null }[]>(
+      'SELECT fingerprint, state, response_status, response_body FROM idempotency_keys WHERE tenant_id = ? AND key = ?',
+      [tenantId, key],
+    );
+    const row = rows[0];
+    // Gone between the two statements (released by its request): treat as reserved by nobody.
+    if (!row) return this.reserve(tenantId, key, fingerprint, now, lockMs, ttlMs);
+    return { fingerprint: row.fingerprint, state: row.state, responseStatus: row.response_status, responseBody: row.response_body };
+  }
+
+  async complete(tenantId: string, key: string, status: number, body: string): Promise<void> {
+    await this.em.execute(
+      `UPDATE idempotency_keys SET state = 'completed', response_status = ?, response_body = ? WHERE tenant_id = ? AND key = ?`,
+      [status, body, tenantId, key],
+      'run',
+    );
+  }
+
+  async release(tenantId: string, key: string): Promise<void> {
+    await this.em.fork().execute(`DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ? AND state = 'in_progress'`, [tenantId, key], 'run');
+  }
+}

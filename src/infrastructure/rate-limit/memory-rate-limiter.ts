@@ -1,0 +1,31 @@
+import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter';
+import { decision } from './redis-rate-limiter';
+
+/** The same fixed windows in this process only: for a service running without Redis. */
+export class MemoryRateLimiter extends RateLimiter {
+  private readonly windows = new Map<string, number>();
+  private sweptAt = 0;
+
+  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    const { id, resetMs } = this.window(key, windowMs);
+    const count = (this.windows.get(id) ?? 0) + 1;
+    this.windows.set(id, count);
+    return decision(count, limit, resetMs);
+  }
+
+  async peek(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    const { id, resetMs } = this.window(key, windowMs);
+    return decision(this.windows.get(id) ?? 0, limit, resetMs, false);
+  }
+
+  private window(key: string, windowMs: number): { id: string; resetMs: number } {
+    const now = Date.now();
+    const start = Math.floor(now / windowMs) * windowMs;
+    // Old windows are dropped once per window, so memory stays bounded by the active keys.
+    if (now - this.sweptAt > windowMs) {
+      this.sweptAt = now;
+      for (const id of this.windows.keys()) if (Number(id.slice(id.lastIndexOf(':') + 1)) < start) this.windows.delete(id);
+    }
+    return { id: `${key}:${start}`, resetMs: start + windowMs - now };
+  }
+}

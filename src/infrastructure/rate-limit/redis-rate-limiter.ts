@@ -1,0 +1,60 @@
+import IORedis from 'ioredis';
+import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter';
+
+// INCR and the window's expiry in one round trip, atomically: the first hit of a window sets it.
+const HIT = `local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return c`;
+
+/**
+ * Fixed windows aligned to the epoch, one Redis key per (key, window): every API process shares
+ * the budget. Commands time out after 250 ms and never queue while Redis is away, so a Redis
+ * outage costs a request at most that, then the limiter answers null (fail open).
+ */
+export class RedisRateLimiter extends RateLimiter {
+  readonly redis: IORedis;
+  failures = 0;
+
+  constructor(url: string, private readonly prefix: string) {
+    super();
+    this.redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 250 });
+    this.redis.on('error', () => {});
+    this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
+  }
+
+  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null> {
+    const { redisKey, resetMs } = this.window(key, windowMs);
+    try {
+      const count = Number(await (this.redis as unknown as { rateLimitHit(k: string, ttl: number): Promise<number> }).rateLimitHit(redisKey, resetMs + 1000));
+      return decision(count, limit, resetMs);
+    } catch {
+      this.failures++;
+      return null;
+    }
+  }
+
+  async peek(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null> {
+    const { redisKey, resetMs } = this.window(key, windowMs);
+    try {
+      return decision(Number((await this.redis.get(redisKey)) ?? 0), limit, resetMs, false);
+    } catch {
+      this.failures++;
+      return null;
+    }
+  }
+
+  close(): void {
+    this.redis.disconnect();
+  }
+
+  private window(key: string, windowMs: number): { redisKey: string; resetMs: number } {
+    const now = Date.now();
+    const start = Math.floor(now / windowMs) * windowMs;
+    return { redisKey: `${this.prefix}rl:${key}:${start}`, resetMs: start + windowMs - now };
+  }
+}
+
+/** `counted` requests so far in the window, this one included when `counting`. */
+export function decision(counted: number, limit: number, resetMs: number, counting = true): RateLimitDecision {
+  return { allowed: counting ? counted <= limit : counted < limit, limit, remaining: Math.max(0, limit - counted), resetMs };
+}

@@ -1,0 +1,88 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { createHash } from 'node:crypto';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import { IdempotencyStore } from '../../../application/idempotency/idempotency-store';
+import { UnitOfWork } from '../../../application/shared/unit-of-work';
+import { Clock } from '../../../domain/shared/clock';
+import type { ApiRequest } from '../api-request';
+import { ApiError } from '../errors/api-error';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a request holds its key before a retry may take it over (it crashed). */
+const LOCK_MS = 60 * 1000;
+const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
+
+/**
+ * Idempotency-Key on every POST (Stripe's semantics): the first request's response is kept 24 h
+ * per tenant and key and replayed to retries with `Idempotent-Replayed: true`; the same key with
+ * another method, path or body is 422; while the first still runs, 409. The stored response is
+ * written in the same transaction as the change, so a crash can never leave one without the other.
+ * Requests that fail change nothing and store nothing: the key is freed for the retry.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly reflector: Reflector,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const header = req.headers[IDEMPOTENCY_HEADER];
+    if (req.method !== 'POST' || header === undefined || !req.principal) return next.handle();
+    if (typeof header !== 'string' || !KEY_SHAPE.test(header)) {
+      throw ApiError.validation('Idempotency-Key', 'must be 1 to 255 printable ASCII characters');
+    }
+    const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? 201;
+    const res = context.switchToHttp().getResponse<Response>();
+    return from(this.run(req, res, header, status, next));
+  }
+
+  private async run(req: ApiRequest, res: Response, key: string, status: number, next: CallHandler): Promise<unknown> {
+    const tenantId = req.principal!.tenantId;
+    const seen = await this.store.reserve(tenantId, key, fingerprint(req), this.clock.now(), LOCK_MS, TTL_MS);
+    if (seen) {
+      if (seen.fingerprint !== fingerprint(req)) {
+        throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request.', { header: 'Idempotency-Key' });
+      }
+      if (seen.state === 'in_progress') {
+        throw new ApiError(409, 'CONFLICT', 'A request with this Idempotency-Key is still in progress; retry later.', { header: 'Idempotency-Key' });
+      }
+      res.setHeader('Idempotent-Replayed', 'true');
+      return JSON.parse(seen.responseBody ?? 'null');
+    }
+    try {
+      return await this.unitOfWork.run(async () => {
+        const body = await lastValueFrom(next.handle());
+        await this.store.complete(tenantId, key, status, JSON.stringify(body ?? null));
+        return body;
+      });
+    } catch (error) {
+      await this.store.release(tenantId, key).catch(() => {});
+      throw error;
+    }
+  }
+}
+
+/** Method, path and body (keys sorted, so whitespace and key order do not matter). */
+function fingerprint(req: ApiRequest): string {
+  return createHash('sha256').update(`${req.method} ${req.path}\n${canonical(req.body ?? {})}`).digest('hex');
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
