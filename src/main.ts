@@ -27,7 +27,10 @@ async function main(): Promise<void> {
   if (role !== 'worker') {
     // Rate limits are shared through Redis when there is one; else counted in this process.
     const redis = await chooseQueueBackend(config.redisUrl, database.location.url, logger);
-    if (redis.kind === 'redis') rateLimiter = new RedisRateLimiter(redis.url, 'lp:');
+    if (redis.kind === 'redis') {
+      rateLimiter = new RedisRateLimiter(redis.url, 'lp:');
+      await rateLimiter.ready();
+    }
     app = await createHttpApp({ config, orm: database.orm, logger, rateLimiter });
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();

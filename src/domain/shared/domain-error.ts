@@ -1,3 +1,5 @@
+import { parseTypeId } from './type-id';
+
 /**
  * Every error the core raises on purpose. `kind` is what the HTTP adapter maps to a status
  * (exhaustively, so a new kind does not compile until it is mapped); `code` is stable for clients.
@@ -31,8 +33,12 @@ export class NotFoundError extends DomainError {
   readonly kind = 'not_found' as const;
   readonly code = 'NOT_FOUND';
 
-  constructor(resource: string, id: string) {
-    super(`${resource} ${id} was not found`);
+  /** The message names the id only when it is a well-formed id: input is never echoed raw. */
+  constructor(
+    resource: string,
+    readonly id: string,
+  ) {
+    super(parseTypeId(id) ? `${resource} ${id} was not found` : `${resource} was not found`);
   }
 }
 

@@ -1,10 +1,18 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { IdempotencyRecord, IdempotencyStore } from '../../application/idempotency/idempotency-store';
+import { SecretCipher } from '../crypto/secret-cipher';
 
+/**
+ * Kept responses are encrypted like other secrets at rest: a replayed create can carry one (the
+ * webhook subscription's signing secret).
+ */
 @Injectable()
 export class SqlIdempotencyStore extends IdempotencyStore {
-  constructor(private readonly em: EntityManager) {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly cipher: SecretCipher,
+  ) {
     super();
   }
 
@@ -39,13 +47,18 @@ export class SqlIdempotencyStore extends IdempotencyStore {
     const row = rows[0];
     // Gone between the two statements (released by its request): treat as reserved by nobody.
     if (!row) return this.reserve(tenantId, key, fingerprint, now, lockMs, ttlMs);
-    return { fingerprint: row.fingerprint, state: row.state, responseStatus: row.response_status, responseBody: row.response_body };
+    return {
+      fingerprint: row.fingerprint,
+      state: row.state,
+      responseStatus: row.response_status,
+      responseBody: row.response_body === null ? null : this.cipher.decrypt(row.response_body),
+    };
   }
 
   async complete(tenantId: string, key: string, status: number, body: string): Promise<void> {
     await this.em.execute(
       `UPDATE idempotency_keys SET state = 'completed', response_status = ?, response_body = ? WHERE tenant_id = ? AND key = ?`,
-      [status, body, tenantId, key],
+      [status, this.cipher.encrypt(body), tenantId, key],
       'run',
     );
   }

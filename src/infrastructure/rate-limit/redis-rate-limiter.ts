@@ -43,6 +43,20 @@ export class RedisRateLimiter extends RateLimiter {
     }
   }
 
+  /** Resolves once connected, or after `timeoutMs` (the limiter fails open until then). */
+  ready(timeoutMs = 1000): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.redis.once('ready', done);
+    });
+  }
+
   close(): void {
     this.redis.disconnect();
   }

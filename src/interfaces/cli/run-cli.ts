@@ -1,4 +1,4 @@
-import { DomainError } from '../../domain/shared/domain-error';
+import { DomainError, NotFoundError } from '../../domain/shared/domain-error';
 import { checkOptions, parseArgs, UsageError } from './cli-args';
 import { CliCommand, CliSession } from './cli-context';
 
@@ -45,8 +45,8 @@ export async function runCli(
       io.err(`error: ${error.message}`);
       return 2;
     }
-    if (error instanceof DomainError && error.kind === 'not_found') {
-      io.err(`not found: ${notFoundId(error, parsed.options)}`);
+    if (error instanceof NotFoundError) {
+      io.err(`not found: ${error.id}`);
       return 2;
     }
     if (error instanceof DomainError) {
@@ -58,11 +58,6 @@ export async function runCli(
   } finally {
     await session?.close();
   }
-}
-
-function notFoundId(error: DomainError, options: Record<string, string>): string {
-  const match = /\s(\S+) was not found$/.exec(error.message);
-  return match ? match[1] : Object.values(options).join(' ');
 }
 
 function helpText(commands: CliCommand[]): string {

@@ -52,7 +52,10 @@ export class ErrorFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      // A path segment that is not even valid percent-encoding cannot name anything: not found.
+      if (status === 400 && /^Failed to decode param/.test(exception.message)) return ApiError.notFound();
       const code = CODE_BY_STATUS[status];
+      if (status === 400) return ApiError.validation('request', 'is malformed');
       if (code && status < 500) return new ApiError(status, code, status === 404 ? 'The requested resource was not found.' : exception.message);
     }
     if (isDatabaseUnavailable(exception)) {
