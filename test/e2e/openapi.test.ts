@@ -90,6 +90,18 @@ describe('OpenAPI document at /docs-json', () => {
     expect(Object.keys(schema('DeliveryAttemptResponse').properties)).toEqual(['id', 'deliveryId', 'eventId', 'eventType', 'attemptNumber', 'statusCode', 'durationMs', 'error', 'nextAttemptAt', 'createdAt']);
   });
 
+  it('documents 429 everywhere and Idempotency-Key with 409 and 422 on every POST', () => {
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      if (!path.startsWith('/v0')) continue;
+      for (const [method, op] of Object.entries<any>(item)) {
+        expect(op.responses['429']).toBeDefined();
+        if (method !== 'post') continue;
+        expect(op.parameters.find((p: any) => p.name === 'Idempotency-Key' && p.in === 'header')).toBeDefined();
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['409', '422']));
+      }
+    }
+  });
+
   it('carries examples', () => {
     expect(schema('CreateBrandRequest').properties.name.example).toBe('Acme');
     expect(schema('ErrorResponse').properties.details.example).toMatchObject({ field: 'themeLight.borderColor' });

@@ -5,7 +5,7 @@ import { GetBrand } from '../../../application/brand/get-brand.use-case';
 import { ListBrands } from '../../../application/brand/list-brands.use-case';
 import { UpdateBrand } from '../../../application/brand/update-brand.use-case';
 import { BrandView } from '../../../application/brand/brand.view';
-import { ApiErrors } from '../errors/error-responses.decorator';
+import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
@@ -36,6 +36,7 @@ export class BrandsController {
 
   @Post()
   @HttpCode(201)
+  @ApiIdempotent()
   @ApiOperation({ summary: 'Create a brand' })
   @ApiBody({ type: CreateBrandDto })
   @ApiCreatedResponse({ type: BrandResponse })

@@ -14,6 +14,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Every /v0 request carries its tenant API key in `x-api-key`. Errors share one body:',
         '`{ code, message, requestId, details? }`; every response has `x-request-id`.',
         'Lists are newest first with keyset pagination: pass `nextCursor` back as `cursor`.',
+        'Each key has a request budget (default 100 per 10 s): every response carries `RateLimit-Limit`,',
+        '`RateLimit-Remaining` and `RateLimit-Reset`; past it, 429 with `Retry-After`.',
+        'Every POST takes an `Idempotency-Key` header for safe retries.',
+        'Webhook deliveries are described in docs/webhooks.md; the event kinds are the `events` enum.',
       ].join('\n'),
     )
     .setVersion('0')

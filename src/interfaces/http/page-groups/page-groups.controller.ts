@@ -6,7 +6,7 @@ import { ListPages } from '../../../application/page/list-pages.use-case';
 import { PageCreatedView, PageListItemView, UtmParametersView } from '../../../application/page/page.view';
 import { ListPageGroups } from '../../../application/page-group/list-page-groups.use-case';
 import { PageGroupView } from '../../../application/page-group/page-group.view';
-import { ApiErrors } from '../errors/error-responses.decorator';
+import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
@@ -50,6 +50,7 @@ export class PageGroupsController {
 
   @Post(':page_group_id/pages')
   @HttpCode(201)
+  @ApiIdempotent()
   @ApiOperation({
     summary: 'Create a page in a page group',
     description: 'Creates the page and its version 1 in one transaction and emits `page.version.created`. The body may be omitted.',

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { DuplicateTemplate } from '../../../application/template/duplicate-template.use-case';
 import { TemplateView } from '../../../application/template/template.view';
-import { ApiErrors } from '../errors/error-responses.decorator';
+import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { DuplicateTemplateDto } from './duplicate-template.dto';
 import { TemplateResponse } from './template.response';
@@ -15,6 +15,7 @@ export class TemplatesController {
 
   @Post(':template_id/duplicate')
   @HttpCode(201)
+  @ApiIdempotent()
   @ApiOperation({
     summary: 'Duplicate a template',
     description: 'Copies a system template or one of yours into a new editable template of yours (version 1). The body may be omitted.',

@@ -7,7 +7,7 @@ import { ListDeliveryAttempts } from '../../../application/webhook/list-delivery
 import { ListWebhookSubscriptions } from '../../../application/webhook/list-webhook-subscriptions.use-case';
 import { UpdateWebhookSubscription } from '../../../application/webhook/update-webhook-subscription.use-case';
 import { DeliveryAttemptView, WebhookSubscriptionView } from '../../../application/webhook/webhook-subscription.view';
-import { ApiErrors } from '../errors/error-responses.decorator';
+import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
@@ -37,6 +37,7 @@ export class WebhookSubscriptionsController {
 
   @Post()
   @HttpCode(201)
+  @ApiIdempotent()
   @ApiOperation({ summary: 'Create a webhook subscription', description: 'The response is the only place the signing secret is ever shown.' })
   @ApiBody({ type: CreateWebhookSubscriptionDto })
   @ApiCreatedResponse({ type: CreatedWebhookSubscriptionResponse })
