@@ -4,6 +4,9 @@ import { createHttpApp } from './http-app';
 import { startWebhookWorker, WebhookWorker } from './worker-runtime';
 import { ConfigError, loadConfig } from './infrastructure/config/app-config';
 import { createLogger } from './infrastructure/logging/logger';
+import { startMetricsServer } from './infrastructure/metrics/metrics-server';
+import { registerOutboxGauges } from './infrastructure/metrics/operational-gauges';
+import { PrometheusMetrics } from './infrastructure/metrics/prometheus.metrics';
 import { chooseQueueBackend } from './infrastructure/queue/queue-backend';
 import { RedisRateLimiter } from './infrastructure/rate-limit/redis-rate-limiter';
 
@@ -22,6 +25,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config, logger);
   const role = config.serviceRole;
+  const metrics = new PrometheusMetrics();
+  registerOutboxGauges(metrics, database.orm);
   let app: Awaited<ReturnType<typeof createHttpApp>> | undefined;
   let rateLimiter: RedisRateLimiter | undefined;
   if (role !== 'worker') {
@@ -31,7 +36,7 @@ async function main(): Promise<void> {
       rateLimiter = new RedisRateLimiter(redis.url, 'lp:');
       await rateLimiter.ready();
     }
-    app = await createHttpApp({ config, orm: database.orm, logger, rateLimiter });
+    app = await createHttpApp({ config, orm: database.orm, logger, rateLimiter, metrics });
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -42,7 +47,12 @@ async function main(): Promise<void> {
     );
   }
   let worker: WebhookWorker | undefined;
-  if (role !== 'api') worker = await startWebhookWorker({ config, orm: database.orm, databaseUrl: database.location.url, logger });
+  if (role !== 'api') worker = await startWebhookWorker({ config, orm: database.orm, databaseUrl: database.location.url, logger, metrics });
+  const metricsServer = config.metrics.enabled ? await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
+  if (metricsServer) {
+    const bound = metricsServer.address();
+    logger.info({ metrics: `http://${config.metrics.host}:${typeof bound === 'object' && bound ? bound.port : config.metrics.port}/metrics` }, 'metrics served');
+  }
 
   let stopping = false;
   // While stopping, a connection that just finished its last response is closed at once instead of
@@ -65,6 +75,7 @@ async function main(): Promise<void> {
     // The API stops taking requests first, then the worker finishes its attempts in progress.
     await app?.close();
     await worker?.stop();
+    metricsServer?.close();
     rateLimiter?.close();
     await database.close();
     logger.info('stopped');

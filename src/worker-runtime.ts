@@ -16,6 +16,8 @@ import { deliveryProcessor, DeliveryJobData } from './interfaces/worker/delivery
 import { RelayLoop } from './interfaces/worker/relay.loop';
 import { SweepLoop } from './interfaces/worker/sweep.loop';
 import { WorkerModule } from './worker.module';
+import { Metrics } from './application/shared/metrics';
+import { registerQueueGauges } from './infrastructure/metrics/operational-gauges';
 
 export interface WebhookWorker {
   backend: QueueBackend;
@@ -33,6 +35,7 @@ export async function startWebhookWorker(deps: {
   logger: Logger;
   /** Where to look for a Redis when REDIS_URL is not set (tests point it at a closed port). */
   localRedis?: { host: string; port: number };
+  metrics?: Metrics;
 }): Promise<WebhookWorker> {
   const { config, logger } = deps;
   const backend = await chooseQueueBackend(config.redisUrl, deps.databaseUrl, logger, deps.localRedis);
@@ -46,7 +49,7 @@ export async function startWebhookWorker(deps: {
     return made;
   });
   const context = await NestFactory.createApplicationContext(
-    WorkerModule.forRoot({ config, orm: deps.orm, logger, databaseUrl: deps.databaseUrl, queue: deliveryQueue }),
+    WorkerModule.forRoot({ config, orm: deps.orm, logger, databaseUrl: deps.databaseUrl, queue: deliveryQueue, metrics: deps.metrics }),
     { logger: false, abortOnError: false },
   );
 
@@ -54,7 +57,7 @@ export async function startWebhookWorker(deps: {
   // went away during it), so a worker that stops on its own is replaced after a second.
   let lastError = 0;
   const launch = (): Disposable<Worker<DeliveryJobData>> => {
-    const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger), {
+    const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger, deps.metrics), {
       concurrency: config.webhooks.concurrency,
       lockDuration: config.webhooks.attemptLockMs,
     });
@@ -84,6 +87,7 @@ export async function startWebhookWorker(deps: {
     }, 1000);
   };
 
+  if (deps.metrics) registerQueueGauges(deps.metrics, () => deliveryQueue.queue());
   const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: 200 });
   await relay.start();
   const sweep = new SweepLoop(context.get(SweepDeliveries), logger, { intervalMs: config.webhooks.sweepIntervalMs, batch: 1000 });

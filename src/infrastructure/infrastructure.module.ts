@@ -7,6 +7,8 @@ import { BulkSeeder } from '../application/seed/bulk-seeder';
 import { IdempotencyStore } from '../application/idempotency/idempotency-store';
 import { RateLimiter, RateLimitSettings } from '../application/rate-limit/rate-limiter';
 import { UnitOfWork } from '../application/shared/unit-of-work';
+import { Metrics } from '../application/shared/metrics';
+import { PrometheusMetrics } from './metrics/prometheus.metrics';
 import { PageSessionRepository } from '../domain/page/page-session';
 import { PageRepository, PageVersionRepository } from '../domain/page/page.repository';
 import { PageGroupRepository } from '../domain/page-group/page-group.repository';
@@ -53,6 +55,8 @@ export interface InfrastructureDeps {
   logger: Logger;
   /** Shared (Redis) when the process has one; else counted in this process. */
   rateLimiter?: RateLimiter;
+  /** One per process; a fresh one (without Node's default metrics) when not given. */
+  metrics?: Metrics;
 }
 
 /**
@@ -88,6 +92,7 @@ export class InfrastructureModule {
       { provide: IdempotencyStore, useClass: SqlIdempotencyStore },
       { provide: RateLimiter, useValue: deps.rateLimiter ?? new MemoryRateLimiter() },
       { provide: RateLimitSettings, useValue: deps.config.rateLimit },
+      { provide: Metrics, useValue: deps.metrics ?? new PrometheusMetrics({ defaultMetrics: false }) },
       { provide: SecretCipher, useValue: new SecretCipher(resolveEncryptionKey(deps.config.secretsEncryptionKey, deps.config.dataDir, deps.logger)) },
       { provide: SigningSecretGenerator, useClass: RandomSigningSecretGenerator },
       { provide: TargetPolicy, useValue: new AddressTargetPolicy(deps.config.webhooks.allowPrivateTargets) },

@@ -15,7 +15,7 @@ export class ApiProcess {
     const root = join(__dirname, '..', '..');
     this.child = spawn(process.execPath, [join(root, 'dist', 'main.js')], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SERVICE_ROLE: 'api', ...env },
+      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SERVICE_ROLE: 'api', METRICS_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     createInterface({ input: this.child.stdout! }).on('line', (text) => {

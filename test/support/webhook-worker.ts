@@ -21,6 +21,7 @@ export function workerEnv(databaseUrl: string, overrides: Record<string, string>
     WEBHOOK_ATTEMPT_LOCK_MS: '2000',
     WEBHOOK_TIMEOUT_MS: '2000',
     LOG_LEVEL: 'silent',
+    METRICS_PORT: '0',
     ...overrides,
   };
 }

@@ -49,6 +49,8 @@ export interface AppConfig {
   trustProxy: boolean | number | string;
   /** Origins allowed by CORS; empty means CORS is off. */
   corsOrigins: string[];
+  /** Prometheus /metrics on a port of its own (off the public API port). */
+  metrics: { enabled: boolean; host: string; port: number };
 }
 
 export class ConfigError extends Error {
@@ -99,6 +101,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     trustProxy: read<boolean | number | string>('TRUST_PROXY', false, trustProxy, 'false, true, a hop count or a comma-separated address list'),
     corsOrigins: read<string[]>('CORS_ORIGINS', [], origins, 'a comma-separated list of http(s) origins'),
+    metrics: {
+      enabled: read('METRICS_ENABLED', true, boolean, 'true or false'),
+      host: read('METRICS_HOST', '127.0.0.1', (raw) => (/^[\w.:-]+$/.test(raw) ? raw : undefined), 'a host name or address'),
+      port: read('METRICS_PORT', 9464, integerIn(0, 65535), 'an integer from 0 to 65535'),
+    },
   };
   if (config.nodeEnv === 'production' && !config.secretsEncryptionKey) {
     problems.push('SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production (base64 of 32 bytes)');

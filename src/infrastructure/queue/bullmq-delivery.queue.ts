@@ -54,6 +54,11 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
     }
   }
 
+  /** The BullMQ queue in use now (it is replaced after a failed connection start). */
+  queue(): Queue {
+    return this.current.value;
+  }
+
   close(): Promise<void> {
     return this.current.dispose();
   }

@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import type { Logger } from '../../application/shared/logger';
+import { Metrics } from '../../application/shared/metrics';
 import { accessLog } from './middleware/access-log.middleware';
 import { jsonBody } from './middleware/json-body.middleware';
 import { requestId } from './middleware/request-id.middleware';
@@ -28,7 +29,7 @@ export function configureHttp(
       maxAge: 600,
     });
   }
-  app.use(requestId, accessLog(logger), jsonBody);
+  app.use(requestId, accessLog(logger, app.get(Metrics, { strict: false })), jsonBody);
   app.useGlobalPipes(new JsonObjectBodyPipe(), new SafeInputPipe(), createValidationPipe());
   if (options.docsEnabled) serveOpenApi(app);
 }

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { AuthenticateApiKey } from '../../../application/api-key/authenticate-api-key.use-case';
 import { RateLimitDecision, RateLimiter, RateLimitSettings } from '../../../application/rate-limit/rate-limiter';
 import { LOGGER, type Logger } from '../../../application/shared/logger';
+import { Metrics } from '../../../application/shared/metrics';
 import type { ApiRequest } from '../api-request';
 import { ApiError } from '../errors/api-error';
 
@@ -29,6 +30,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitSettings,
     private readonly reflector: Reflector,
+    private readonly metrics: Metrics,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -40,13 +42,13 @@ export class ApiKeyGuard implements CanActivate {
     const ipKey = `authfail:${req.ip ?? 'unknown'}`;
 
     const ipState = await this.limiter.peek(ipKey, this.limits.authFailuresMax, windowMs);
-    if (ipState && !ipState.allowed) throw rateLimited(ipState);
+    if (ipState && !ipState.allowed) throw this.limited('ip', ipState);
 
     const header = req.headers['x-api-key'];
     const principal = await this.authenticate.execute(typeof header === 'string' ? header : undefined);
     if (!principal) {
       const failed = await this.limiter.hit(ipKey, this.limits.authFailuresMax, windowMs);
-      if (failed && !failed.allowed) throw rateLimited(failed);
+      if (failed && !failed.allowed) throw this.limited('ip', failed);
       throw ApiError.unauthorized();
     }
     req.principal = principal;
@@ -57,13 +59,19 @@ export class ApiKeyGuard implements CanActivate {
       res.setHeader('RateLimit-Limit', String(budget.limit));
       res.setHeader('RateLimit-Remaining', String(budget.remaining));
       res.setHeader('RateLimit-Reset', String(resetSeconds(budget)));
-      if (!budget.allowed) throw rateLimited(budget);
+      if (!budget.allowed) throw this.limited('key', budget);
     }
     if (req.bodyError) throw req.bodyError;
     return true;
   }
 
+  private limited(scope: 'key' | 'ip', decision: RateLimitDecision): ApiError {
+    this.metrics.rateLimited(scope);
+    return rateLimited(decision);
+  }
+
   private failOpen(): void {
+    this.metrics.rateLimitFailOpen();
     if (Date.now() - this.lastFailOpenLog < 10_000) return;
     this.lastFailOpenLog = Date.now();
     this.logger.warn({}, 'rate-limit store unreachable: requests are let through without limits');

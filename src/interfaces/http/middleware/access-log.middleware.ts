@@ -1,9 +1,10 @@
 import type { NextFunction, Response } from 'express';
 import type { Logger } from '../../../application/shared/logger';
+import type { Metrics } from '../../../application/shared/metrics';
 import type { ApiRequest } from '../api-request';
 
 /** One structured line per request: id, tenant, route pattern, status and duration; no headers. */
-export function accessLog(logger: Logger) {
+export function accessLog(logger: Logger, metrics?: Metrics) {
   return (req: ApiRequest, res: Response, next: NextFunction): void => {
     logger.debug({ requestId: req.requestId, method: req.method, path: req.path }, 'request started');
     res.once('finish', () => {
@@ -16,6 +17,7 @@ export function accessLog(logger: Logger) {
         status: res.statusCode,
         durationMs: Math.round(durationMs * 100) / 100,
       };
+      metrics?.observeRequest(line.method, line.route, line.status, durationMs / 1000);
       if (res.statusCode >= 500) logger.error(line, 'request');
       else logger.info(line, 'request');
     });

@@ -1,0 +1,28 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import type { Queue } from 'bullmq';
+import { Metrics } from '../../application/shared/metrics';
+
+/** Outbox backlog, age of its oldest event and unfinished deliveries, read from PostgreSQL at scrape. */
+export function registerOutboxGauges(metrics: Metrics, orm: MikroORM): void {
+  const read = async () => {
+    const rows = await orm.em
+      .fork()
+      .execute<{ backlog: string; oldest: string | null; pending: string }[]>(
+        `SELECT (SELECT count(*) FROM outbox_events WHERE published_at IS NULL) AS backlog,
+                (SELECT extract(epoch FROM now() - min(created_at)) FROM outbox_events WHERE published_at IS NULL) AS oldest,
+                (SELECT count(*) FROM webhook_deliveries WHERE status IN ('pending', 'sending')) AS pending`,
+      );
+    return rows[0];
+  };
+  metrics.gauge('outbox_backlog_events', 'Committed events not yet relayed to deliveries', [], async () => [{ value: Number((await read()).backlog) }]);
+  metrics.gauge('outbox_oldest_event_age_seconds', 'Age of the oldest event not yet relayed (0 when none)', [], async () => [{ value: Number((await read()).oldest ?? 0) }]);
+  metrics.gauge('webhook_deliveries_unfinished', 'Deliveries pending or being sent', [], async () => [{ value: Number((await read()).pending) }]);
+}
+
+/** Jobs in the delivery queue by state, read from the queue at scrape. */
+export function registerQueueGauges(metrics: Metrics, queue: () => Queue): void {
+  metrics.gauge('webhook_queue_jobs', 'Delivery jobs in the queue by state', ['state'], async () => {
+    const counts = await queue().getJobCounts('waiting', 'delayed', 'active', 'failed');
+    return Object.entries(counts).map(([state, value]) => ({ labels: { state }, value }));
+  });
+}
