@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { createInterface } from 'node:readline';
+
+const ROOT = join(__dirname, '..', '..');
+
+describe('docker-compose.yml', () => {
+  const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'));
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const documented = new Set([...readme.matchAll(/^\| `([A-Z_]+)`(?:, `([A-Z_]+)`)? \|/gm)].flatMap((m) => [m[1], m[2]].filter(Boolean)));
+
+  it('brings up PostgreSQL, Redis, the API and the worker, each with a health check', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
+    for (const service of Object.values<any>(compose.services)) expect(service.healthcheck?.test).toBeDefined();
+    expect(compose.services.api.ports).toEqual(['3000:3000']);
+    expect(compose.services.api.environment.SERVICE_ROLE).toBe('api');
+    expect(compose.services.worker.environment.SERVICE_ROLE).toBe('worker');
+    expect(compose.services.api.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+  });
+
+  it('sets only variables the README documents, and points them at the compose services', () => {
+    for (const name of ['api', 'worker']) {
+      const env = compose.services[name].environment;
+      for (const key of Object.keys(env)) expect({ service: name, key, documented: documented.has(key) }).toEqual({ service: name, key, documented: true });
+      expect(env.DATABASE_URL).toMatch(/@postgres:5432\//);
+      expect(env.REDIS_URL).toBe('redis://redis:6379');
+      expect(env.NODE_ENV).toBe('production');
+      expect(env.SECRETS_ENCRYPTION_KEY).toMatch(/^\$\{SECRETS_ENCRYPTION_KEY/);
+    }
+    expect(compose.services.api.environment.PORT).toBe('3000');
+  });
+});
+
+describe('examples/webhook-receiver.ts', () => {
+  it('accepts a correctly signed delivery and refuses a forged one', async () => {
+    const probe = createServer();
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((done) => probe.close(() => done()));
+    const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
+    const child = spawn(process.execPath, [join(ROOT, 'examples', 'webhook-receiver.ts')], { env: { ...process.env, SIGNING_SECRET: secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((done) => createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('listening') && done()));
+      const body = JSON.stringify({ id: 'evt_1', type: 'page.version.created', data: {} });
+      const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+      const send = (sig: string) => fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'x-webhook-signature-256': sig } });
+      expect((await send(signature)).status).toBe(204);
+      expect((await send(signature.replace(/.$/, (c) => (c === '0' ? '1' : '0')))).status).toBe(401);
+      expect((await send('')).status).toBe(401);
+    } finally {
+      child.kill();
+    }
+  });
+});
