@@ -27,10 +27,10 @@ describe('UTM parameters query plan', () => {
     // As autovacuum leaves a table in production: statistics and the visibility map up to date.
     await em.execute('VACUUM ANALYZE page_group_utm_values');
     const plan = await em.execute<{ 'QUERY PLAN': string }[]>(
-      `EXPLAIN SELECT kind, value FROM page_group_utm_values WHERE page_group_id = 'page_utmplan00000000420000000000000000' ORDER BY kind, value`,
+      `EXPLAIN SELECT json_agg(value ORDER BY value) FILTER (WHERE kind = 'source') FROM page_group_utm_values WHERE page_group_id = 'page_utmplan00000000420000000000000000'`,
     );
     const text = plan.map((row) => row['QUERY PLAN']).join('\n');
     expect(text).toMatch(/Index Only Scan using page_group_utm_values_pkey/);
-    expect(text).not.toMatch(/page_sessions|Sort/);
+    expect(text).not.toMatch(/page_sessions|Seq Scan/);
   });
 });

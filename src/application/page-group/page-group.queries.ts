@@ -5,6 +5,8 @@ import { PageGroupView } from './page-group.view';
 /** Read side of page groups; soft-deleted groups never appear. */
 export abstract class PageGroupQueries {
   abstract list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<PageGroupView>>;
+  /** Whether the tenant has this live group: the cheap check of nested reads. */
+  abstract isActive(tenantId: string, id: string): Promise<boolean>;
   /** Null when the tenant has no such group or it is soft-deleted. */
   abstract findActive(tenantId: string, id: string): Promise<PageGroupView | null>;
 }

@@ -49,6 +49,8 @@ export interface AppConfig {
   trustProxy: boolean | number | string;
   /** Origins allowed by CORS; empty means CORS is off. */
   corsOrigins: string[];
+  /** Mounts the /bench baseline routes (`npm run bench` only). */
+  benchBaselines: boolean;
   /** Prometheus /metrics on a port of its own (off the public API port). */
   metrics: { enabled: boolean; host: string; port: number };
 }
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     trustProxy: read<boolean | number | string>('TRUST_PROXY', false, trustProxy, 'false, true, a hop count or a comma-separated address list'),
     corsOrigins: read<string[]>('CORS_ORIGINS', [], origins, 'a comma-separated list of http(s) origins'),
+    benchBaselines: read('BENCH_BASELINES', false, boolean, 'true or false'),
     metrics: {
       enabled: read('METRICS_ENABLED', true, boolean, 'true or false'),
       host: read('METRICS_HOST', '127.0.0.1', (raw) => (/^[\w.:-]+$/.test(raw) ? raw : undefined), 'a host name or address'),

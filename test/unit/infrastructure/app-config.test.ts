@@ -29,6 +29,7 @@ describe('configuration', () => {
       rateLimit: { max: 100, windowSeconds: 10, authFailuresMax: 20 },
       trustProxy: false,
       corsOrigins: [],
+      benchBaselines: false,
       metrics: { enabled: true, host: '127.0.0.1', port: 9464 },
     });
   });

@@ -54,6 +54,11 @@ export class SqlPageGroupQueries extends PageGroupQueries {
     return toPage(rows.map(toView), page.limit, (group) => group.pageGroupId);
   }
 
+  async isActive(tenantId: string, id: string): Promise<boolean> {
+    const rows = await this.em.execute('SELECT 1 FROM page_groups WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL', [id, tenantId]);
+    return rows.length > 0;
+  }
+
   async findActive(tenantId: string, id: string): Promise<PageGroupView | null> {
     const rows = await this.em.execute<PageGroupRow[]>(`SELECT ${COLUMNS} FROM page_groups WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`, [tenantId, id]);
     return rows.length === 0 ? null : toView(rows[0]);

@@ -1,0 +1,326 @@
+// `npm run bench`: seeds a realistic data set, starts the production build, and measures every
+// endpoint against two baselines measured in the same run, then webhooks end to end and memory.
+// Server and load generator are pinned to different cores (taskset). Options:
+//   --quick          small data set and short runs (a smoke test of the harness, ~1 min)
+//   --duration S     seconds per measurement (default 5)
+//   --rounds N       interleaved rounds (default 3)
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+
+const ROOT = join(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const QUICK = args.includes('--quick');
+const DURATION = Number(flag('duration', QUICK ? 2 : 5));
+const ROUNDS = Number(flag('rounds', QUICK ? 1 : 3));
+const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/landing_api_bench';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PORT = 3917;
+const BASE = `http://127.0.0.1:${PORT}`;
+const NODE = process.execPath;
+const SIZES = QUICK
+  ? ['--tenants', '10', '--brands', '10000', '--page-groups', '100', '--sessions', '100000', '--hot-group-share', '1']
+  : ['--tenants', '100', '--brands', '100000', '--page-groups', '1000', '--sessions', '1000000', '--hot-group-share', '1'];
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const pinned = (core, file, argv, env, stdio = ['ignore', 'pipe', 'inherit']) =>
+  spawn('taskset', ['-c', String(core), NODE, file, ...argv], { cwd: ROOT, env: { ...process.env, ...env }, stdio });
+
+async function recreateDatabase() {
+  const admin = new URL(DB_URL);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+}
+
+function cli(argv, inherit = false) {
+  const result = spawnSync(NODE, [join(ROOT, 'dist', 'cli.js'), ...argv, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: DB_URL, SECRETS_ENCRYPTION_KEY: KEY, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', inherit ? 'inherit' : 'pipe'],
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`cli ${argv[0]} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop());
+}
+
+const KEY = Buffer.alloc(32, 42).toString('base64');
+const SERVICE_ENV = {
+  DATABASE_URL: DB_URL,
+  REDIS_URL,
+  SECRETS_ENCRYPTION_KEY: KEY,
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  METRICS_ENABLED: 'false',
+  RATE_LIMIT_MAX: '1000000',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  NODE_ENV: 'production',
+  QUEUE_PREFIX: '{bench}',
+};
+
+async function startService(role, core, extra = {}) {
+  // Service logs (JSON) go to bench/results/<role>.log for looking into a run.
+  const logFile = openSync(join(ROOT, 'bench', 'results', `${role}.log`), 'w');
+  const child = pinned(core, join(ROOT, 'dist', 'main.js'), [], { ...SERVICE_ENV, SERVICE_ROLE: role, PORT: String(PORT), BENCH_BASELINES: 'true', ...extra }, ['ignore', logFile, 'inherit']);
+  if (role !== 'worker') {
+    for (let i = 0; i < 200; i++) {
+      const ok = await fetch(`${BASE}/health/ready`).then((r) => r.ok, () => false);
+      if (ok) return child;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('API did not start');
+  }
+  return child;
+}
+
+function rssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+function sampleRss(pid) {
+  let max = 0;
+  const timer = setInterval(() => (max = Math.max(max, rssMb(pid))), 200);
+  return () => {
+    clearInterval(timer);
+    return Math.max(max, rssMb(pid));
+  };
+}
+
+function load(spec) {
+  return new Promise((resolve, reject) => {
+    const child = pinned(1, join(ROOT, 'bench', 'load.mjs'), [JSON.stringify(spec)], {});
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`))));
+  });
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const round = (n, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+async function main() {
+  const started = Date.now();
+  log('building…');
+  if (spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
+  log(`seeding ${DB_URL} (${SIZES.join(' ')})…`);
+  await recreateDatabase();
+  const seed = cli(['seed:bulk', ...SIZES], true);
+  const { apiKey, brandId, pageGroupId, templateId } = seed.sample;
+  const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+
+  const api = await startService('api', 0);
+  const stopApiRss = sampleRss(api.pid);
+  const brandBody = JSON.stringify({ name: 'Bench brand', preferredAppearance: 'dark', themeLight: { borderColor: '#e5e7eb' }, themeDark: {} });
+  const scenarios = [
+    { name: 'bare NestJS (a)', path: '/bench/constant', method: 'GET', baseline: true },
+    { name: 'bare NestJS + raw pg list (b)', path: '/bench/raw-brands', method: 'GET', baseline: true },
+    { name: 'GET /v0/brands (20 items)', path: '/v0/brands', method: 'GET' },
+    { name: 'GET /v0/brands/{id}', path: `/v0/brands/${brandId}`, method: 'GET' },
+    { name: 'POST /v0/brands', path: '/v0/brands', method: 'POST', body: brandBody },
+    { name: 'PATCH /v0/brands/{id}', path: `/v0/brands/${brandId}`, method: 'PATCH', body: JSON.stringify({ themeDark: { borderColor: '#111111' } }) },
+    { name: 'GET /v0/page_groups', path: '/v0/page_groups', method: 'GET' },
+    { name: 'POST pages', path: `/v0/page_groups/${pageGroupId}/pages`, method: 'POST', body: '{}' },
+    { name: 'GET utm_parameters', path: `/v0/page_groups/${pageGroupId}/utm_parameters`, method: 'GET' },
+    { name: 'POST /v0/templates/{id}/duplicate', path: `/v0/templates/${templateId}/duplicate`, method: 'POST', body: '{}' },
+  ];
+  const samples = Object.fromEntries(scenarios.map((s) => [s.name, []]));
+  const spec = (s, extra = {}) => ({ url: `${BASE}${s.path}`, method: s.method, headers, body: s.body, duration: DURATION, ...extra });
+
+  for (let r = 1; r <= ROUNDS; r++) {
+    for (const s of scenarios) {
+      const result = await load(spec(s));
+      samples[s.name].push(result);
+      log(`round ${r}/${ROUNDS}  ${s.name.padEnd(34)} ${String(Math.round(result.rps)).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  errors ${result.errors}`);
+    }
+  }
+  const max = Object.fromEntries(
+    scenarios.map((s) => {
+      const runs = samples[s.name];
+      return [s.name, { rps: median(runs.map((x) => x.rps)), p50Ms: median(runs.map((x) => x.p50Ms)), p99Ms: median(runs.map((x) => x.p99Ms)), errors: runs.reduce((a, x) => a + x.errors, 0) }];
+    }),
+  );
+  const a = max['bare NestJS (a)'].rps;
+  const b = max['bare NestJS + raw pg list (b)'].rps;
+
+  log('latency at half of the maximum throughput…');
+  const half = {};
+  for (const s of scenarios.filter((x) => !x.baseline)) {
+    const result = await load(spec(s, { overallRate: Math.max(1, Math.floor(max[s.name].rps / 2)), connections: 16 }));
+    half[s.name] = result;
+    log(`  ${s.name.padEnd(34)} at ${Math.floor(max[s.name].rps / 2)} req/s: p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms`);
+  }
+
+  log('latency against load for GET /v0/brands…');
+  const curve = [];
+  const list = scenarios[2];
+  for (const share of [0.25, 0.5, 0.75, 0.9]) {
+    const rate = Math.floor(max[list.name].rps * share);
+    const result = await load(spec(list, { overallRate: rate, connections: 16 }));
+    curve.push({ rate, share, p50Ms: result.p50Ms, p99Ms: result.p99Ms });
+  }
+  curve.push({ rate: Math.round(max[list.name].rps), share: 1, p50Ms: max[list.name].p50Ms, p99Ms: max[list.name].p99Ms });
+  const apiRss = stopApiRss();
+
+  log('webhooks…');
+  const webhooks = await benchWebhooks(apiKey, pageGroupId, headers);
+  api.kill('SIGTERM');
+
+  const result = {
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version, quick: QUICK, durationSeconds: DURATION, rounds: ROUNDS, seed: seed },
+    scenarios: scenarios.map((s) => ({
+      name: s.name,
+      rps: Math.round(max[s.name].rps),
+      p50Ms: max[s.name].p50Ms,
+      p99Ms: max[s.name].p99Ms,
+      errors: max[s.name].errors,
+      ratioToBareNest: round(max[s.name].rps / a, 2),
+      ratioToRawPg: round(max[s.name].rps / b, 2),
+      ...(half[s.name] && { halfLoad: { rps: Math.floor(max[s.name].rps / 2), p50Ms: half[s.name].p50Ms, p99Ms: half[s.name].p99Ms } }),
+    })),
+    latencyCurve: { scenario: list.name, points: curve },
+    webhooks: webhooks.summary,
+    rssMb: { api: apiRss, worker: webhooks.workerRss },
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+  writeResults(result);
+  printTable(result);
+}
+
+async function benchWebhooks(apiKey, pageGroupId, headers) {
+  const receiverPort = 3918;
+  // Subscribe the receiver; events are produced through the API, as customers produce them.
+  const subscription = await (await fetch(`${BASE}/v0/webhook_subscriptions`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hooks`, events: ['page.version.created'] }) })).json();
+  const receiver = pinned(1, join(ROOT, 'bench', 'receiver.mjs'), [], { SIGNING_SECRET: subscription.signingSecret, PORT: String(receiverPort) });
+  const lines = createInterface({ input: receiver.stdout });
+  const waiters = [];
+  let count = 0;
+  let summary;
+  lines.on('line', (line) => {
+    if (line.startsWith('count ')) count = Number(line.slice(6));
+    if (line.startsWith('summary ')) summary = JSON.parse(line.slice(8));
+    for (const w of [...waiters]) if (w.test(line)) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+  });
+  const waitLine = (test) => new Promise((resolve) => waiters.push({ test, resolve }));
+  await waitLine((l) => l === 'ready');
+
+  // Throughput: a backlog of events made while no worker runs, then one worker drains it.
+  const backlog = QUICK ? 2000 : 10000;
+  const pages = `${BASE}/v0/page_groups/${pageGroupId}/pages`;
+  let made = 0;
+  while (made < backlog) {
+    const batch = await Promise.all(Array.from({ length: 50 }, () => fetch(pages, { method: 'POST', headers }).then((r) => r.status)));
+    made += batch.filter((s) => s === 201).length;
+  }
+  const worker = await startService('worker', 0, { WEBHOOK_CONCURRENCY: '100' });
+  const stopWorkerRss = sampleRss(worker.pid);
+  const t0 = Date.now();
+  await waitLine(() => count >= backlog);
+  const drainSeconds = (Date.now() - t0) / 1000;
+  const deliveriesPerSecond = Math.round(backlog / drainSeconds);
+  log(`  ${backlog} deliveries drained by one worker in ${drainSeconds.toFixed(1)} s: ${deliveriesPerSecond}/s`);
+
+  // Latency at a fixed event rate: pages created at 200/s, time from creation to arrival.
+  receiver.kill('SIGUSR2');
+  await waitLine((l) => l === 'reset');
+  const rate = 200;
+  await load({ url: pages, method: 'POST', headers, body: '{}', duration: QUICK ? 5 : 10, overallRate: rate, connections: 16 });
+  await new Promise((r) => setTimeout(r, 1500));
+  const workerRss = stopWorkerRss();
+  receiver.kill('SIGTERM');
+  await waitLine((l) => l.startsWith('summary '));
+  worker.kill('SIGTERM');
+  const latencies = summary.latencies.sort((x, y) => x - y);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return {
+    workerRss,
+    summary: { deliveriesPerSecond, latencyP50Ms: at(0.5), latencyP99Ms: at(0.99), eventsPerSecond: rate, delivered: summary.distinct, badSignatures: summary.badSignatures },
+  };
+}
+
+function writeResults(result) {
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  const text = `${JSON.stringify(result, null, 2)}\n`;
+  writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), text);
+  writeFileSync(join(ROOT, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}${QUICK ? '-quick' : ''}.json`), text);
+  writeFileSync(join(ROOT, 'docs', 'performance-latency.svg'), chart(result.latencyCurve));
+  writeFileSync(join(ROOT, 'docs', 'performance.md'), report(result));
+}
+
+function printTable(result) {
+  const rows = result.scenarios.map((s) => `${s.name.padEnd(34)} ${String(s.rps).padStart(7)} ${String(s.p50Ms).padStart(6)} ${String(s.p99Ms).padStart(6)} ${String(s.errors).padStart(6)} ${String(s.ratioToBareNest).padStart(6)} ${String(s.ratioToRawPg).padStart(6)}`);
+  process.stdout.write(
+    [
+      `${'scenario'.padEnd(34)} ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'errors'.padStart(6)} ${'/(a)'.padStart(6)} ${'/(b)'.padStart(6)}`,
+      ...rows,
+      '',
+      `webhooks: ${result.webhooks.deliveriesPerSecond} deliveries/s by one worker; at ${result.webhooks.eventsPerSecond} events/s, 201 → arrival p50 ${result.webhooks.latencyP50Ms} ms, p99 ${result.webhooks.latencyP99Ms} ms; bad signatures ${result.webhooks.badSignatures}`,
+      `resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB`,
+      `results: bench/results/latest.json, docs/performance.md (${result.seconds} s)`,
+      '',
+    ].join('\n'),
+  );
+}
+
+function chart(curve) {
+  const w = 640, h = 360, pad = 50;
+  const maxX = Math.max(...curve.points.map((p) => p.rate));
+  const maxY = Math.max(...curve.points.map((p) => p.p99Ms), 1);
+  const x = (v) => pad + (v / maxX) * (w - 2 * pad);
+  const y = (v) => h - pad - (v / maxY) * (h - 2 * pad);
+  const line = (key, color) => `<polyline fill="none" stroke="${color}" stroke-width="2" points="${curve.points.map((p) => `${x(p.rate).toFixed(1)},${y(p[key]).toFixed(1)}`).join(' ')}"/>` + curve.points.map((p) => `<circle cx="${x(p.rate).toFixed(1)}" cy="${y(p[key]).toFixed(1)}" r="3" fill="${color}"/>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif" font-size="12">
+<rect width="100%" height="100%" fill="white"/>
+<text x="${w / 2}" y="20" text-anchor="middle">${curve.scenario}: latency against load</text>
+<line x1="${pad}" y1="${h - pad}" x2="${w - pad}" y2="${h - pad}" stroke="black"/><line x1="${pad}" y1="${pad}" x2="${pad}" y2="${h - pad}" stroke="black"/>
+<text x="${w / 2}" y="${h - 10}" text-anchor="middle">offered load (req/s); the last point is saturation</text>
+<text x="15" y="${h / 2}" transform="rotate(-90 15 ${h / 2})" text-anchor="middle">latency (ms)</text>
+<text x="${pad - 5}" y="${y(maxY) + 4}" text-anchor="end">${maxY}</text><text x="${pad - 5}" y="${h - pad + 4}" text-anchor="end">0</text>
+<text x="${w - pad}" y="${h - pad + 15}" text-anchor="end">${maxX}</text>
+${line('p99Ms', '#dc2626')}${line('p50Ms', '#2563eb')}
+<text x="${w - pad}" y="${pad}" text-anchor="end" fill="#dc2626">p99</text><text x="${w - pad}" y="${pad + 15}" text-anchor="end" fill="#2563eb">p50</text>
+</svg>
+`;
+}
+
+function report(result) {
+  const rows = result.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.ratioToBareNest} | ${s.ratioToRawPg} | ${s.halfLoad ? `${s.halfLoad.rps} → p99 ${s.halfLoad.p99Ms}` : '—'} |`);
+  return `# Performance
+
+Measured by \`npm run bench\`${result.machine.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${result.machine.cpus} cores, ${result.machine.memoryGb} GiB, Node ${result.machine.node}); the server pinned to core 0, the load generator (autocannon, 32 connections) to core 1.
+Data set: ${result.machine.seed.tenants} tenants, ${result.machine.seed.brands} brands, ${result.machine.seed.pageGroups} page groups, ${result.machine.seed.sessions} sessions (all in the measured page group). Medians of ${result.machine.rounds} interleaved round(s) of ${result.machine.durationSeconds} s.
+Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs.
+
+| scenario | req/s | p50 ms | p99 ms | errors | ÷ (a) | ÷ (b) | half load: req/s → p99 ms |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Webhooks: **${result.webhooks.deliveriesPerSecond} deliveries/s** sustained by one worker process to a local receiver that verifies every signature; at ${result.webhooks.eventsPerSecond} events/s, API 201 → receiver p50 **${result.webhooks.latencyP50Ms} ms**, p99 **${result.webhooks.latencyP99Ms} ms** (${result.webhooks.delivered} events, ${result.webhooks.badSignatures} bad signatures).
+
+Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
+
+![latency against load](performance-latency.svg)
+
+Raw results: \`bench/results/latest.json\` (and a dated copy), in the shape
+\`{ machine, scenarios: [{ name, rps, p50Ms, p99Ms, errors, ratioToBareNest, ratioToRawPg }], webhooks, rssMb }\`.
+`;
+}
+
+main().catch((error) => {
+  log(`bench failed: ${error.stack ?? error}`);
+  process.exitCode = 1;
+});
