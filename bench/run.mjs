@@ -226,7 +226,7 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
     const batch = await Promise.all(Array.from({ length: 50 }, () => fetch(pages, { method: 'POST', headers }).then((r) => r.status)));
     made += batch.filter((s) => s === 201).length;
   }
-  const worker = await startService('worker', 0, { WEBHOOK_CONCURRENCY: '100' });
+  const worker = await startService('worker', 0, { WEBHOOK_CONCURRENCY: '64', DATABASE_POOL_MAX: '24' });
   const stopWorkerRss = sampleRss(worker.pid);
   const t0 = Date.now();
   await waitLine(() => count >= backlog);

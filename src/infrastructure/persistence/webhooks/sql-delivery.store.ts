@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
 import { AttemptResult, DeliveryClaim, DeliveryJob, DeliveryStore } from '../../../application/webhook/delivery.ports';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { NextStep } from '../../../domain/webhook/retry-policy';
@@ -24,18 +25,20 @@ export class SqlDeliveryStore extends DeliveryStore {
 
   async claim(deliveryId: string, attempt: number, now: Date, lockMs: number): Promise<DeliveryClaim | null> {
     // One statement: take the attempt and read what sending it needs (one round trip, not two).
-    const rows = await this.orm.em.fork().execute<
-      { tenant_id: string; subscription_id: string; event_id: string; event_type: string; url: string; active: boolean; deleted: boolean; secret: string; body: string }[]
-    >(
-      `WITH claimed AS (
-         UPDATE webhook_deliveries SET status = 'sending', locked_until = ?, updated_at = ?
-         WHERE id = ? AND attempt_count = ? AND (status = 'pending' OR (status = 'sending' AND locked_until < ?))
+    const { rows } = await (await this.pool()).query<{
+      tenant_id: string; subscription_id: string; event_id: string; event_type: string; url: string; active: boolean; deleted: boolean; secret: string; body: string;
+    }>({
+      // A named statement: parsed and planned once per connection (this runs thousands of times a second).
+      name: 'webhook-delivery-claim',
+      text: `WITH claimed AS (
+         UPDATE webhook_deliveries SET status = 'sending', locked_until = $1, updated_at = $2
+         WHERE id = $3 AND attempt_count = $4 AND (status = 'pending' OR (status = 'sending' AND locked_until < $2))
          RETURNING tenant_id, subscription_id, event_id, event_type)
        SELECT c.tenant_id, c.subscription_id, c.event_id, c.event_type, s.url, s.active, s.deleted_at IS NOT NULL AS deleted,
               s.signing_secret_encrypted AS secret, o.body
        FROM claimed c JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`,
-      [new Date(now.getTime() + lockMs), now, deliveryId, attempt - 1, now],
-    );
+      values: [new Date(now.getTime() + lockMs), now, deliveryId, attempt - 1],
+    });
     if (rows.length === 0) return null;
     const row = rows[0];
     return {
@@ -53,19 +56,24 @@ export class SqlDeliveryStore extends DeliveryStore {
     const nextAttemptAt = next.status === 'pending' ? next.nextAttemptAt : null;
     // The attempt's log row and the delivery's next state in one statement: atomic without a
     // BEGIN/COMMIT round trip each.
-    await this.orm.em.fork().execute(
-      `WITH logged AS (
+    await (await this.pool()).query({
+      name: 'webhook-delivery-record',
+      text: `WITH logged AS (
          INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
-       UPDATE webhook_deliveries SET status = ?, attempt_count = ?, next_attempt_at = ?, locked_until = NULL,
-         last_status_code = ?, updated_at = ?, finished_at = ?
-       WHERE id = ? AND attempt_count = ?`,
-      [
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
+       UPDATE webhook_deliveries SET status = $13, attempt_count = $7, next_attempt_at = $11, locked_until = NULL,
+         last_status_code = $8, updated_at = $12, finished_at = $14
+       WHERE id = $3 AND attempt_count = $7 - 1`,
+      values: [
         newTypeId('whatt', at.getTime()), claim.tenantId, claim.deliveryId, claim.subscription.id, claim.eventId, claim.eventType, claim.attempt, result.statusCode, result.durationMs, result.error, nextAttemptAt, at,
-        next.status, claim.attempt, nextAttemptAt, result.statusCode, at, next.status === 'pending' ? null : at, claim.deliveryId, claim.attempt - 1,
+        next.status, next.status === 'pending' ? null : at,
       ],
-      'run',
-    );
+    });
+  }
+
+  /** The ORM's own node-postgres pool, for named statements on the hot path. */
+  private pool(): Promise<Pool> {
+    return this.orm.em.getConnection().getNativeClient() as Promise<Pool>;
   }
 
   /** Decrypted secrets by ciphertext: AES-GCM is cheap, but not free at thousands per second. */
