@@ -15,4 +15,5 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 USER node
 EXPOSE 3000
-CMD ["node", "dist/main.js"]
+# A 256 MB heap and 16 MB young generation keep each process under 300 MB resident (docs/performance.md).
+CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=16", "dist/main.js"]

@@ -30,8 +30,10 @@ const SIZES = QUICK
   : ['--tenants', '100', '--brands', '100000', '--page-groups', '1000', '--sessions', '1000000', '--hot-group-share', '1'];
 
 const log = (line) => process.stderr.write(`${line}\n`);
-const pinned = (core, file, argv, env, stdio = ['ignore', 'pipe', 'inherit']) =>
-  spawn('taskset', ['-c', String(core), NODE, file, ...argv], { cwd: ROOT, env: { ...process.env, ...env }, stdio });
+const pinned = (core, file, argv, env, stdio = ['ignore', 'pipe', 'inherit'], nodeFlags = []) =>
+  spawn('taskset', ['-c', String(core), NODE, ...nodeFlags, file, ...argv], { cwd: ROOT, env: { ...process.env, ...env }, stdio });
+// The services run with the memory settings of `npm start` and the Dockerfile.
+const SERVICE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16'];
 
 async function recreateDatabase() {
   const admin = new URL(DB_URL);
@@ -71,7 +73,7 @@ const SERVICE_ENV = {
 async function startService(role, core, extra = {}) {
   // Service logs (JSON) go to bench/results/<role>.log for looking into a run.
   const logFile = openSync(join(ROOT, 'bench', 'results', `${role}.log`), 'w');
-  const child = pinned(core, join(ROOT, 'dist', 'main.js'), [], { ...SERVICE_ENV, SERVICE_ROLE: role, PORT: String(PORT), BENCH_BASELINES: 'true', ...extra }, ['ignore', logFile, 'inherit']);
+  const child = pinned(core, join(ROOT, 'dist', 'main.js'), [], { ...SERVICE_ENV, SERVICE_ROLE: role, PORT: String(PORT), BENCH_BASELINES: 'true', ...extra }, ['ignore', logFile, 'inherit'], SERVICE_FLAGS);
   if (role !== 'worker') {
     for (let i = 0; i < 200; i++) {
       const ok = await fetch(`${BASE}/health/ready`).then((r) => r.ok, () => false);
@@ -234,10 +236,22 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
   const deliveriesPerSecond = Math.round(backlog / drainSeconds);
   log(`  ${backlog} deliveries drained by one worker in ${drainSeconds.toFixed(1)} s: ${deliveriesPerSecond}/s`);
 
-  // Latency at a fixed event rate: pages created at 200/s, time from creation to arrival.
+  // Latency at a fixed event rate: pages created at 200/s, time from creation to arrival. The
+  // worker first finishes the backlog's tail (nothing unfinished), then 3 s of warm-up at the same
+  // rate are sent and not counted.
+  const db = new pg.Client({ connectionString: DB_URL });
+  await db.connect();
+  for (;;) {
+    const { rows } = await db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'sending')");
+    if (rows[0].n === 0) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await db.end();
+  const rate = 200;
+  await load({ url: pages, method: 'POST', headers, body: '{}', duration: 3, overallRate: rate, connections: 16 });
+  await new Promise((r) => setTimeout(r, 500));
   receiver.kill('SIGUSR2');
   await waitLine((l) => l === 'reset');
-  const rate = 200;
   await load({ url: pages, method: 'POST', headers, body: '{}', duration: QUICK ? 5 : 10, overallRate: rate, connections: 16 });
   await new Promise((r) => setTimeout(r, 1500));
   const workerRss = stopWorkerRss();
