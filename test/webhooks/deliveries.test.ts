@@ -32,7 +32,7 @@ beforeEach(() => {
   receiver.fallback = 204;
 });
 
-async function subscribe(tenant: TestTenant, url = receiver.url, active = true): Promise<{ id: string; signingSecret: string }> {
+async function subscribe(tenant: TestTenant, url = receiver.url, active = true): Promise<{ id: string; signingSecret: string; createdAt: string }> {
   const res = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url, events: ['page.version.created'], active });
   expect(res.status).toBe(201);
   return res.body;
@@ -181,6 +181,12 @@ describe('webhook deliveries', () => {
     await newPage(tenant);
     await eventually(() => deliveryOf(subscription.id), (d) => d?.status === 'failed');
     expect((await attemptsOf(subscription.id)).map((a) => a.status_code)).toEqual([503, 503, 503, 503, 503]);
+    // Nothing got through for the whole schedule: the subscription is turned off.
+    const after = await eventually(
+      () => t.http.get(`/v0/webhook_subscriptions/${subscription.id}`).set('x-api-key', tenant.apiKey),
+      (res) => res.body.active === false,
+    );
+    expect(after.body.updatedAt > subscription.createdAt).toBe(true);
   });
 
   it('cancels what is pending when the subscription is deactivated', async () => {

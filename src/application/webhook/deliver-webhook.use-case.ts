@@ -15,6 +15,8 @@ export interface DeliveryAttemptReport {
   statusCode?: number | null;
   durationMs?: number;
   error?: string | null;
+  /** The subscription was turned off: its receiver failed for a whole retry schedule. */
+  subscriptionDisabled?: boolean;
 }
 
 /**
@@ -54,6 +56,13 @@ export class DeliverWebhook {
     const next = nextStep(claim.attempt, outcomeOf(result.statusCode), this.settings.retrySchedule, now, this.random.next());
     await this.deliveries.record(claim, result, next, now);
     const report = { ...ids, ...result };
+    if (next.status === 'failed' && next.reason === 'schedule-exhausted') {
+      // Nothing got through to this receiver for as long as this delivery was retried: stop
+      // sending it more (the customer sees active: false and can turn it back on).
+      const window = this.settings.retrySchedule.reduce((sum, delay) => sum + delay, 0);
+      const subscriptionDisabled = await this.deliveries.disableIfDead(claim.subscription.id, now, window);
+      return { outcome: 'failed', ...report, subscriptionDisabled };
+    }
     if (next.status !== 'pending') return { outcome: next.status, ...report };
     // If the queue is down this throws after the attempt is recorded; the sweeper re-enqueues it.
     await this.queue.enqueue([{ deliveryId: claim.deliveryId, attempt: claim.attempt + 1, delayMs: Math.max(0, next.nextAttemptAt.getTime() - now.getTime()) }]);

@@ -36,6 +36,11 @@ export abstract class DeliveryStore {
   abstract record(claim: DeliveryClaim, result: AttemptResult, next: NextStep, at: Date): Promise<void>;
   /** Ends a delivery whose subscription was deactivated or deleted: nothing is sent. */
   abstract cancel(claim: DeliveryClaim, at: Date): Promise<void>;
+  /**
+   * Turns the subscription off when no delivery to it has succeeded within `windowMs` before `at`
+   * (a receiver that failed for a whole retry schedule). True when it was turned off now.
+   */
+  abstract disableIfDead(subscriptionId: string, at: Date, windowMs: number): Promise<boolean>;
   /** Deliveries due for an attempt that may have no job (queue data lost, worker killed). */
   abstract findStranded(now: Date, limit: number): Promise<DeliveryJob[]>;
 }

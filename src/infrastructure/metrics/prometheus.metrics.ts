@@ -12,6 +12,7 @@ export class PrometheusMetrics extends Metrics {
   private readonly failOpen: Counter;
   private readonly attempts: Counter<'outcome' | 'status_class'>;
   private readonly attemptSeconds: Histogram<'status_class'>;
+  private readonly autoDisabled: Counter;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     super();
@@ -38,6 +39,15 @@ export class PrometheusMetrics extends Metrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
+    this.autoDisabled = new Counter({
+      name: 'webhook_subscriptions_auto_disabled_total',
+      help: 'Subscriptions turned off because every delivery failed for a whole retry schedule',
+      registers: [this.registry],
+    });
+  }
+
+  subscriptionAutoDisabled(): void {
+    this.autoDisabled.inc();
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {

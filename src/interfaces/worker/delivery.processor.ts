@@ -19,6 +19,10 @@ export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, metri
       const statusClass = report.statusCode ? `${Math.floor(report.statusCode / 100)}xx` : 'none';
       metrics?.deliveryAttempt(report.outcome, statusClass, (report.durationMs ?? 0) / 1000);
     }
+    if (report.subscriptionDisabled) {
+      metrics?.subscriptionAutoDisabled();
+      logger.warn({ subscriptionId: report.subscriptionId, eventId: report.eventId }, 'webhook subscription turned off: nothing got through for a whole retry schedule');
+    }
     if (report.outcome !== 'skipped') {
       if (report.outcome === 'failed') logger.warn(report, 'webhook delivery failed for good');
       else logger.info(report, 'webhook attempt');

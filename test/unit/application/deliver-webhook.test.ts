@@ -16,6 +16,12 @@ class FakeStore extends DeliveryStore {
   async cancel() {
     this.cancelled++;
   }
+  disabled: { subscriptionId: string; windowMs: number }[] = [];
+  dead = true;
+  async disableIfDead(subscriptionId: string, _at: Date, windowMs: number) {
+    this.disabled.push({ subscriptionId, windowMs });
+    return this.dead;
+  }
   async findStranded() {
     return [];
   }
@@ -79,6 +85,23 @@ describe('DeliverWebhook', () => {
     expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('retrying');
     expect(store.recorded[0].next).toEqual({ status: 'pending', nextAttemptAt: new Date('2026-11-22T12:00:01.000Z') });
     expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 2, delayMs: 1000 }]);
+  });
+
+  it('turns a dead subscription off when the last scheduled attempt fails, and only then', async () => {
+    const { deliver, sender, store } = setup();
+    sender.answers = [500, 500];
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).subscriptionDisabled).toBeUndefined();
+    store.claimable!.attempt = 3;
+    const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 3 });
+    expect(report).toMatchObject({ outcome: 'failed', subscriptionDisabled: true });
+    expect(store.disabled).toEqual([{ subscriptionId: 'whsub_1', windowMs: 3000 }]);
+  });
+
+  it('does not look at the subscription after a 410 (that ends one delivery, not the subscription)', async () => {
+    const { deliver, sender, store } = setup();
+    sender.answers = [410];
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('failed');
+    expect(store.disabled).toEqual([]);
   });
 
   it('does nothing for an attempt it cannot claim (a duplicate job)', async () => {

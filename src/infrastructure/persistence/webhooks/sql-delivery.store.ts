@@ -97,6 +97,19 @@ export class SqlDeliveryStore extends DeliveryStore {
     );
   }
 
+  async disableIfDead(subscriptionId: string, at: Date, windowMs: number): Promise<boolean> {
+    const { rows } = await (await this.pool()).query({
+      name: 'webhook-subscription-disable-if-dead',
+      text: `UPDATE webhook_subscriptions SET active = false, updated_at = greatest(updated_at + interval '1 millisecond', $2)
+             WHERE id = $1 AND active AND deleted_at IS NULL
+               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries
+                               WHERE subscription_id = $1 AND status = 'delivered' AND finished_at > $3)
+             RETURNING id`,
+      values: [subscriptionId, at, new Date(at.getTime() - windowMs)],
+    });
+    return rows.length > 0;
+  }
+
   async findStranded(now: Date, limit: number): Promise<DeliveryJob[]> {
     const rows = await this.orm.em.fork().execute<{ id: string; attempt_count: number }[]>(
       `SELECT id, attempt_count FROM webhook_deliveries
