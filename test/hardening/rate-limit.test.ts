@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { MemoryRateLimiter } from '../../src/infrastructure/rate-limit/memory-rate-limiter';
 import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis-rate-limiter';
+import { freePort } from '../support/ports';
 import { ServiceProcess } from '../support/service-process';
 import { cli } from '../support/cli';
 import { testLogger } from '../support/silent-logger';
@@ -62,10 +62,7 @@ describe('rate limiting per API key', () => {
   });
 
   it('fails open when Redis cannot be reached: requests are served, and it is logged', async () => {
-    const server = createServer();
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const port = (server.address() as { port: number }).port;
-    await new Promise<void>((done) => server.close(() => done()));
+    const port = await freePort();
     const limiter = new RedisRateLimiter(`redis://127.0.0.1:${port}`, 'lp:');
     const lines: string[] = [];
     const t = await startTestApp({ env: limits(1), rateLimiter: limiter, logger: testLogger(lines) });

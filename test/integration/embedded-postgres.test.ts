@@ -1,22 +1,14 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { locateDatabase } from '../../src/infrastructure/persistence/database-location';
 import { migrate } from '../../src/infrastructure/persistence/migrate';
 import { MIGRATIONS } from '../../src/infrastructure/persistence/migrations';
 import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
+import { freePort as closedPort } from '../support/ports';
 import { testLogger } from '../support/silent-logger';
 
-/** A loopback port nothing listens on: stands for "no PostgreSQL on 5432" on this machine. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 describe('embedded PostgreSQL (the quick start with no database)', () => {
   it('starts under the data dir, creates the database, takes the migrations, and starts again on the same data', async () => {

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { freePort } from '../support/ports';
 import { createInterface } from 'node:readline';
 
 const ROOT = join(__dirname, '..', '..');
@@ -37,10 +37,7 @@ describe('docker-compose.yml', () => {
 
 describe('examples/webhook-receiver.ts', () => {
   it('accepts a correctly signed delivery and refuses a forged one', async () => {
-    const probe = createServer();
-    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise<void>((done) => probe.close(() => done()));
+    const port = await freePort();
     const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
     const child = spawn(process.execPath, [join(ROOT, 'examples', 'webhook-receiver.ts')], { env: { ...process.env, SIGNING_SECRET: secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
     try {

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import IORedis from 'ioredis';
+import { freePort } from './ports';
 
 /** A private redis-server on a free loopback port, that a test may stop and start again. */
 export class PrivateRedis {
@@ -37,12 +37,4 @@ export class PrivateRedis {
       child.kill('SIGKILL');
     });
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
 }

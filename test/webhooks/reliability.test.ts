@@ -1,9 +1,9 @@
 import IORedis from 'ioredis';
-import { createServer } from 'node:net';
 import { openTestOrm } from '../support/database';
 import { eventually } from '../support/eventually';
 import { isolatedDatabase } from '../support/isolated-database';
 import { platform, rows } from '../support/platform';
+import { freePort as closedPort } from '../support/ports';
 import { PrivateRedis } from '../support/redis-server';
 import { ServiceProcess } from '../support/service-process';
 import { testLogger } from '../support/silent-logger';
@@ -34,13 +34,6 @@ async function setup() {
   return { db, t, receiver, tenant, subscription, createPages, close };
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 describe('webhook reliability', () => {
   it('works with no Redis at all: jobs go through BullMQ’s PostgreSQL backend', async () => {
