@@ -35,6 +35,17 @@ describe('docker-compose.yml', () => {
   });
 });
 
+describe('README configuration table', () => {
+  it('documents every variable the configuration reads', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const source = readFileSync(join(ROOT, 'src', 'infrastructure', 'config', 'app-config.ts'), 'utf8');
+    const read = [...source.matchAll(/read(?:<[^>]+>)?\('([A-Z_]+)'/g)].map((m) => m[1]);
+    expect(read.length).toBeGreaterThan(20);
+    const table = readme.slice(readme.indexOf('## Configuration'));
+    for (const name of read) expect({ name, documented: table.includes(`\`${name}\``) }).toEqual({ name, documented: true });
+  });
+});
+
 describe('examples/webhook-receiver.ts', () => {
   it('accepts a correctly signed delivery and refuses a forged one', async () => {
     const port = await freePort();
