@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import { MikroORM } from '@mikro-orm/postgresql';
 import { openDatabase } from './bootstrap';
+import { createOrmConfig } from './infrastructure/persistence/mikro-orm.config';
 import { createHttpApp } from './http-app';
 import { startWebhookWorker, WebhookWorker } from './worker-runtime';
 import { ConfigError, loadConfig } from './infrastructure/config/app-config';
@@ -47,7 +49,13 @@ async function main(): Promise<void> {
     );
   }
   let worker: WebhookWorker | undefined;
-  if (role !== 'api') worker = await startWebhookWorker({ config, orm: database.orm, databaseUrl: database.location.url, logger, metrics });
+  let workerOrm: MikroORM | undefined;
+  if (role !== 'api') {
+    // In one process the worker gets a connection pool of its own: a burst of deliveries must
+    // never make API requests wait for a connection.
+    workerOrm = role === 'all' ? await MikroORM.init(createOrmConfig(database.location.url, config.databasePoolMax)) : database.orm;
+    worker = await startWebhookWorker({ config, orm: workerOrm, databaseUrl: database.location.url, logger, metrics });
+  }
   const metricsServer = config.metrics.enabled ? await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
   if (metricsServer) {
     const bound = metricsServer.address();
