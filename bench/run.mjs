@@ -330,6 +330,8 @@ Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.wo
 
 ![latency against load](performance-latency.svg)
 
+Targets, what was changed and why some are missed: [performance-analysis.md](performance-analysis.md).
+
 Raw results: \`bench/results/latest.json\` (and a dated copy), in the shape
 \`{ machine, scenarios: [{ name, rps, p50Ms, p99Ms, errors, ratioToBareNest, ratioToRawPg }], webhooks, rssMb }\`.
 `;
