@@ -21,7 +21,7 @@ export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, metri
     }
     if (report.subscriptionDisabled) {
       metrics?.subscriptionAutoDisabled();
-      logger.warn({ subscriptionId: report.subscriptionId, eventId: report.eventId }, 'webhook subscription turned off: nothing got through for a whole retry schedule');
+      logger.warn({ subscriptionId: report.subscriptionId, eventId: report.eventId, deliveryId: report.deliveryId, attempt: report.attempt }, 'webhook subscription turned off: nothing got through for a whole retry schedule');
     }
     if (report.outcome !== 'skipped') {
       if (report.outcome === 'failed') logger.warn(report, 'webhook delivery failed for good');
