@@ -91,7 +91,7 @@ describe('unexpected errors', () => {
   it('are a 500 INTERNAL_ERROR with nothing internal in the body, logged with the request id', async () => {
     const lines: string[] = [];
     const logger = testLogger(lines);
-    const config = loadConfig({ LOG_LEVEL: 'silent' });
+    const config = loadConfig({ LOG_LEVEL: 'silent', SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY });
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, orm: t.orm, logger })] })
       .overrideProvider(BrandQueries)
       .useValue({
