@@ -47,7 +47,7 @@ import { MikroOrmApiKeyRepository } from './persistence/repositories/mikro-orm-a
 import { MikroOrmBrandRepository } from './persistence/repositories/mikro-orm-brand.repository';
 import { MikroOrmTenantRepository } from './persistence/repositories/mikro-orm-tenant.repository';
 import { SystemClock } from './time/system-clock';
-import { APP_CONFIG, LOGGER } from './tokens';
+import { LOGGER } from '../application/shared/logger';
 
 export interface InfrastructureDeps {
   config: AppConfig;
@@ -68,7 +68,6 @@ export interface InfrastructureDeps {
 export class InfrastructureModule {
   static forRoot(deps: InfrastructureDeps): DynamicModule {
     const providers = [
-      { provide: APP_CONFIG, useValue: deps.config },
       { provide: LOGGER, useValue: deps.logger },
       { provide: MikroORM, useValue: deps.orm },
       // The global EntityManager resolves to the request's fork (RequestContext middleware, or a

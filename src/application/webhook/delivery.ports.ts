@@ -25,6 +25,9 @@ export interface DeliveryJob {
   delayMs: number;
 }
 
+/** What a queue job carries: ids only. The signing secret never enters the queue. */
+export type DeliveryJobData = Pick<DeliveryJob, 'deliveryId' | 'attempt'>;
+
 /** The deliveries table: the source of truth for what is owed to whom. */
 export abstract class DeliveryStore {
   /**

@@ -3,8 +3,6 @@ import { Client } from 'pg';
 import type { Logger } from '../logging/logger';
 import { answers } from '../net/answers';
 
-export { answers };
-
 export const DEFAULT_DATABASE_NAME = 'landing_api';
 export const LOCAL_POSTGRES = { host: '127.0.0.1', port: 5432 };
 export const EMBEDDED_PORT = 54329;

@@ -1,16 +1,10 @@
 import type { Queue } from 'bullmq';
-import { DeliveryJob, DeliveryQueue } from '../../application/webhook/delivery.ports';
+import { DeliveryJob, DeliveryJobData, DeliveryQueue } from '../../application/webhook/delivery.ports';
 import type { Disposable } from './bullmq-factory';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 const ENQUEUE_TIMEOUT_MS = 3000;
 const MIN_RESET_INTERVAL_MS = 2000;
-
-/** What a job carries: ids only. The signing secret never enters the queue. */
-export interface DeliveryJobData {
-  deliveryId: string;
-  attempt: number;
-}
 
 /** One job per attempt, id `<delivery id>.<attempt>`: enqueueing the same attempt twice is a no-op. */
 export function deliveryJobId(job: { deliveryId: string; attempt: number }): string {

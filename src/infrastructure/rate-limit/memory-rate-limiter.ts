@@ -1,5 +1,5 @@
 import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter';
-import { decision } from './redis-rate-limiter';
+import { decision } from './fixed-window';
 
 /** The same fixed windows in this process only: for a service running without Redis. */
 export class MemoryRateLimiter extends RateLimiter {

@@ -1,5 +1,6 @@
 import IORedis from 'ioredis';
 import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter';
+import { decision } from './fixed-window';
 
 // INCR and the window's expiry in one round trip, atomically: the first hit of a window sets it.
 const HIT = `local c = redis.call('INCR', KEYS[1])
@@ -66,9 +67,4 @@ export class RedisRateLimiter extends RateLimiter {
     const start = Math.floor(now / windowMs) * windowMs;
     return { redisKey: `${this.prefix}rl:${key}:${start}`, resetMs: start + windowMs - now };
   }
-}
-
-/** `counted` requests so far in the window, this one included when `counting`. */
-export function decision(counted: number, limit: number, resetMs: number, counting = true): RateLimitDecision {
-  return { allowed: counting ? counted <= limit : counted < limit, limit, remaining: Math.max(0, limit - counted), resetMs };
 }

@@ -1,12 +1,7 @@
 import { DeliverWebhook } from '../../application/webhook/deliver-webhook.use-case';
+import type { DeliveryJobData } from '../../application/webhook/delivery.ports';
 import type { Logger } from '../../application/shared/logger';
 import type { Metrics } from '../../application/shared/metrics';
-
-/** The queue job: ids only; the signing secret never enters the queue. */
-export interface DeliveryJobData {
-  deliveryId: string;
-  attempt: number;
-}
 
 /**
  * The driving adapter for delivery jobs: one job, one attempt. Every log line names the event,
