@@ -4,12 +4,16 @@
 //   --quick          small data set and short runs (a smoke test of the harness, ~1 min)
 //   --duration S     seconds per measurement (default 5)
 //   --rounds N       interleaved rounds (default 3)
+//   --reuse          keep the data set of the previous run of the same size (bench/data/)
+//   --only TEXT      only the scenarios whose name contains TEXT (the baselines always run)
+//   --no-webhooks    skip the webhook measurements
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { pinServices } from './pin-services.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -20,6 +24,9 @@ const flag = (name, fallback) => {
 const QUICK = args.includes('--quick');
 const DURATION = Number(flag('duration', QUICK ? 2 : 5));
 const ROUNDS = Number(flag('rounds', QUICK ? 1 : 3));
+const REUSE = args.includes('--reuse');
+const ONLY = flag('only', '');
+const WEBHOOKS = !args.includes('--no-webhooks');
 const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/landing_api_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PORT = 3917;
@@ -33,7 +40,7 @@ const log = (line) => process.stderr.write(`${line}\n`);
 const pinned = (core, file, argv, env, stdio = ['ignore', 'pipe', 'inherit'], nodeFlags = []) =>
   spawn('taskset', ['-c', String(core), NODE, ...nodeFlags, file, ...argv], { cwd: ROOT, env: { ...process.env, ...env }, stdio });
 // The services run with the memory settings of `npm start` and the Dockerfile.
-const SERVICE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16'];
+const SERVICE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
 
 async function recreateDatabase() {
   const admin = new URL(DB_URL);
@@ -44,6 +51,22 @@ async function recreateDatabase() {
   await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   await client.query(`CREATE DATABASE "${name}"`);
   await client.end();
+}
+
+// The seed's answer (it holds the sample API key) is kept out of the committed results, in
+// bench/data/, so that --reuse can run again on the same data set.
+async function seedOnce() {
+  const saved = join(ROOT, 'bench', 'data', `seed-${QUICK ? 'quick' : 'full'}.json`);
+  if (REUSE && existsSync(saved)) {
+    log(`reusing the data set of ${saved}`);
+    return JSON.parse(readFileSync(saved, 'utf8'));
+  }
+  log(`seeding ${DB_URL} (${SIZES.join(' ')})…`);
+  await recreateDatabase();
+  const seed = cli(['seed:bulk', ...SIZES], true);
+  mkdirSync(join(ROOT, 'bench', 'data'), { recursive: true });
+  writeFileSync(saved, JSON.stringify(seed));
+  return seed;
 }
 
 function cli(argv, inherit = false) {
@@ -119,12 +142,11 @@ async function main() {
   const started = Date.now();
   log('building…');
   if (spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
-  log(`seeding ${DB_URL} (${SIZES.join(' ')})…`);
-  await recreateDatabase();
-  const seed = cli(['seed:bulk', ...SIZES], true);
+  const seed = await seedOnce();
   const { apiKey, brandId, pageGroupId, templateId } = seed.sample;
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
 
+  unpin = await pinServices({ databaseUrl: DB_URL, redisUrl: REDIS_URL, core: 1, log });
   const api = await startService('api', 0);
   const stopApiRss = sampleRss(api.pid);
   const brandBody = JSON.stringify({ name: 'Bench brand', preferredAppearance: 'dark', themeLight: { borderColor: '#e5e7eb' }, themeDark: {} });
@@ -139,10 +161,14 @@ async function main() {
     { name: 'POST pages', path: `/v0/page_groups/${pageGroupId}/pages`, method: 'POST', body: '{}' },
     { name: 'GET utm_parameters', path: `/v0/page_groups/${pageGroupId}/utm_parameters`, method: 'GET' },
     { name: 'POST /v0/templates/{id}/duplicate', path: `/v0/templates/${templateId}/duplicate`, method: 'POST', body: '{}' },
-  ];
+  ].filter((s) => s.baseline || s.name.includes(ONLY));
   const samples = Object.fromEntries(scenarios.map((s) => [s.name, []]));
   const spec = (s, extra = {}) => ({ url: `${BASE}${s.path}`, method: s.method, headers, body: s.body, duration: DURATION, ...extra });
 
+  // Warm-up, not counted: every route once, so that the first scenario measured (baseline (a)) does
+  // not pay for the JIT and the connection pools that the others find warm.
+  log('warming up…');
+  for (const s of scenarios) await load(spec(s, { duration: QUICK ? 1 : 2 }));
   for (let r = 1; r <= ROUNDS; r++) {
     for (const s of scenarios) {
       const result = await load(spec(s));
@@ -162,24 +188,27 @@ async function main() {
   log('latency at half of the maximum throughput…');
   const half = {};
   for (const s of scenarios.filter((x) => !x.baseline)) {
-    const result = await load(spec(s, { overallRate: Math.max(1, Math.floor(max[s.name].rps / 2)), connections: 16 }));
+    const result = await load(spec(s, { overallRate: Math.max(1, Math.floor(max[s.name].rps / 2)) }));
     half[s.name] = result;
     log(`  ${s.name.padEnd(34)} at ${Math.floor(max[s.name].rps / 2)} req/s: p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms`);
   }
 
   log('latency against load for GET /v0/brands…');
   const curve = [];
-  const list = scenarios[2];
+  const list = scenarios.find((s) => s.name.startsWith('GET /v0/brands (')) ?? scenarios[2];
   for (const share of [0.25, 0.5, 0.75, 0.9]) {
     const rate = Math.floor(max[list.name].rps * share);
-    const result = await load(spec(list, { overallRate: rate, connections: 16 }));
+    const result = await load(spec(list, { overallRate: rate }));
     curve.push({ rate, share, p50Ms: result.p50Ms, p99Ms: result.p99Ms });
   }
   curve.push({ rate: Math.round(max[list.name].rps), share: 1, p50Ms: max[list.name].p50Ms, p99Ms: max[list.name].p99Ms });
   const apiRss = stopApiRss();
 
-  log('webhooks…');
-  const webhooks = await benchWebhooks(apiKey, pageGroupId, headers);
+  let webhooks = { summary: {}, workerRss: 0 };
+  if (WEBHOOKS) {
+    log('webhooks…');
+    webhooks = await benchWebhooks(apiKey, pageGroupId, headers);
+  }
   api.kill('SIGTERM');
 
   const result = {
@@ -200,7 +229,13 @@ async function main() {
     rssMb: { api: apiRss, worker: webhooks.workerRss },
     seconds: Math.round((Date.now() - started) / 1000),
   };
-  writeResults(result);
+  // Only a full run is recorded; a quick or partial run (--quick, --only, --no-webhooks) prints its
+  // figures and keeps them in bench/data/, out of the committed results.
+  if (!QUICK && !ONLY && WEBHOOKS) writeResults(result);
+  else {
+    mkdirSync(join(ROOT, 'bench', 'data'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench', 'data', 'last-partial-run.json'), `${JSON.stringify(result, null, 2)}\n`);
+  }
   printTable(result);
 }
 
@@ -249,11 +284,11 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
   }
   await db.end();
   const rate = 200;
-  await load({ url: pages, method: 'POST', headers, body: '{}', duration: 3, overallRate: rate, connections: 16 });
+  await load({ url: pages, method: 'POST', headers, body: '{}', duration: 3, overallRate: rate });
   await new Promise((r) => setTimeout(r, 500));
   receiver.kill('SIGUSR2');
   await waitLine((l) => l === 'reset');
-  await load({ url: pages, method: 'POST', headers, body: '{}', duration: QUICK ? 5 : 10, overallRate: rate, connections: 16 });
+  await load({ url: pages, method: 'POST', headers, body: '{}', duration: QUICK ? 5 : 10, overallRate: rate });
   await new Promise((r) => setTimeout(r, 1500));
   const workerRss = stopWorkerRss();
   receiver.kill('SIGTERM');
@@ -271,7 +306,7 @@ function writeResults(result) {
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   const text = `${JSON.stringify(result, null, 2)}\n`;
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), text);
-  writeFileSync(join(ROOT, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}${QUICK ? '-quick' : ''}.json`), text);
+  writeFileSync(join(ROOT, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}.json`), text);
   writeFileSync(join(ROOT, 'docs', 'performance-latency.svg'), chart(result.latencyCurve));
   writeFileSync(join(ROOT, 'docs', 'performance.md'), report(result));
 }
@@ -283,9 +318,9 @@ function printTable(result) {
       `${'scenario'.padEnd(34)} ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'errors'.padStart(6)} ${'/(a)'.padStart(6)} ${'/(b)'.padStart(6)}`,
       ...rows,
       '',
-      `webhooks: ${result.webhooks.deliveriesPerSecond} deliveries/s by one worker; at ${result.webhooks.eventsPerSecond} events/s, 201 → arrival p50 ${result.webhooks.latencyP50Ms} ms, p99 ${result.webhooks.latencyP99Ms} ms; bad signatures ${result.webhooks.badSignatures}`,
+WEBHOOKS ? `webhooks: ${result.webhooks.deliveriesPerSecond} deliveries/s by one worker; at ${result.webhooks.eventsPerSecond} events/s, 201 → arrival p50 ${result.webhooks.latencyP50Ms} ms, p99 ${result.webhooks.latencyP99Ms} ms; bad signatures ${result.webhooks.badSignatures}` : 'webhooks: not measured (--no-webhooks)',
       `resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB`,
-      `results: bench/results/latest.json, docs/performance.md (${result.seconds} s)`,
+      QUICK || ONLY || !WEBHOOKS ? `partial run, not recorded: bench/data/last-partial-run.json (${result.seconds} s)` : `results: bench/results/latest.json, docs/performance.md (${result.seconds} s)`,
       '',
     ].join('\n'),
   );
@@ -337,7 +372,14 @@ Raw results: \`bench/results/latest.json\` (and a dated copy), in the shape
 `;
 }
 
-main().catch((error) => {
-  log(`bench failed: ${error.stack ?? error}`);
-  process.exitCode = 1;
+let unpin = () => {};
+process.once('SIGINT', () => {
+  unpin();
+  process.exit(130);
 });
+main()
+  .catch((error) => {
+    log(`bench failed: ${error.stack ?? error}`);
+    process.exitCode = 1;
+  })
+  .finally(() => unpin());

@@ -43,6 +43,18 @@ describe('GET /v0/page_groups/{page_group_id}/utm_parameters', () => {
     expect((await rows(t, 'SELECT id FROM page_sessions WHERE page_group_id = ?', [group.pageGroupId])).length).toBe(5);
   });
 
+  it('answers JSON-special and non-ASCII values exactly, as application/json', async () => {
+    const tenant = await createTenant(t);
+    const p = platform(t);
+    const group = await p.group(tenant.tenantId);
+    const page = (await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey)).body.pageId;
+    await p.session(tenant.tenantId, page, { source: 'say "hi" \\ back', campaign: 'été 🚀', term: '</script>' });
+    const res = await t.http.get(`/v0/page_groups/${group.pageGroupId}/utm_parameters`).set('x-api-key', tenant.apiKey);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body.parameters).toEqual({ utm_campaigns: ['été 🚀'], utm_contents: [], utm_mediums: [], utm_sources: ['say "hi" \\ back'], utm_terms: ['</script>'] });
+  });
+
   it('is a 404 once the group is deleted, and for another tenant', async () => {
     const tenant = await createTenant(t);
     const other = await createTenant(t);

@@ -2,6 +2,7 @@ import { Migration20261122000000_foundation } from './Migration20261122000000_fo
 import { Migration20261122010000_pages } from './Migration20261122010000_pages';
 import { Migration20261122020000_webhooks } from './Migration20261122020000_webhooks';
 import { Migration20261122030000_idempotency } from './Migration20261122030000_idempotency';
+import { Migration20261122040000_utm_summaries } from './Migration20261122040000_utm_summaries';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
@@ -10,4 +11,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122010000_pages', class: Migration20261122010000_pages },
   { name: 'Migration20261122020000_webhooks', class: Migration20261122020000_webhooks },
   { name: 'Migration20261122030000_idempotency', class: Migration20261122030000_idempotency },
+  { name: 'Migration20261122040000_utm_summaries', class: Migration20261122040000_utm_summaries },
 ];

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PageQueries } from '../../../application/page/page.queries';
 import { PageListItemView, UtmParametersView } from '../../../application/page/page.view';
 import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
-import { UtmKind } from '../../../domain/page/page-session';
+import { JsonText } from '../../../application/shared/json-text';
 import { isoTimestamp } from '../sql';
 
 interface PageRow {
@@ -14,13 +14,8 @@ interface PageRow {
   updated_at: string;
 }
 
-const UTM_ARRAYS: Record<UtmKind, keyof UtmParametersView> = {
-  campaign: 'utm_campaigns',
-  content: 'utm_contents',
-  medium: 'utm_mediums',
-  source: 'utm_sources',
-  term: 'utm_terms',
-};
+// A live group with no UTM value yet has no summary row (Migration20261122040000_utm_summaries).
+const NO_UTM_VALUES: string = JSON.stringify({ utm_campaigns: [], utm_contents: [], utm_mediums: [], utm_sources: [], utm_terms: [] } satisfies UtmParametersView);
 
 @Injectable()
 export class SqlPageQueries extends PageQueries {
@@ -39,15 +34,13 @@ export class SqlPageQueries extends PageQueries {
     return toPage(items, page.limit, (item) => item.pageId);
   }
 
-  async utmParameters(pageGroupId: string): Promise<UtmParametersView> {
-    // One row of five JSON arrays, built by PostgreSQL from the primary key's index, in byte order.
-    const array = (kind: UtmKind) => `coalesce(json_agg(value ORDER BY value) FILTER (WHERE kind = '${kind}'), '[]')`;
-    const rows = await this.em.execute<UtmParametersView[]>(
-      `SELECT ${(Object.keys(UTM_ARRAYS) as UtmKind[]).map((kind) => `${array(kind)} AS "${UTM_ARRAYS[kind]}"`).join(', ')}
-       FROM page_group_utm_values WHERE page_group_id = ?`,
-      [pageGroupId],
+  async utmParameters(tenantId: string, pageGroupId: string): Promise<JsonText<UtmParametersView> | null> {
+    // The JSON that PostgreSQL keeps per group, read by primary key together with the group check.
+    const rows = await this.em.execute<{ body: string | null }[]>(
+      `SELECT s.body FROM page_groups g LEFT JOIN page_group_utm_summaries s ON s.page_group_id = g.id
+       WHERE g.id = ? AND g.tenant_id = ? AND g.deleted_at IS NULL`,
+      [pageGroupId, tenantId],
     );
-    const row = rows[0];
-    return { utm_campaigns: row.utm_campaigns, utm_contents: row.utm_contents, utm_mediums: row.utm_mediums, utm_sources: row.utm_sources, utm_terms: row.utm_terms };
+    return rows.length === 0 ? null : new JsonText(rows[0].body ?? NO_UTM_VALUES);
   }
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CreatePage } from '../../../application/page/create-page.use-case';
 import { GetUtmParameters } from '../../../application/page/get-utm-parameters.use-case';
 import { ListPages } from '../../../application/page/list-pages.use-case';
-import { PageCreatedView, PageListItemView, UtmParametersView } from '../../../application/page/page.view';
+import { PageCreatedView, PageListItemView } from '../../../application/page/page.view';
 import { ListPageGroups } from '../../../application/page-group/list-page-groups.use-case';
 import { PageGroupView } from '../../../application/page-group/page-group.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
@@ -71,7 +71,9 @@ export class PageGroupsController {
   @ApiOperation({ summary: 'Available UTM parameters of a page group' })
   @ApiOkResponse({ type: UtmParametersResponse })
   @ApiErrors(404)
-  utm(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string): Promise<{ parameters: UtmParametersView }> {
-    return this.getUtmParameters.execute({ tenantId, pageGroupId });
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async utm(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string): Promise<string> {
+    // Already JSON (kept by PostgreSQL): sent as it is, not parsed and serialised again.
+    return (await this.getUtmParameters.execute({ tenantId, pageGroupId })).text;
   }
 }

@@ -1,0 +1,67 @@
+// Open-loop load at a constant arrival rate, for "latency at a given load" (half load, the latency
+// curve, webhook events at 200/s). autocannon's `overallRate` is not that: each connection sends
+// its whole per-second quota back to back and then waits for the next second, so "half load" is
+// full load for half of every second and its p99 is the saturated p99. Here request i is due at
+// start + i / rate whatever happened to earlier ones, and its latency is counted from when it was
+// due, not from when it was sent (no coordinated omission, as wrk2 does). A warm-up at the same
+// rate comes first and is not counted: it opens the connections and warms both JITs, which
+// otherwise puts the first 300 ms of every run (all requests slow) into the p99.
+import { Pool } from 'undici';
+
+export async function constantRate({ url, method, headers, body, rate, duration, connections = 64, warmup = 1 }) {
+  const target = new URL(url);
+  const pool = new Pool(target.origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
+  const path = `${target.pathname}${target.search}`;
+  if (warmup > 0) await schedule(pool, { path, method, headers, body, rate, duration: warmup });
+  const result = await schedule(pool, { path, method, headers, body, rate, duration });
+  await pool.close();
+  return result;
+}
+
+async function schedule(pool, { path, method, headers, body, rate, duration }) {
+  const total = Math.max(1, Math.round(rate * duration));
+  const intervalNs = 1e9 / rate;
+  const latencies = new Float64Array(total);
+  let errors = 0;
+  let done = 0;
+  let sent = 0;
+
+  const fire = (dueNs) =>
+    pool
+      .request({ path, method, headers, body })
+      .then(async (res) => {
+        await res.body.dump();
+        if (res.statusCode >= 300) errors++;
+      })
+      .catch(() => errors++)
+      .finally(() => {
+        latencies[done++] = Number(process.hrtime.bigint() - dueNs) / 1e6;
+      });
+
+  const start = process.hrtime.bigint() + 5_000_000n;
+  const pending = [];
+  await new Promise((resolve) => {
+    const tick = () => {
+      const now = process.hrtime.bigint();
+      while (sent < total) {
+        const due = start + BigInt(Math.round(sent * intervalNs));
+        if (due > now) break;
+        pending.push(fire(due));
+        sent++;
+      }
+      if (sent >= total) resolve();
+      // A 1 ms timer, not a spin: the generator's core is shared with PostgreSQL. Lateness of the
+      // timer is counted in the latency (from the due time), so it can only make figures worse.
+      else setTimeout(tick, 1);
+    };
+    tick();
+  });
+  await Promise.all(pending);
+
+  const sorted = Array.from(latencies.subarray(0, done)).sort((a, b) => a - b);
+  const at = (q) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  return { rps: done / seconds, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: round(sorted[sorted.length - 1]), errors, requests: done };
+}
+
+const round = (n) => Math.round(n * 10) / 10;
