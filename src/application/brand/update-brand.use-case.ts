@@ -4,6 +4,7 @@ import { BrandRepository } from '../../domain/brand/brand.repository';
 import { Clock } from '../../domain/shared/clock';
 import { NotFoundError } from '../../domain/shared/domain-error';
 import { isTypeId } from '../../domain/shared/type-id';
+import { UnitOfWork } from '../shared/unit-of-work';
 import { BrandView, toBrandView } from './brand.view';
 
 @Injectable()
@@ -11,13 +12,20 @@ export class UpdateBrand {
   constructor(
     private readonly brands: BrandRepository,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: { tenantId: string; brandId: string; changes: BrandChanges }): Promise<BrandView> {
-    const brand = isTypeId(input.brandId, 'brand') ? await this.brands.findById(input.tenantId, input.brandId) : null;
-    if (!brand) throw new NotFoundError('brand', input.brandId);
-    brand.update(input.changes, this.clock.now());
-    await this.brands.save(brand);
-    return toBrandView(brand);
+  /**
+   * Read, merge and write under the brand's row lock: two PATCHes of different theme fields at
+   * once both land (each merges into the other's result), and updatedAt still strictly increases.
+   */
+  execute(input: { tenantId: string; brandId: string; changes: BrandChanges }): Promise<BrandView> {
+    return this.unitOfWork.run(async () => {
+      const brand = isTypeId(input.brandId, 'brand') ? await this.brands.findById(input.tenantId, input.brandId, { forUpdate: true }) : null;
+      if (!brand) throw new NotFoundError('brand', input.brandId);
+      brand.update(input.changes, this.clock.now());
+      await this.brands.save(brand);
+      return toBrandView(brand);
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../domain/shared/clock';
 import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
+import { UnitOfWork } from '../shared/unit-of-work';
 import { subscriptionOrFail } from './subscription-or-fail';
 
 /** Deletes a subscription: pending deliveries to it are cancelled when their turn comes. */
@@ -9,11 +10,14 @@ export class DeleteWebhookSubscription {
   constructor(
     private readonly subscriptions: WebhookSubscriptionRepository,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: { tenantId: string; subscriptionId: string }): Promise<void> {
-    const subscription = await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
-    subscription.delete(this.clock.now());
-    await this.subscriptions.save(subscription);
+  execute(input: { tenantId: string; subscriptionId: string }): Promise<void> {
+    return this.unitOfWork.run(async () => {
+      const subscription = await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId, { forUpdate: true });
+      subscription.delete(this.clock.now());
+      await this.subscriptions.save(subscription);
+    });
   }
 }

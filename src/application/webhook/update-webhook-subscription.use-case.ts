@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../domain/shared/clock';
 import { WebhookSubscriptionChanges } from '../../domain/webhook/webhook-subscription';
 import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
+import { UnitOfWork } from '../shared/unit-of-work';
 import { subscriptionOrFail } from './subscription-or-fail';
 import { TargetPolicy } from './target-policy';
 import { toSubscriptionView, WebhookSubscriptionView } from './webhook-subscription.view';
@@ -12,13 +13,17 @@ export class UpdateWebhookSubscription {
     private readonly subscriptions: WebhookSubscriptionRepository,
     private readonly targets: TargetPolicy,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: { tenantId: string; subscriptionId: string; changes: WebhookSubscriptionChanges }): Promise<WebhookSubscriptionView> {
-    const subscription = await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
-    subscription.update(input.changes, this.clock.now());
-    this.targets.check(subscription.url);
-    await this.subscriptions.save(subscription);
-    return toSubscriptionView(subscription);
+  /** Under the subscription's row lock: a PATCH racing a DELETE cannot write the row back alive. */
+  execute(input: { tenantId: string; subscriptionId: string; changes: WebhookSubscriptionChanges }): Promise<WebhookSubscriptionView> {
+    return this.unitOfWork.run(async () => {
+      const subscription = await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId, { forUpdate: true });
+      subscription.update(input.changes, this.clock.now());
+      this.targets.check(subscription.url);
+      await this.subscriptions.save(subscription);
+      return toSubscriptionView(subscription);
+    });
   }
 }

@@ -1,8 +1,12 @@
 import { Brand } from './brand';
 
 export abstract class BrandRepository {
-  /** Null when the tenant has no brand with this id (another tenant's brand included). */
-  abstract findById(tenantId: string, id: string): Promise<Brand | null>;
+  /**
+   * Null when the tenant has no brand with this id (another tenant's brand included). With
+   * `forUpdate`, the brand stays locked until the surrounding unit of work ends, so that a
+   * read-modify-write cannot lose a change made at the same time.
+   */
+  abstract findById(tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<Brand | null>;
   /** Inserts or updates the brand in one transaction. */
   abstract save(brand: Brand): Promise<void>;
 }

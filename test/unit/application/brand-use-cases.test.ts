@@ -4,6 +4,7 @@ import { ListBrands } from '../../../src/application/brand/list-brands.use-case'
 import { UpdateBrand } from '../../../src/application/brand/update-brand.use-case';
 import { InvalidValueError, NotFoundError } from '../../../src/domain/shared/domain-error';
 import { FixedClock } from '../../support/fakes/fixed-clock';
+import { ImmediateUnitOfWork } from '../../support/fakes/immediate-unit-of-work';
 import { InMemoryBrands } from '../../support/fakes/in-memory-brand.store';
 
 const TENANT = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9';
@@ -12,11 +13,13 @@ const OTHER = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8ha';
 function setup() {
   const brands = new InMemoryBrands();
   const clock = new FixedClock(new Date('2026-11-22T12:00:00.000Z'));
+  const unitOfWork = new ImmediateUnitOfWork();
   return {
     brands,
     clock,
+    unitOfWork,
     create: new CreateBrand(brands, clock),
-    update: new UpdateBrand(brands, clock),
+    update: new UpdateBrand(brands, clock, unitOfWork),
     get: new GetBrand(brands.queries()),
     list: new ListBrands(brands.queries()),
   };
@@ -39,13 +42,14 @@ describe('brand use cases', () => {
     expect(brands.saves).toBe(0);
   });
 
-  it('patches a brand of the tenant and moves updatedAt', async () => {
-    const { create, update, clock } = setup();
+  it('patches a brand of the tenant in one unit of work and moves updatedAt', async () => {
+    const { create, update, clock, unitOfWork } = setup();
     const created = await create.execute(input);
     clock.advance(5000);
     const patched = await update.execute({ tenantId: TENANT, brandId: created.brandId, changes: { themeDark: { buttonTextColor: '#fff' } } });
     expect(patched.themeDark).toMatchObject({ borderColor: '#000', buttonTextColor: '#fff' });
     expect(patched.updatedAt).toBe('2026-11-22T12:00:05.000Z');
+    expect(unitOfWork.runs).toBe(1);
   });
 
   it("treats another tenant's brand and malformed ids as not found", async () => {

@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Brand } from '../../../domain/brand/brand';
 import { BrandRepository } from '../../../domain/brand/brand.repository';
@@ -9,8 +9,8 @@ export class MikroOrmBrandRepository extends BrandRepository {
     super();
   }
 
-  findById(tenantId: string, id: string): Promise<Brand | null> {
-    return this.em.findOne(Brand, { id, tenantId });
+  findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<Brand | null> {
+    return this.em.findOne(Brand, { id, tenantId }, options.forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   }
 
   async save(brand: Brand): Promise<void> {

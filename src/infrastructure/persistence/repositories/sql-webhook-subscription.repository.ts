@@ -27,9 +27,9 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     super();
   }
 
-  async findById(tenantId: string, id: string): Promise<WebhookSubscription | null> {
+  async findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<WebhookSubscription | null> {
     const rows = await this.em.execute<SubscriptionRow[]>(
-      'SELECT * FROM webhook_subscriptions WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL',
+      `SELECT * FROM webhook_subscriptions WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [id, tenantId],
     );
     if (rows.length === 0) return null;
