@@ -8,17 +8,18 @@
 // otherwise puts the first 300 ms of every run (all requests slow) into the p99.
 import { Pool } from 'undici';
 
-export async function constantRate({ url, method, headers, body, rate, duration, connections = 64, warmup = 1 }) {
+export async function constantRate({ url, paths, method, headers, body, rate, duration, connections = 64, warmup = 1 }) {
   const target = new URL(url);
   const pool = new Pool(target.origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
-  const path = `${target.pathname}${target.search}`;
-  if (warmup > 0) await schedule(pool, { path, method, headers, body, rate, duration: warmup });
-  const result = await schedule(pool, { path, method, headers, body, rate, duration });
+  // `paths`: the requests go round these paths (one resource each) instead of the url's path.
+  const rotation = paths ?? [`${target.pathname}${target.search}`];
+  if (warmup > 0) await schedule(pool, { rotation, method, headers, body, rate, duration: warmup });
+  const result = await schedule(pool, { rotation, method, headers, body, rate, duration });
   await pool.close();
   return result;
 }
 
-async function schedule(pool, { path, method, headers, body, rate, duration }) {
+async function schedule(pool, { rotation, method, headers, body, rate, duration }) {
   const total = Math.max(1, Math.round(rate * duration));
   const intervalNs = 1e9 / rate;
   const latencies = new Float64Array(total);
@@ -26,7 +27,7 @@ async function schedule(pool, { path, method, headers, body, rate, duration }) {
   let done = 0;
   let sent = 0;
 
-  const fire = (dueNs) =>
+  const fire = (dueNs, path) =>
     pool
       .request({ path, method, headers, body })
       .then(async (res) => {
@@ -46,7 +47,7 @@ async function schedule(pool, { path, method, headers, body, rate, duration }) {
       while (sent < total) {
         const due = start + BigInt(Math.round(sent * intervalNs));
         if (due > now) break;
-        pending.push(fire(due));
+        pending.push(fire(due, rotation[sent % rotation.length]));
         sent++;
       }
       if (sent >= total) resolve();

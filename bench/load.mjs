@@ -9,11 +9,14 @@ if (spec.overallRate) {
   const result = await constantRate({ ...spec, rate: spec.overallRate, duration: spec.duration ?? 5 });
   process.stdout.write(JSON.stringify(result));
 } else {
+  // `paths`: the requests go round these paths (one resource each) instead of the url's path.
+  let next = 0;
   const result = await autocannon({
     url: spec.url,
     method: spec.method,
     headers: spec.headers,
     body: spec.body,
+    ...(spec.paths && { requests: [{ setupRequest: (request) => ({ ...request, path: spec.paths[next++ % spec.paths.length] }) }] }),
     connections: spec.connections ?? 32,
     duration: spec.duration ?? 5,
     pipelining: 1,
