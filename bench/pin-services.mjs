@@ -10,13 +10,17 @@ import pg from 'pg';
 import IORedis from 'ioredis';
 
 export async function pinServices({ databaseUrl, redisUrl, core, log }) {
+  // The postmaster first: the restore below finds the backends through it.
   const pids = [...(await postgresPids(databaseUrl)), ...(await redisPids(redisUrl))];
   const before = new Map(pids.map((pid) => [pid, affinity(pid)]).filter(([, mask]) => mask));
   const moved = [...before.keys()].filter((pid) => setAffinity(pid, String(core)));
   if (moved.length > 0) log(`PostgreSQL and Redis pinned to core ${core} for the run (${moved.length} processes)`);
   else log('PostgreSQL and Redis could not be pinned (taskset refused): they share the cores');
+  const postmaster = pids[0];
   return () => {
     for (const pid of moved) setAffinity(pid, before.get(pid));
+    // Backends forked while the postmaster was pinned inherited its core: they get its mask back.
+    if (before.has(postmaster)) for (const pid of childrenOf(postmaster)) setAffinity(pid, before.get(postmaster));
   };
 }
 
