@@ -5,6 +5,7 @@ import { BrandView } from '../../../application/brand/brand.view';
 import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
 import { Appearance } from '../../../domain/brand/brand';
 import { completeTheme, Theme } from '../../../domain/brand/theme';
+import { preparedRows } from '../prepared';
 import { isoTimestamp } from '../sql';
 
 interface BrandRow {
@@ -32,18 +33,18 @@ export class SqlBrandQueries extends BrandQueries {
     // Keyset on (tenant_id, id DESC): ids are UUIDv7 TypeIDs, so this is newest first, and rows
     // inserted during a walk land before the cursor and never shift it.
     const rows = page.after
-      ? await this.rows(`WHERE tenant_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, [tenantId, page.after, page.limit + 1])
-      : await this.rows(`WHERE tenant_id = ? ORDER BY id DESC LIMIT ?`, [tenantId, page.limit + 1]);
+      ? await this.rows('brands-list-after', `WHERE tenant_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, [tenantId, page.after, page.limit + 1])
+      : await this.rows('brands-list', `WHERE tenant_id = $1 ORDER BY id DESC LIMIT $2`, [tenantId, page.limit + 1]);
     return toPage(rows.map(toView), page.limit, (brand) => brand.brandId);
   }
 
   async findById(tenantId: string, brandId: string): Promise<BrandView | null> {
-    const rows = await this.rows(`WHERE tenant_id = ? AND id = ?`, [tenantId, brandId]);
+    const rows = await this.rows('brand-by-id', `WHERE tenant_id = $1 AND id = $2`, [tenantId, brandId]);
     return rows.length === 0 ? null : toView(rows[0]);
   }
 
-  private rows(where: string, params: unknown[]): Promise<BrandRow[]> {
-    return this.em.execute<BrandRow[]>(`SELECT ${COLUMNS} FROM brands ${where}`, params);
+  private rows(name: string, where: string, params: unknown[]): Promise<BrandRow[]> {
+    return preparedRows<BrandRow>(this.em, name, `SELECT ${COLUMNS} FROM brands ${where}`, params);
   }
 }
 

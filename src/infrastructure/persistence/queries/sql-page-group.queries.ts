@@ -4,6 +4,7 @@ import { PageGroupQueries } from '../../../application/page-group/page-group.que
 import { PageGroupView } from '../../../application/page-group/page-group.view';
 import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
 import { PageGroupStatus, PlatformObject } from '../../../domain/page-group/page-group';
+import { preparedRows } from '../prepared';
 import { isoTimestamp } from '../sql';
 
 interface PageGroupRow {
@@ -37,20 +38,20 @@ export class SqlPageGroupQueries extends PageGroupQueries {
 
   async list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<PageGroupView>> {
     // Served by the partial indexes on live groups: (tenant_id, id) or (tenant_id, status, id).
-    const where = ['tenant_id = ?', 'deleted_at IS NULL'];
+    // Four shapes (with or without status and cursor), each its own prepared statement.
+    const where = ['tenant_id = $1', 'deleted_at IS NULL'];
     const params: unknown[] = [tenantId];
     if (filter.status) {
-      where.push('status = ?');
       params.push(filter.status);
+      where.push(`status = $${params.length}`);
     }
     if (page.after) {
-      where.push('id < ?');
       params.push(page.after);
+      where.push(`id < $${params.length}`);
     }
-    const rows = await this.em.execute<PageGroupRow[]>(
-      `SELECT ${COLUMNS} FROM page_groups WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
-      [...params, page.limit + 1],
-    );
+    params.push(page.limit + 1);
+    const name = `page-groups-list${filter.status ? '-status' : ''}${page.after ? '-after' : ''}`;
+    const rows = await preparedRows<PageGroupRow>(this.em, name, `SELECT ${COLUMNS} FROM page_groups WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`, params);
     return toPage(rows.map(toView), page.limit, (group) => group.pageGroupId);
   }
 

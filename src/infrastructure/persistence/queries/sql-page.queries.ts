@@ -4,6 +4,7 @@ import { PageQueries } from '../../../application/page/page.queries';
 import { PageListItemView, UtmParametersView } from '../../../application/page/page.view';
 import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
 import { JsonText } from '../../../application/shared/json-text';
+import { preparedRows } from '../prepared';
 import { isoTimestamp } from '../sql';
 
 interface PageRow {
@@ -36,9 +37,11 @@ export class SqlPageQueries extends PageQueries {
 
   async utmParameters(tenantId: string, pageGroupId: string): Promise<JsonText<UtmParametersView> | null> {
     // The JSON that PostgreSQL keeps per group, read by primary key together with the group check.
-    const rows = await this.em.execute<{ body: string | null }[]>(
+    const rows = await preparedRows<{ body: string | null }>(
+      this.em,
+      'utm-summary',
       `SELECT s.body FROM page_groups g LEFT JOIN page_group_utm_summaries s ON s.page_group_id = g.id
-       WHERE g.id = ? AND g.tenant_id = ? AND g.deleted_at IS NULL`,
+       WHERE g.id = $1 AND g.tenant_id = $2 AND g.deleted_at IS NULL`,
       [pageGroupId, tenantId],
     );
     return rows.length === 0 ? null : new JsonText(rows[0].body ?? NO_UTM_VALUES);
