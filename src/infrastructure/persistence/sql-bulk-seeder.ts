@@ -54,7 +54,7 @@ export class SqlBulkSeeder extends BulkSeeder {
       const owners = ids.map((_, i) => pick(tenants, from + i));
       await pool.query(
         `INSERT INTO brands (id, tenant_id, name, preferred_appearance, theme_light, theme_dark, company_home_page, created_at, updated_at)
-         SELECT id, tenant_id, 'Brand ' || n, 'system', $3::jsonb, $3::jsonb, 'https://brand.example/' || n, $4, $4
+         SELECT id, tenant_id, 'Brand ' || n, 'system', $3::json, $3::json, 'https://brand.example/' || n, $4, $4
          FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS b(id, tenant_id, n)`,
         [ids, owners, theme, now],
       );

@@ -3,6 +3,7 @@ import { Migration20261122010000_pages } from './Migration20261122010000_pages';
 import { Migration20261122020000_webhooks } from './Migration20261122020000_webhooks';
 import { Migration20261122030000_idempotency } from './Migration20261122030000_idempotency';
 import { Migration20261122040000_utm_summaries } from './Migration20261122040000_utm_summaries';
+import { Migration20261122050000_brand_themes_json } from './Migration20261122050000_brand_themes_json';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
@@ -12,4 +13,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122020000_webhooks', class: Migration20261122020000_webhooks },
   { name: 'Migration20261122030000_idempotency', class: Migration20261122030000_idempotency },
   { name: 'Migration20261122040000_utm_summaries', class: Migration20261122040000_utm_summaries },
+  { name: 'Migration20261122050000_brand_themes_json', class: Migration20261122050000_brand_themes_json },
 ];

@@ -54,7 +54,7 @@ function toView(row: BrandRow): BrandView {
     name: row.name,
     preferredAppearance: row.preferred_appearance,
     tenantId: row.tenant_id,
-    // JSONB reorders keys; the response keeps the spec's order.
+    // Stored as written (json), possibly by an older version: the view puts the spec's order.
     themeLight: completeTheme(row.theme_light),
     themeDark: completeTheme(row.theme_dark),
     ...(row.company_home_page !== null && { companyHomePage: row.company_home_page }),
