@@ -42,8 +42,9 @@ describe('MikroOrmBrandRepository', () => {
     loaded.update({ name: 'After', themeLight: { borderColor: null, logo: { type: 'url', url: 'https://x.example/l.png' } } }, new Date());
     await repo.save(loaded);
     const view = await new SqlBrandQueries(orm.em.fork()).findById(tenantId, original.id);
-    expect(view).toEqual(toBrandView(loaded));
-    expect(Object.keys(view!.themeLight)[0]).toBe('borderColor');
+    // Byte for byte what the aggregate's view serialises to: PostgreSQL rendered it on UPDATE.
+    expect(view!.text).toBe(JSON.stringify(toBrandView(loaded)));
+    expect(Object.keys(JSON.parse(view!.text).themeLight)[0]).toBe('borderColor');
   });
 
   it("never returns another tenant's brand", async () => {
@@ -79,7 +80,7 @@ describe('SqlBrandQueries keyset pages', () => {
     let after: string | undefined;
     for (;;) {
       const page = await queries.list(tenantId, { limit: 3, after });
-      pages.push(page.items.map((b) => b.brandId));
+      pages.push(page.items.map((b) => JSON.parse(b.text).brandId));
       if (!page.hasMore) {
         expect(page.lastId).toBeUndefined();
         break;

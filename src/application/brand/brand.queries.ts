@@ -1,9 +1,13 @@
+import { JsonText } from '../shared/json-text';
 import { Page, PageRequest } from '../shared/pagination';
 import { BrandView } from './brand.view';
 
-/** Read side of brands: answers straight in the response shape, with no aggregate hydration. */
+/**
+ * Read side of brands: answers with each brand's response JSON as its store keeps it (rendered
+ * when the brand was written), with no aggregate hydration and no serialisation per request.
+ */
 export abstract class BrandQueries {
-  abstract list(tenantId: string, page: PageRequest): Promise<Page<BrandView>>;
+  abstract list(tenantId: string, page: PageRequest): Promise<Page<JsonText<BrandView>>>;
   /** Null when the tenant has no brand with this id. */
-  abstract findById(tenantId: string, brandId: string): Promise<BrandView | null>;
+  abstract findById(tenantId: string, brandId: string): Promise<JsonText<BrandView> | null>;
 }

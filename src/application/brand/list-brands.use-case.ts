@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { JsonText } from '../shared/json-text';
 import { Page, PageRequest } from '../shared/pagination';
 import { BrandQueries } from './brand.queries';
 import { BrandView } from './brand.view';
@@ -7,7 +8,7 @@ import { BrandView } from './brand.view';
 export class ListBrands {
   constructor(private readonly brands: BrandQueries) {}
 
-  execute(input: { tenantId: string } & PageRequest): Promise<Page<BrandView>> {
+  execute(input: { tenantId: string } & PageRequest): Promise<Page<JsonText<BrandView>>> {
     return this.brands.list(input.tenantId, { limit: input.limit, after: input.after });
   }
 }

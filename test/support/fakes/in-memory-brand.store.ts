@@ -1,5 +1,6 @@
 import { BrandQueries } from '../../../src/application/brand/brand.queries';
 import { BrandView, toBrandView } from '../../../src/application/brand/brand.view';
+import { JsonText } from '../../../src/application/shared/json-text';
 import { Page, PageRequest, toPage } from '../../../src/application/shared/pagination';
 import { Brand } from '../../../src/domain/brand/brand';
 import { BrandRepository } from '../../../src/domain/brand/brand.repository';
@@ -24,20 +25,25 @@ export class InMemoryBrands extends BrandRepository {
   queries(): BrandQueries {
     const all = () => [...this.rows.values()].map(revive);
     return new (class extends BrandQueries {
-      async list(tenantId: string, page: PageRequest): Promise<Page<BrandView>> {
+      async list(tenantId: string, page: PageRequest): Promise<Page<JsonText<BrandView>>> {
         const rows = all()
           .filter((b) => b.tenantId === tenantId && (!page.after || b.id < page.after))
           .sort((a, b) => (a.id < b.id ? 1 : -1))
-          .slice(0, page.limit + 1)
-          .map(toBrandView);
-        return toPage(rows, page.limit, (b) => b.brandId);
+          .slice(0, page.limit + 1);
+        const { items, hasMore, lastId } = toPage(rows, page.limit, (b) => b.id);
+        return { items: items.map(asText), hasMore, ...(lastId && { lastId }) };
       }
-      async findById(tenantId: string, brandId: string): Promise<BrandView | null> {
+      async findById(tenantId: string, brandId: string): Promise<JsonText<BrandView> | null> {
         const brand = all().find((b) => b.id === brandId && b.tenantId === tenantId);
-        return brand ? toBrandView(brand) : null;
+        return brand ? asText(brand) : null;
       }
     })();
   }
+}
+
+/** The view as the database keeps it: the JSON text of the brand's response. */
+function asText(brand: Brand): JsonText<BrandView> {
+  return new JsonText(JSON.stringify(toBrandView(brand)));
 }
 
 /** Stored copies are revived like the ORM does: the prototype, no constructor call. */

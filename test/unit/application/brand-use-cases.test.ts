@@ -3,6 +3,7 @@ import { GetBrand } from '../../../src/application/brand/get-brand.use-case';
 import { ListBrands } from '../../../src/application/brand/list-brands.use-case';
 import { UpdateBrand } from '../../../src/application/brand/update-brand.use-case';
 import { InvalidValueError, NotFoundError } from '../../../src/domain/shared/domain-error';
+import type { BrandView } from '../../../src/application/brand/brand.view';
 import { FixedClock } from '../../support/fakes/fixed-clock';
 import { ImmediateUnitOfWork } from '../../support/fakes/immediate-unit-of-work';
 import { InMemoryBrands } from '../../support/fakes/in-memory-brand.store';
@@ -69,10 +70,10 @@ describe('brand use cases', () => {
       ids.push((await create.execute({ ...input, name: `b${i}` })).brandId);
     }
     const first = await list.execute({ tenantId: TENANT, limit: 2 });
-    expect(first.items.map((b) => b.brandId)).toEqual([ids[4], ids[3]]);
+    expect(first.items.map((b) => (JSON.parse(b.text) as BrandView).brandId)).toEqual([ids[4], ids[3]]);
     expect(first.hasMore).toBe(true);
     const rest = await list.execute({ tenantId: TENANT, limit: 10, after: first.lastId });
-    expect(rest.items.map((b) => b.brandId)).toEqual([ids[2], ids[1], ids[0]]);
+    expect(rest.items.map((b) => (JSON.parse(b.text) as BrandView).brandId)).toEqual([ids[2], ids[1], ids[0]]);
     expect(rest.hasMore).toBe(false);
     expect(rest.lastId).toBeUndefined();
   });

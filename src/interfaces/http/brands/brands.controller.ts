@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiCreatedResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CreateBrand } from '../../../application/brand/create-brand.use-case';
 import { GetBrand } from '../../../application/brand/get-brand.use-case';
@@ -7,7 +7,7 @@ import { UpdateBrand } from '../../../application/brand/update-brand.use-case';
 import { BrandView } from '../../../application/brand/brand.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
-import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
+import { toEnvelopeJson } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
 import { toPageRequest } from '../pagination/page-request';
 import { BrandListResponse, BrandResponse } from './brand.response';
@@ -29,9 +29,11 @@ export class BrandsController {
   @ApiOperation({ summary: 'List brands', description: 'Newest first, keyset-paginated.' })
   @ApiOkResponse({ type: BrandListResponse })
   @ApiErrors(400)
-  async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<BrandView>> {
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<string> {
+    // Each brand's JSON is kept by PostgreSQL (Migration...060000): sent as it is.
     const page = await this.listBrands.execute({ tenantId, ...toPageRequest('brands', query) });
-    return toEnvelope('brands', page);
+    return toEnvelopeJson('brands', page);
   }
 
   @Post()
@@ -56,8 +58,9 @@ export class BrandsController {
   @ApiOperation({ summary: 'Fetch a brand' })
   @ApiOkResponse({ type: BrandResponse })
   @ApiErrors(404)
-  get(@TenantId() tenantId: string, @Param('brand_id') brandId: string): Promise<BrandView> {
-    return this.getBrand.execute({ tenantId, brandId });
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async get(@TenantId() tenantId: string, @Param('brand_id') brandId: string): Promise<string> {
+    return (await this.getBrand.execute({ tenantId, brandId })).text;
   }
 
   @Patch(':brand_id')

@@ -1,4 +1,5 @@
 import { Page } from '../../../application/shared/pagination';
+import { JsonText } from '../../../application/shared/json-text';
 import { encodeCursor } from './cursor';
 
 /** The pagination envelope: `nextCursor` exactly when `hasMore` (decisions.md, Lists). */
@@ -12,4 +13,14 @@ export function toEnvelope<T>(list: string, page: Page<T>): ListEnvelope<T> {
   const envelope: ListEnvelope<T> = { items: page.items, hasMore: page.hasMore };
   if (page.hasMore && page.lastId) envelope.nextCursor = encodeCursor(list, page.lastId);
   return envelope;
+}
+
+/**
+ * The same envelope, as JSON text, around items that are already JSON (kept by the store): their
+ * text goes into the answer as it is, with nothing parsed or serialised again per request.
+ */
+export function toEnvelopeJson<T>(list: string, page: Page<JsonText<T>>): string {
+  const items = page.items.map((item) => item.text).join(',');
+  const cursor = page.hasMore && page.lastId ? `,"nextCursor":${JSON.stringify(encodeCursor(list, page.lastId))}` : '';
+  return `{"items":[${items}],"hasMore":${page.hasMore}${cursor}}`;
 }
