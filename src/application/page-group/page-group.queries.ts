@@ -1,10 +1,12 @@
 import { PageGroupStatus } from '../../domain/page-group/page-group';
+import { JsonText } from '../shared/json-text';
 import { Page, PageRequest } from '../shared/pagination';
 import { PageGroupView } from './page-group.view';
 
 /** Read side of page groups; soft-deleted groups never appear. */
 export abstract class PageGroupQueries {
-  abstract list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<PageGroupView>>;
+  /** Each item as its store keeps its JSON (rendered when the group was written). */
+  abstract list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<JsonText<PageGroupView>>>;
   /** Whether the tenant has this live group: the cheap check of nested reads. */
   abstract isActive(tenantId: string, id: string): Promise<boolean>;
   /** Null when the tenant has no such group or it is soft-deleted. */

@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { PageGroupQueries } from '../../../application/page-group/page-group.queries';
 import { PageGroupView } from '../../../application/page-group/page-group.view';
+import { JsonText } from '../../../application/shared/json-text';
 import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
 import { PageGroupStatus, PlatformObject } from '../../../domain/page-group/page-group';
 import { preparedRows } from '../prepared';
@@ -36,7 +37,7 @@ export class SqlPageGroupQueries extends PageGroupQueries {
     super();
   }
 
-  async list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<PageGroupView>> {
+  async list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<JsonText<PageGroupView>>> {
     // Served by the partial indexes on live groups: (tenant_id, id) or (tenant_id, status, id).
     // Four shapes (with or without status and cursor), each its own prepared statement.
     const where = ['tenant_id = $1', 'deleted_at IS NULL'];
@@ -51,8 +52,11 @@ export class SqlPageGroupQueries extends PageGroupQueries {
     }
     params.push(page.limit + 1);
     const name = `page-groups-list${filter.status ? '-status' : ''}${page.after ? '-after' : ''}`;
-    const rows = await preparedRows<PageGroupRow>(this.em, name, `SELECT ${COLUMNS} FROM page_groups WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`, params);
-    return toPage(rows.map(toView), page.limit, (group) => group.pageGroupId);
+    // view_json: the item's JSON, rendered by PostgreSQL when the row was written (Migration...070000).
+    const rows = await preparedRows<{ id: string; view_json: string }>(this.em, name, `SELECT id, view_json FROM page_groups WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`, params);
+    const { items, hasMore } = toPage(rows, page.limit, (row) => row.id);
+    const views = items.map((row) => new JsonText<PageGroupView>(row.view_json));
+    return hasMore ? { items: views, hasMore, lastId: items[items.length - 1].id } : { items: views, hasMore };
   }
 
   async isActive(tenantId: string, id: string): Promise<boolean> {

@@ -5,10 +5,9 @@ import { GetUtmParameters } from '../../../application/page/get-utm-parameters.u
 import { ListPages } from '../../../application/page/list-pages.use-case';
 import { PageCreatedView, PageListItemView } from '../../../application/page/page.view';
 import { ListPageGroups } from '../../../application/page-group/list-page-groups.use-case';
-import { PageGroupView } from '../../../application/page-group/page-group.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
-import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
+import { ListEnvelope, toEnvelope, toEnvelopeJson } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
 import { toPageRequest } from '../pagination/page-request';
 import { CreatePageDto } from './create-page.dto';
@@ -30,12 +29,14 @@ export class PageGroupsController {
   @ApiOperation({ summary: 'List page groups', description: 'Newest first; soft-deleted groups are not listed. Echoes the page size in `limit`.' })
   @ApiOkResponse({ type: PageGroupListResponse })
   @ApiErrors(400)
-  async list(@TenantId() tenantId: string, @Query() query: ListPageGroupsQueryDto): Promise<ListEnvelope<PageGroupView> & { limit: number }> {
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async list(@TenantId() tenantId: string, @Query() query: ListPageGroupsQueryDto): Promise<string> {
     // The cursor is bound to the filter: a cursor of the `draft` list is refused by the others.
     const list = `page_groups:${query.status ?? '*'}`;
     const request = toPageRequest(list, query);
     const page = await this.listPageGroups.execute({ tenantId, status: query.status, ...request });
-    return { ...toEnvelope(list, page), limit: request.limit };
+    // Each group's JSON is kept by PostgreSQL (Migration...070000): sent as it is.
+    return toEnvelopeJson(list, page, { limit: request.limit });
   }
 
   @Get(':page_group_id/pages')

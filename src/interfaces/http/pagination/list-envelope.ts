@@ -16,11 +16,12 @@ export function toEnvelope<T>(list: string, page: Page<T>): ListEnvelope<T> {
 }
 
 /**
- * The same envelope, as JSON text, around items that are already JSON (kept by the store): their
+ * The same envelope, as JSON text (then `trailing` fields, such as an echoed `limit`), around items that are already JSON (kept by the store): their
  * text goes into the answer as it is, with nothing parsed or serialised again per request.
  */
-export function toEnvelopeJson<T>(list: string, page: Page<JsonText<T>>): string {
+export function toEnvelopeJson<T>(list: string, page: Page<JsonText<T>>, trailing: Record<string, number> = {}): string {
   const items = page.items.map((item) => item.text).join(',');
   const cursor = page.hasMore && page.lastId ? `,"nextCursor":${JSON.stringify(encodeCursor(list, page.lastId))}` : '';
-  return `{"items":[${items}],"hasMore":${page.hasMore}${cursor}}`;
+  const more = Object.entries(trailing).map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`).join('');
+  return `{"items":[${items}],"hasMore":${page.hasMore}${cursor}${more}}`;
 }
