@@ -171,6 +171,7 @@ async function main() {
   if (spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
   const seed = await seedOnce();
   await settleDatabase();
+  const diskFlush = probeDiskFlush();
   const { apiKey, brandId, pageGroupId, templateId } = seed.sample;
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
 
@@ -256,7 +257,7 @@ async function main() {
 
   const result = {
     // The seed's sizes only: its sample key stays out of the results, which are committed.
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version, loadGenerator: GENERATOR, quick: QUICK, durationSeconds: DURATION, rounds: ROUNDS, seed: { ...seed, sample: undefined } },
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version, loadGenerator: GENERATOR, quick: QUICK, durationSeconds: DURATION, rounds: ROUNDS, seed: { ...seed, sample: undefined }, diskFlush },
     scenarios: scenarios.map((s) => ({
       name: s.name,
       rps: Math.round(max[s.name].rps),
@@ -361,6 +362,18 @@ function writeResults(result) {
   writeFileSync(join(ROOT, 'docs', 'performance.md'), report(result));
 }
 
+// The disk's own flush latency at a commit-like rate, before any load (bench/fsync-probe.mjs): a
+// durable write cannot answer faster than its commit's flush, so this bounds every write's p99.
+function probeDiskFlush() {
+  const dataDirectory = process.env.BENCH_PG_DATA_PARENT ?? '/var/lib/postgresql';
+  if (!existsSync(dataDirectory)) return null;
+  const run = spawnSync(NODE, [join(ROOT, 'bench', 'fsync-probe.mjs'), QUICK ? '3' : '10', '300', dataDirectory], { encoding: 'utf8' });
+  if (run.status !== 0) return null;
+  const result = JSON.parse(run.stdout.trim());
+  log(`disk flush (8 KB + fdatasync, 300/s, ${dataDirectory}): p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  max ${result.maxMs} ms  over 50 ms ${result.over50Ms}  arrivals waiting > 50 ms ${Math.round(result.shareOfArrivalsWaitingOver50Ms * 1000) / 10} %`);
+  return result;
+}
+
 function printTable(result) {
   const rows = result.scenarios.map((s) => `${s.name.padEnd(34)} ${String(s.rps).padStart(7)} ${String(s.p50Ms).padStart(6)} ${String(s.p99Ms).padStart(6)} ${String(s.errors).padStart(6)} ${String(s.ratioToBareNest).padStart(6)} ${String(s.ratioToRawPg).padStart(6)}`);
   process.stdout.write(
@@ -405,10 +418,10 @@ function report(result) {
   return `# Performance
 
 Measured by \`npm run bench\`${result.machine.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${result.machine.cpus} cores, ${result.machine.memoryGb} GiB, Node ${result.machine.node}); the API pinned to core 0; PostgreSQL, Redis and the load generator on core 1 (PostgreSQL back on both cores for the webhook measurements).
-Maximum throughput: autocannon, 32 connections, after a warm-up. Half load and the latency curve: an open-loop generator at a constant rate, latency counted from when each request was due (no coordinated omission), after 1 s of warm-up. PATCH goes round 100 brands of the tenant.
+Maximum throughput: ${result.machine.loadGenerator ?? 'autocannon'}, 32 connections, after a warm-up. Half load and the latency curve: an open-loop generator at a constant rate, latency counted from when each request was due (no coordinated omission), after 1 s of warm-up. PATCH goes round 100 brands of the tenant.
 Data set: ${result.machine.seed.tenants} tenants, ${result.machine.seed.brands} brands, ${result.machine.seed.pageGroups} page groups, ${result.machine.seed.sessions} sessions (all in the measured page group). Medians of ${result.machine.rounds} interleaved round(s) of ${result.machine.durationSeconds} s.
 Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs.
-
+${result.machine.diskFlush ? `The disk under PostgreSQL, before the load (bench/fsync-probe.mjs, 8 KB + fdatasync at ${result.machine.diskFlush.rate}/s for ${result.machine.diskFlush.flushes} flushes): p50 ${result.machine.diskFlush.p50Ms} ms, p99 ${result.machine.diskFlush.p99Ms} ms, max ${result.machine.diskFlush.maxMs} ms; ${result.machine.diskFlush.over50Ms} flushes over 50 ms, so ${Math.round(result.machine.diskFlush.shareOfArrivalsWaitingOver50Ms * 1000) / 10} % of commits arriving at any moment would wait > 50 ms for the disk alone.\n` : ''}
 | scenario | req/s | p50 ms | p99 ms | errors | ÷ (a) | ÷ (b) | half load: req/s → ms (median of rounds) |
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
