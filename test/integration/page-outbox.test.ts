@@ -8,7 +8,10 @@ import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-o
 import { MikroOrmPageGroupRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page-group.repository';
 import { MikroOrmPageRepository, MikroOrmPageVersionRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
 import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
+import { Client } from 'pg';
 import { inContext, openTestOrm } from '../support/database';
+import { eventually } from '../support/eventually';
+import { testDatabaseUrl } from '../support/test-database-url';
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -70,6 +73,33 @@ describe('page and outbox in one transaction', () => {
     await expect(inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion))).rejects.toThrow(NotFoundError);
     expect(await count('SELECT count(*) AS n FROM pages WHERE id = ?', [page.id])).toBe(0);
     expect(await count('SELECT count(*) AS n FROM outbox_events WHERE tenant_id = ?', [group.tenantId])).toBe(0);
+  });
+
+  it('rolls the whole page back when a delete of its group commits while it waits for the counter', async () => {
+    const group = await groupOfNewTenant();
+    const holder = new Client({ connectionString: testDatabaseUrl() });
+    const observer = new Client({ connectionString: testDatabaseUrl() });
+    await Promise.all([holder.connect(), observer.connect()]);
+    try {
+      await holder.query('BEGIN');
+      await holder.query('UPDATE page_groups SET deleted_at = now() WHERE id = $1', [group.id]);
+      const pid = (await holder.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+      const saving = inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
+      const outcome = saving.then(() => 'saved', (error: unknown) => error);
+      // The page, its version and its event are written; the counter waits on the delete's lock.
+      await eventually(
+        async () => (await observer.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [pid])).rows[0].n,
+        (n) => n === 1,
+      );
+      await holder.query('COMMIT');
+      expect(await outcome).toBeInstanceOf(NotFoundError);
+      expect(await count('SELECT count(*) AS n FROM pages WHERE id = ?', [page.id])).toBe(0);
+      expect(await count('SELECT count(*) AS n FROM outbox_events WHERE tenant_id = ?', [group.tenantId])).toBe(0);
+      expect(await count('SELECT pages_count AS n FROM page_groups WHERE id = ?', [group.id])).toBe(0);
+    } finally {
+      await Promise.all([holder.end(), observer.end()]);
+    }
   });
 
   it('lets only one of two versions with the same number in, with no event for the loser', async () => {

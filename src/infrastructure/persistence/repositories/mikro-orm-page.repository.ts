@@ -18,17 +18,20 @@ export class MikroOrmPageRepository extends PageRepository {
 
   async saveNew(page: Page, firstVersion: PageVersion): Promise<void> {
     await this.em.transactional(async (em) => {
-      // The counter first: it locks the group row, so a concurrent delete cannot slip between
-      // the check and the insert, and 50 parallel creations count 50.
+      // Two flushes: the ORM knows no relation between them, so it would not order the inserts.
+      await em.persist(page).flush();
+      await em.persist(firstVersion).flush();
+      await writeToOutbox(em, firstVersion.peekEvents());
+      // The counter last: it locks the group row until COMMIT, and every page added to the group
+      // waits for that lock, so the lock is held only for this statement and the commit's flush.
+      // Still exact: a delete that committed first makes this match nothing (READ COMMITTED
+      // re-reads the row after the wait), and the whole transaction rolls back with 404; a delete
+      // that comes later waits for this commit. 50 parallel creations count 50.
       const bumped = await em.execute<{ id: string }[]>(
         'UPDATE page_groups SET pages_count = pages_count + 1 WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL RETURNING id',
         [page.pageGroupId, page.tenantId],
       );
       if (bumped.length === 0) throw new NotFoundError('page group', page.pageGroupId);
-      // Two flushes: the ORM knows no relation between them, so it would not order the inserts.
-      await em.persist(page).flush();
-      await em.persist(firstVersion).flush();
-      await writeToOutbox(em, firstVersion.peekEvents());
     });
     firstVersion.pullEvents();
   }
