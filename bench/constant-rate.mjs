@@ -8,30 +8,36 @@
 // otherwise puts the first 300 ms of every run (all requests slow) into the p99.
 import { Pool } from 'undici';
 
-export async function constantRate({ url, paths, method, headers, body, rate, duration, connections = 64, warmup = 1 }) {
+// `answeredKey`: for each 2xx answer, record when it arrived (ms since the epoch) under that field
+// of its JSON body (the webhook bench joins a page's 201 with its event's arrival at the receiver).
+export async function constantRate({ url, paths, method, headers, body, rate, duration, connections = 64, warmup = 1, answeredKey }) {
   const target = new URL(url);
   const pool = new Pool(target.origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
   // `paths`: the requests go round these paths (one resource each) instead of the url's path.
   const rotation = paths ?? [`${target.pathname}${target.search}`];
   if (warmup > 0) await schedule(pool, { rotation, method, headers, body, rate, duration: warmup });
-  const result = await schedule(pool, { rotation, method, headers, body, rate, duration });
+  const result = await schedule(pool, { rotation, method, headers, body, rate, duration, answeredKey });
   await pool.close();
   return result;
 }
 
-async function schedule(pool, { rotation, method, headers, body, rate, duration }) {
+async function schedule(pool, { rotation, method, headers, body, rate, duration, answeredKey }) {
   const total = Math.max(1, Math.round(rate * duration));
   const intervalNs = 1e9 / rate;
   const latencies = new Float64Array(total);
   let errors = 0;
   let done = 0;
   let sent = 0;
+  const answered = answeredKey ? {} : undefined;
 
   const fire = (dueNs, path) =>
     pool
       .request({ path, method, headers, body })
       .then(async (res) => {
-        await res.body.dump();
+        if (answered && res.statusCode < 300) {
+          const id = (await res.body.json())[answeredKey];
+          answered[id] = Date.now();
+        } else await res.body.dump();
         if (res.statusCode >= 300) errors++;
       })
       .catch(() => errors++)
@@ -62,7 +68,7 @@ async function schedule(pool, { rotation, method, headers, body, rate, duration 
   const sorted = Array.from(latencies.subarray(0, done)).sort((a, b) => a - b);
   const at = (q) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return { rps: done / seconds, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: round(sorted[sorted.length - 1]), errors, requests: done };
+  return { rps: done / seconds, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: round(sorted[sorted.length - 1]), errors, requests: done, ...(answered && { answered }) };
 }
 
 const round = (n) => Math.round(n * 10) / 10;

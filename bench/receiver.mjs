@@ -1,5 +1,5 @@
 // Webhook receiver for the benchmark: verifies every signature (timing-safe), records when each
-// event arrived and how long after the API created it. Prints a summary as JSON on SIGTERM, and
+// event arrived (by page id) and how long after the API created it. Prints a summary as JSON on SIGTERM, and
 // "count <n>" lines as deliveries arrive (every 100).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -8,6 +8,8 @@ const secret = process.env.SIGNING_SECRET;
 const port = Number(process.env.PORT);
 const seen = new Set();
 const latencies = [];
+// pageId → when its event arrived (ms since the epoch), joined by the bench with the page's 201.
+const arrivals = {};
 let bad = 0;
 let received = 0;
 
@@ -32,7 +34,9 @@ const server = createServer((req, res) => {
     received++;
     if (!seen.has(event.id)) {
       seen.add(event.id);
-      latencies.push(Date.now() - Date.parse(event.createdAt));
+      const now = Date.now();
+      latencies.push(now - Date.parse(event.createdAt));
+      if (event.data?.pageId) arrivals[event.data.pageId] = now;
     }
     res.writeHead(204).end();
     if (received % 100 === 0) process.stdout.write(`count ${seen.size}\n`);
@@ -42,11 +46,12 @@ server.keepAliveTimeout = 60_000;
 server.listen(port, '127.0.0.1', () => process.stdout.write('ready\n'));
 
 process.on('SIGTERM', () => {
-  process.stdout.write(`summary ${JSON.stringify({ received, distinct: seen.size, badSignatures: bad, latencies })}\n`);
+  process.stdout.write(`summary ${JSON.stringify({ received, distinct: seen.size, badSignatures: bad, latencies, arrivals })}\n`);
   process.exit(0);
 });
 process.on('SIGUSR2', () => {
   latencies.length = 0;
+  for (const key of Object.keys(arrivals)) delete arrivals[key];
   seen.clear();
   received = 0;
   process.stdout.write('reset\n');
