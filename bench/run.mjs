@@ -153,12 +153,26 @@ function sampleRss(pid) {
   };
 }
 
+// CPU time the hypervisor gave to other guests (steal), from /proc/stat: on a shared virtual
+// machine it comes and goes, and every process of the run stalls while it lasts. Each
+// measurement carries the share of the machine's time stolen while it ran.
+function cpuTimes() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+}
+
 function load(spec) {
+  const before = cpuTimes();
   return new Promise((resolve, reject) => {
     const child = pinned(1, join(ROOT, 'bench', 'load.mjs'), [JSON.stringify(spec)], {});
     let out = '';
     child.stdout.on('data', (c) => (out += c));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`))));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited ${code}`));
+      const after = cpuTimes();
+      const stealPercent = round(((after.steal - before.steal) / Math.max(1, after.total - before.total)) * 100);
+      resolve({ ...JSON.parse(out), stealPercent });
+    });
   });
 }
 
@@ -206,7 +220,7 @@ async function main() {
     for (const s of scenarios) {
       const result = await load(spec(s));
       samples[s.name].push(result);
-      log(`round ${r}/${ROUNDS}  ${s.name.padEnd(34)} ${String(Math.round(result.rps)).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  errors ${result.errors}`);
+      log(`round ${r}/${ROUNDS}  ${s.name.padEnd(34)} ${String(Math.round(result.rps)).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  errors ${result.errors}  steal ${result.stealPercent} %`);
     }
   }
   const max = Object.fromEntries(
@@ -227,10 +241,10 @@ async function main() {
       const rate = Math.max(1, Math.floor(max[s.name].rps / 2));
       const result = await load(spec(s, { overallRate: rate }));
       (halfRuns[s.name] ??= []).push(result);
-      log(`round ${r}/${ROUNDS}  ${s.name.padEnd(34)} at ${rate} req/s: p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  max ${result.maxMs} ms  errors ${result.errors}`);
+      log(`round ${r}/${ROUNDS}  ${s.name.padEnd(34)} at ${rate} req/s: p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  max ${result.maxMs} ms  errors ${result.errors}  steal ${result.stealPercent} %`);
     }
   }
-  const half = Object.fromEntries(Object.entries(halfRuns).map(([name, runs]) => [name, { p50Ms: median(runs.map((x) => x.p50Ms)), p99Ms: median(runs.map((x) => x.p99Ms)), p99MsEachRound: runs.map((x) => x.p99Ms), errors: runs.reduce((n, x) => n + x.errors, 0) }]));
+  const half = Object.fromEntries(Object.entries(halfRuns).map(([name, runs]) => [name, { p50Ms: median(runs.map((x) => x.p50Ms)), p99Ms: median(runs.map((x) => x.p99Ms)), p99MsEachRound: runs.map((x) => x.p99Ms), stealPercentEachRound: runs.map((x) => x.stealPercent), errors: runs.reduce((n, x) => n + x.errors, 0) }]));
 
   const curve = [];
   const list = scenarios.find((s) => s.name.startsWith('GET /v0/brands ('));
@@ -433,7 +447,7 @@ ${line('p99Ms', '#dc2626')}${line('p50Ms', '#2563eb')}
 }
 
 function report(result) {
-  const rows = result.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.ratioToBareNest} | ${s.ratioToRawPg} | ${s.halfLoad ? `${s.halfLoad.rps} → p50 ${s.halfLoad.p50Ms}, p99 ${s.halfLoad.p99Ms} (rounds: ${s.halfLoad.p99MsEachRound.join(', ')})` : '—'} |`);
+  const rows = result.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.ratioToBareNest} | ${s.ratioToRawPg} | ${s.halfLoad ? `${s.halfLoad.rps} → p50 ${s.halfLoad.p50Ms}, p99 ${s.halfLoad.p99Ms} (rounds: ${s.halfLoad.p99MsEachRound.join(', ')}${s.halfLoad.stealPercentEachRound ? `; CPU steal % ${s.halfLoad.stealPercentEachRound.join(', ')}` : ''})` : '—'} |`);
   return `# Performance
 
 Measured by \`npm run bench\`${result.machine.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${result.machine.cpus} cores, ${result.machine.memoryGb} GiB, Node ${result.machine.node}); the API pinned to core 0; PostgreSQL, Redis and the load generator on core 1 (PostgreSQL back on both cores for the webhook measurements).
