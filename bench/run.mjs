@@ -83,6 +83,27 @@ async function seedOnce() {
 // The measurements must not pay for the seed's aftermath: the statistics and visibility map of a
 // table that autovacuum has visited, and the checkpoint of the seed's write-ahead log (otherwise
 // it runs during the first scenarios, and every commit waits behind its writes).
+// A server set up for tests may run with autovacuum off (this kind of machine does). A production
+// server never would, and without it the dead versions of rows that writes update (a group's page
+// counter, thousands of times a round) pile up for the whole run and slow every later read of
+// them. The run switches it on for itself and puts the server's setting back afterwards.
+async function ensureAutovacuum() {
+  const client = new pg.Client({ connectionString: DB_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT setting FROM pg_settings WHERE name = 'autovacuum'");
+    if (rows[0].setting === 'on') return () => {};
+    await client.query('ALTER SYSTEM SET autovacuum = on');
+    await client.query('SELECT pg_reload_conf()');
+    log('autovacuum was off on this server: on for the run, restored afterwards');
+    return () => {
+      spawnSync('psql', [DB_URL, '-qc', 'ALTER SYSTEM RESET autovacuum', '-c', 'SELECT pg_reload_conf()'], { stdio: 'ignore' });
+    };
+  } finally {
+    await client.end();
+  }
+}
+
 async function settleDatabase() {
   const started = Date.now();
   const client = new pg.Client({ connectionString: DB_URL });
@@ -185,6 +206,7 @@ async function main() {
   if (spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
   const seed = await seedOnce();
   await settleDatabase();
+  restoreAutovacuum = await ensureAutovacuum();
   const diskFlush = probeDiskFlush();
   const { apiKey, brandId, pageGroupId, templateId } = seed.sample;
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
@@ -479,8 +501,10 @@ if (args.includes('--report')) {
   process.exit(0);
 }
 let unpin = () => {};
+let restoreAutovacuum = () => {};
 process.once('SIGINT', () => {
   unpin();
+  restoreAutovacuum();
   for (const child of children) child.kill('SIGKILL');
   process.exit(130);
 });
@@ -491,5 +515,6 @@ main()
   })
   .finally(() => {
     unpin();
+    restoreAutovacuum();
     for (const child of children) child.kill('SIGKILL');
   });
