@@ -302,7 +302,7 @@ async function main() {
       errors: max[s.name].errors,
       ratioToBareNest: round(max[s.name].rps / a, 2),
       ratioToRawPg: round(max[s.name].rps / b, 2),
-      ...(half[s.name] && { halfLoad: { rps: Math.floor(max[s.name].rps / 2), p50Ms: half[s.name].p50Ms, p99Ms: half[s.name].p99Ms, p99MsEachRound: half[s.name].p99MsEachRound, errors: half[s.name].errors } }),
+      ...(half[s.name] && { halfLoad: { rps: Math.floor(max[s.name].rps / 2), p50Ms: half[s.name].p50Ms, p99Ms: half[s.name].p99Ms, p99MsEachRound: half[s.name].p99MsEachRound, stealPercentEachRound: half[s.name].stealPercentEachRound, errors: half[s.name].errors } }),
     })),
     latencyCurve: { scenario: list?.name, points: curve },
     webhooks: webhooks.summary,
