@@ -24,3 +24,8 @@ export function toPage<T>(rows: T[], limit: number, idOf: (item: T) => string): 
   const items = hasMore ? rows.slice(0, limit) : rows;
   return hasMore ? { items, hasMore, lastId: idOf(items[items.length - 1]) } : { items, hasMore };
 }
+
+/** The same page with each item turned into what the caller answers with (cursor unchanged). */
+export function mapPage<T, U>(page: Page<T>, map: (item: T) => U): Page<U> {
+  return { ...page, items: page.items.map(map) };
+}

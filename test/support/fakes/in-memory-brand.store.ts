@@ -1,7 +1,7 @@
 import { BrandQueries } from '../../../src/application/brand/brand.queries';
 import { BrandView, toBrandView } from '../../../src/application/brand/brand.view';
 import { JsonText } from '../../../src/application/shared/json-text';
-import { Page, PageRequest, toPage } from '../../../src/application/shared/pagination';
+import { mapPage, Page, PageRequest, toPage } from '../../../src/application/shared/pagination';
 import { Brand } from '../../../src/domain/brand/brand';
 import { BrandRepository } from '../../../src/domain/brand/brand.repository';
 
@@ -30,8 +30,7 @@ export class InMemoryBrands extends BrandRepository {
           .filter((b) => b.tenantId === tenantId && (!page.after || b.id < page.after))
           .sort((a, b) => (a.id < b.id ? 1 : -1))
           .slice(0, page.limit + 1);
-        const { items, hasMore, lastId } = toPage(rows, page.limit, (b) => b.id);
-        return { items: items.map(asText), hasMore, ...(lastId && { lastId }) };
+        return mapPage(toPage(rows, page.limit, (b) => b.id), asText);
       }
       async findById(tenantId: string, brandId: string): Promise<JsonText<BrandView> | null> {
         const brand = all().find((b) => b.id === brandId && b.tenantId === tenantId);

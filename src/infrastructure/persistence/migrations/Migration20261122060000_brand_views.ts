@@ -10,7 +10,9 @@ export class Migration20261122060000_brand_views extends Migration {
 
   override up(): void {
     // The 14 theme fields in the spec's order, null where the stored theme lacks one (as
-    // completeTheme does). `->` on json gives a value's text as stored, already valid JSON.
+    // completeTheme does). `->` on json gives a value's text as stored, already valid JSON. The
+    // list is written out, not taken from the domain: a migration must keep producing the SQL it
+    // produced when it ran, whatever the model becomes (a new field gets a new migration).
     const field = (name: string) => `'"${name}":' || coalesce(t -> '${name}', 'null')::text`;
     const fields = [
       'borderColor',

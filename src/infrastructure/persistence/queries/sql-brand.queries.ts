@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { BrandQueries } from '../../../application/brand/brand.queries';
 import { BrandView } from '../../../application/brand/brand.view';
 import { JsonText } from '../../../application/shared/json-text';
-import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
+import { mapPage, Page, PageRequest, toPage } from '../../../application/shared/pagination';
 import { preparedRows } from '../prepared';
 
 interface BrandRow {
@@ -23,9 +23,7 @@ export class SqlBrandQueries extends BrandQueries {
     const rows = page.after
       ? await this.rows('brands-list-after', `WHERE tenant_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, [tenantId, page.after, page.limit + 1])
       : await this.rows('brands-list', `WHERE tenant_id = $1 ORDER BY id DESC LIMIT $2`, [tenantId, page.limit + 1]);
-    const { items, hasMore } = toPage(rows, page.limit, (row) => row.id);
-    const views = items.map((row) => new JsonText<BrandView>(row.view_json));
-    return hasMore ? { items: views, hasMore, lastId: items[items.length - 1].id } : { items: views, hasMore };
+    return mapPage(toPage(rows, page.limit, (row) => row.id), (row) => new JsonText<BrandView>(row.view_json));
   }
 
   async findById(tenantId: string, brandId: string): Promise<JsonText<BrandView> | null> {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PageGroupQueries } from '../../../application/page-group/page-group.queries';
 import { PageGroupView } from '../../../application/page-group/page-group.view';
 import { JsonText } from '../../../application/shared/json-text';
-import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
+import { mapPage, Page, PageRequest, toPage } from '../../../application/shared/pagination';
 import { PageGroupStatus, PlatformObject } from '../../../domain/page-group/page-group';
 import { preparedRows } from '../prepared';
 import { isoTimestamp } from '../sql';
@@ -54,9 +54,7 @@ export class SqlPageGroupQueries extends PageGroupQueries {
     const name = `page-groups-list${filter.status ? '-status' : ''}${page.after ? '-after' : ''}`;
     // view_json: the item's JSON, rendered by PostgreSQL when the row was written (Migration...070000).
     const rows = await preparedRows<{ id: string; view_json: string }>(this.em, name, `SELECT id, view_json FROM page_groups WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`, params);
-    const { items, hasMore } = toPage(rows, page.limit, (row) => row.id);
-    const views = items.map((row) => new JsonText<PageGroupView>(row.view_json));
-    return hasMore ? { items: views, hasMore, lastId: items[items.length - 1].id } : { items: views, hasMore };
+    return mapPage(toPage(rows, page.limit, (row) => row.id), (row) => new JsonText<PageGroupView>(row.view_json));
   }
 
   async isActive(tenantId: string, id: string): Promise<boolean> {

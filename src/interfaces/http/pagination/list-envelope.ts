@@ -16,8 +16,9 @@ export function toEnvelope<T>(list: string, page: Page<T>): ListEnvelope<T> {
 }
 
 /**
- * The same envelope, as JSON text (then `trailing` fields, such as an echoed `limit`), around items that are already JSON (kept by the store): their
- * text goes into the answer as it is, with nothing parsed or serialised again per request.
+ * The same envelope as JSON text, around items that are already JSON (kept by the store), then
+ * `trailing` fields such as an echoed `limit`: the items' text goes into the answer as it is,
+ * with nothing parsed or serialised again per request.
  */
 export function toEnvelopeJson<T>(list: string, page: Page<JsonText<T>>, trailing: Record<string, number> = {}): string {
   const items = page.items.map((item) => item.text).join(',');
