@@ -9,8 +9,9 @@ import { MikroOrmPageRepository } from '../../src/infrastructure/persistence/rep
 import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
 import { inContext, openTestOrm } from '../support/database';
 
-// A page group's list item JSON is rendered by PostgreSQL (trigger of Migration...070000) and
-// sent as stored: held here to the application's own view of the same aggregate.
+// A page group's list item JSON is rendered by PostgreSQL (trigger of Migration...070000, split
+// around the count by Migration...20261123000000) and sent as stored with the counter spliced in:
+// held here to the application's own view of the same aggregate.
 let orm: MikroORM;
 beforeAll(async () => {
   orm = await openTestOrm();
@@ -59,6 +60,7 @@ describe('page group view JSON kept by PostgreSQL', () => {
     loaded.setStatus('published', new Date(group.createdAt.getTime() + 5000));
     await repo.save(loaded);
     const view = JSON.parse((await listed(tenantId))[0]);
+    expect(view).toEqual(toPageGroupView((await repo.findActiveById(tenantId, group.id))!));
     expect(view.pagesCount).toBe(2);
     expect(view.status).toBe('published');
     expect(view.updatedAt).toBe(new Date(group.createdAt.getTime() + 5000).toISOString());

@@ -6,6 +6,7 @@ import { Migration20261122040000_utm_summaries } from './Migration20261122040000
 import { Migration20261122050000_brand_themes_json } from './Migration20261122050000_brand_themes_json';
 import { Migration20261122060000_brand_views } from './Migration20261122060000_brand_views';
 import { Migration20261122070000_page_group_views } from './Migration20261122070000_page_group_views';
+import { Migration20261123000000_page_group_counters } from './Migration20261123000000_page_group_counters';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
@@ -18,4 +19,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122050000_brand_themes_json', class: Migration20261122050000_brand_themes_json },
   { name: 'Migration20261122060000_brand_views', class: Migration20261122060000_brand_views },
   { name: 'Migration20261122070000_page_group_views', class: Migration20261122070000_page_group_views },
+  { name: 'Migration20261123000000_page_group_counters', class: Migration20261123000000_page_group_counters },
 ];

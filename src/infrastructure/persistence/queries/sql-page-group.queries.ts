@@ -27,9 +27,11 @@ interface PageGroupRow {
   deleted_at: string | null;
 }
 
-const COLUMNS = `id, tenant_id, brand_id, name, title, page_context, page_template_id, header_action_id, status,
-  pages_count, actions, footer_links, scripts, ${isoTimestamp('created_at')} AS created_at,
-  ${isoTimestamp('updated_at')} AS updated_at, ${isoTimestamp('deleted_at')} AS deleted_at`;
+// The count of pages lives in the group's counter row (Migration...20261123000000), joined in.
+const COLUMNS = `g.id, g.tenant_id, g.brand_id, g.name, g.title, g.page_context, g.page_template_id, g.header_action_id,
+  g.status, c.pages_count, g.actions, g.footer_links, g.scripts, ${isoTimestamp('g.created_at')} AS created_at,
+  ${isoTimestamp('g.updated_at')} AS updated_at, ${isoTimestamp('g.deleted_at')} AS deleted_at`;
+const WITH_COUNTER = 'page_groups g JOIN page_group_counters c ON c.page_group_id = g.id';
 
 @Injectable()
 export class SqlPageGroupQueries extends PageGroupQueries {
@@ -40,20 +42,27 @@ export class SqlPageGroupQueries extends PageGroupQueries {
   async list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<JsonText<PageGroupView>>> {
     // Served by the partial indexes on live groups: (tenant_id, id) or (tenant_id, status, id).
     // Four shapes (with or without status and cursor), each its own prepared statement.
-    const where = ['tenant_id = $1', 'deleted_at IS NULL'];
+    const where = ['g.tenant_id = $1', 'g.deleted_at IS NULL'];
     const params: unknown[] = [tenantId];
     if (filter.status) {
       params.push(filter.status);
-      where.push(`status = $${params.length}`);
+      where.push(`g.status = $${params.length}`);
     }
     if (page.after) {
       params.push(page.after);
-      where.push(`id < $${params.length}`);
+      where.push(`g.id < $${params.length}`);
     }
     params.push(page.limit + 1);
     const name = `page-groups-list${filter.status ? '-status' : ''}${page.after ? '-after' : ''}`;
-    // view_json: the item's JSON, rendered by PostgreSQL when the row was written (Migration...070000).
-    const rows = await preparedRows<{ id: string; view_json: string }>(this.em, name, `SELECT id, view_json FROM page_groups WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`, params);
+    // The item's JSON, rendered by PostgreSQL when the group was written, around its current count
+    // of pages (Migration...20261123000000).
+    const rows = await preparedRows<{ id: string; view_json: string }>(
+      this.em,
+      name,
+      `SELECT g.id, g.view_head || c.pages_count || g.view_tail AS view_json FROM ${WITH_COUNTER}
+        WHERE ${where.join(' AND ')} ORDER BY g.id DESC LIMIT $${params.length}`,
+      params,
+    );
     return mapPage(toPage(rows, page.limit, (row) => row.id), (row) => new JsonText<PageGroupView>(row.view_json));
   }
 
@@ -63,7 +72,7 @@ export class SqlPageGroupQueries extends PageGroupQueries {
   }
 
   async findActive(tenantId: string, id: string): Promise<PageGroupView | null> {
-    const rows = await this.em.execute<PageGroupRow[]>(`SELECT ${COLUMNS} FROM page_groups WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`, [tenantId, id]);
+    const rows = await this.em.execute<PageGroupRow[]>(`SELECT ${COLUMNS} FROM ${WITH_COUNTER} WHERE g.tenant_id = ? AND g.id = ? AND g.deleted_at IS NULL`, [tenantId, id]);
     return rows.length === 0 ? null : toView(rows[0]);
   }
 }

@@ -22,13 +22,14 @@ export class MikroOrmPageRepository extends PageRepository {
       await em.persist(page).flush();
       await em.persist(firstVersion).flush();
       await writeToOutbox(em, firstVersion.peekEvents());
-      // The counter last: it locks the group row until COMMIT, and every page added to the group
-      // waits for that lock, so the lock is held only for this statement and the commit's flush.
-      // Still exact: a delete that committed first makes this match nothing (READ COMMITTED
-      // re-reads the row after the wait), and the whole transaction rolls back with 404; a delete
-      // that comes later waits for this commit. 50 parallel creations count 50.
-      const bumped = await em.execute<{ id: string }[]>(
-        'UPDATE page_groups SET pages_count = pages_count + 1 WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL RETURNING id',
+      // The counter last: it locks the group's counter row until COMMIT, and every page added to
+      // the group waits for that lock, so the lock is held only for this statement and the
+      // commit's flush. Still exact: a delete that committed first has set `live` false (trigger of
+      // Migration...20261123000000), so this matches nothing (READ COMMITTED re-reads the row
+      // after the wait) and the whole transaction rolls back with 404; a delete that comes later
+      // waits for this commit. 50 parallel creations count 50.
+      const bumped = await em.execute<{ page_group_id: string }[]>(
+        'UPDATE page_group_counters SET pages_count = pages_count + 1 WHERE page_group_id = ? AND tenant_id = ? AND live RETURNING page_group_id',
         [page.pageGroupId, page.tenantId],
       );
       if (bumped.length === 0) throw new NotFoundError('page group', page.pageGroupId);

@@ -1,0 +1,56 @@
+// `node bench/cpu-share.mjs [seconds]`: where the machine's CPU goes while a load runs, by
+// process group (PostgreSQL backends, Redis, each node process by its script), as a share of one
+// core, from /proc/<pid>/stat before and after. Used to find which process limits a run whose
+// own process is not busy (the webhook drain: the worker was 25–31 % idle).
+import { readdirSync, readFileSync } from 'node:fs';
+
+const seconds = Number(process.argv[2] ?? 10);
+const TICKS = 100; // USER_HZ on Linux
+
+function snapshot() {
+  const byGroup = new Map();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
+      const group = groupOf(pid, stat);
+      byGroup.set(group, (byGroup.get(group) ?? 0) + ticks);
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return byGroup;
+}
+
+function groupOf(pid, stat) {
+  const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+  if (comm === 'postgres') return 'postgres';
+  if (comm.startsWith('redis')) return 'redis';
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  // Node names its main thread MainThread: told apart by the script it runs (and its argument).
+  if (argv[0]?.endsWith('node')) {
+    const script = argv.find((arg) => arg.endsWith('.js') || arg.endsWith('.mjs')) ?? 'node';
+    const role = argv[argv.indexOf(script) + 1] ?? '';
+    return `node ${script.split("/").slice(-2).join("/")} ${role} (pid ${pid})`.replace("  ", " ");
+  }
+  return comm;
+}
+
+const before = snapshot();
+const cpuBefore = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+const after = snapshot();
+const cpuAfter = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+
+const rows = [...after.entries()]
+  .map(([group, ticks]) => [group, (ticks - (before.get(group) ?? 0)) / TICKS / seconds])
+  .filter(([, share]) => share >= 0.005)
+  .sort((x, y) => y[1] - x[1]);
+const total = (line) => line.split(/\s+/).slice(1).map(Number);
+const [b, a] = [total(cpuBefore), total(cpuAfter)];
+const all = a.reduce((s, v) => s + v, 0) - b.reduce((s, v) => s + v, 0);
+const idle = a[3] + a[4] - b[3] - b[4];
+const steal = (a[7] ?? 0) - (b[7] ?? 0);
+console.log(`over ${seconds} s, in cores (2 = the whole machine): idle ${((idle / all) * 2).toFixed(2)}, steal ${((steal / all) * 2).toFixed(2)}`);
+for (const [group, share] of rows) console.log(`${share.toFixed(2).padStart(6)}  ${group}`);
