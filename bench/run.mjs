@@ -263,7 +263,7 @@ async function main() {
       const rate = Math.max(1, Math.floor(max[s.name].rps / 2));
       const result = await load(spec(s, { overallRate: rate }));
       (halfRuns[s.name] ??= []).push(result);
-      log(`round ${r}/${ROUNDS}  ${s.name.padEnd(34)} at ${rate} req/s: p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  max ${result.maxMs} ms  errors ${result.errors}  steal ${result.stealPercent} %`);
+      log(`round ${r}/${ROUNDS}  ${s.name.padEnd(34)} at ${rate} req/s: p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  max ${result.maxMs} ms  errors ${result.errors}  steal ${result.stealPercent} %  generator: sent late p99 ${result.generator.sendLagP99Ms} / max ${result.generator.sendLagMaxMs} ms, loop delay max ${result.generator.loopDelayMaxMs} ms`);
     }
   }
   const half = Object.fromEntries(Object.entries(halfRuns).map(([name, runs]) => [name, { p50Ms: median(runs.map((x) => x.p50Ms)), p99Ms: median(runs.map((x) => x.p99Ms)), p99MsEachRound: runs.map((x) => x.p99Ms), stealPercentEachRound: runs.map((x) => x.stealPercent), errors: runs.reduce((n, x) => n + x.errors, 0) }]));

@@ -122,7 +122,7 @@ describe('Idempotency-Key', () => {
     const group = await p.group(tenant.tenantId);
     const page = [await post(tenant, 'p', {}, `/v0/page_groups/${group.pageGroupId}/pages`), await post(tenant, 'p', {}, `/v0/page_groups/${group.pageGroupId}/pages`)];
     expect(page[1].body.pageId).toBe(page[0].body.pageId);
-    expect((await rows<{ pages_count: number }>(t, 'SELECT pages_count FROM page_group_counters WHERE page_group_id = ?', [group.pageGroupId]))[0].pages_count).toBe(1);
+    expect((await rows<{ pages_count: number }>(t, 'SELECT sum(pages_count)::int AS pages_count FROM page_group_counters WHERE page_group_id = ?', [group.pageGroupId]))[0].pages_count).toBe(1);
     const template = await p.systemTemplate();
     const copies = [await post(tenant, 'c', {}, `/v0/templates/${template.pageTemplateId}/duplicate`), await post(tenant, 'c', {}, `/v0/templates/${template.pageTemplateId}/duplicate`)];
     expect(copies[1].body.pageTemplateId).toBe(copies[0].body.pageTemplateId);

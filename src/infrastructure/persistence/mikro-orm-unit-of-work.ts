@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../application/shared/unit-of-work';
+import { committingOutbox } from './outbox/outbox-wake';
 
 @Injectable()
 export class MikroOrmUnitOfWork extends UnitOfWork {
@@ -8,8 +9,11 @@ export class MikroOrmUnitOfWork extends UnitOfWork {
     super();
   }
 
-  /** Repositories use the context EntityManager, which inside here is the transaction's fork. */
+  /**
+   * Repositories use the context EntityManager, which inside here is the transaction's fork.
+   * Events written inside wake the relay once this, the outermost transaction, has committed.
+   */
   run<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work());
+    return committingOutbox(this.em, () => this.em.transactional(() => work()));
   }
 }

@@ -95,7 +95,7 @@ export class SqlBulkSeeder extends BulkSeeder {
         [slice.map(() => newTypeId('pagever')), owners, ids, groupIds, now],
       );
     });
-    await pool.query('UPDATE page_group_counters SET pages_count = $2 WHERE page_group_id = ANY($1::text[])', [groups.map((g) => g.id), sizes.pagesPerGroup]);
+    await pool.query('UPDATE page_group_counters SET pages_count = $2 WHERE page_group_id = ANY($1::text[]) AND shard = 0', [groups.map((g) => g.id), sizes.pagesPerGroup]);
 
     const hot = groups[0];
     const hotPages = pages.filter((p) => p.groupId === hot.id);

@@ -1,5 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { DomainEvent } from '../../../domain/shared/domain-event';
+import { markOutboxWritten, OUTBOX_CHANNEL } from './outbox-wake';
+
+export { OUTBOX_CHANNEL };
 
 /**
  * The webhook envelope of an event (decisions.md, Webhooks), serialised once: these bytes are
@@ -15,9 +18,8 @@ export async function writeToOutbox(em: EntityManager, events: readonly DomainEv
   const values = events.map(() => '(?, ?, ?, ?, ?)').join(', ');
   const params = events.flatMap((event) => [event.id, event.tenantId, event.type, eventBody(event), event.occurredAt]);
   await em.execute(`INSERT INTO outbox_events (id, tenant_id, type, body, created_at) VALUES ${values}`, params, 'run');
-  // Wakes the relay as soon as this transaction commits (PostgreSQL delivers NOTIFY on commit,
-  // and drops it on rollback); the relay also polls, so a missed notification only adds latency.
-  await em.execute(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`, [], 'run');
+  // The relay is woken after the commit by the enclosing `committingOutbox` (outbox-wake.ts says
+  // why). A writer outside one notifies in its transaction (delivered on commit, dropped on
+  // rollback); the relay also polls, so a missed notification only adds latency.
+  if (!markOutboxWritten()) await em.execute(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`, [], 'run');
 }
-
-export const OUTBOX_CHANNEL = 'outbox_events';

@@ -27,11 +27,11 @@ interface PageGroupRow {
   deleted_at: string | null;
 }
 
-// The count of pages lives in the group's counter row (Migration...20261123000000), joined in.
+// The count of pages is the sum of the group's counter rows (Migration...20261123000000).
+const PAGES_COUNT = '(SELECT sum(c.pages_count)::int FROM page_group_counters c WHERE c.page_group_id = g.id)';
 const COLUMNS = `g.id, g.tenant_id, g.brand_id, g.name, g.title, g.page_context, g.page_template_id, g.header_action_id,
-  g.status, c.pages_count, g.actions, g.footer_links, g.scripts, ${isoTimestamp('g.created_at')} AS created_at,
+  g.status, ${PAGES_COUNT} AS pages_count, g.actions, g.footer_links, g.scripts, ${isoTimestamp('g.created_at')} AS created_at,
   ${isoTimestamp('g.updated_at')} AS updated_at, ${isoTimestamp('g.deleted_at')} AS deleted_at`;
-const WITH_COUNTER = 'page_groups g JOIN page_group_counters c ON c.page_group_id = g.id';
 
 @Injectable()
 export class SqlPageGroupQueries extends PageGroupQueries {
@@ -59,7 +59,7 @@ export class SqlPageGroupQueries extends PageGroupQueries {
     const rows = await preparedRows<{ id: string; view_json: string }>(
       this.em,
       name,
-      `SELECT g.id, g.view_head || c.pages_count || g.view_tail AS view_json FROM ${WITH_COUNTER}
+      `SELECT g.id, g.view_head || ${PAGES_COUNT} || g.view_tail AS view_json FROM page_groups g
         WHERE ${where.join(' AND ')} ORDER BY g.id DESC LIMIT $${params.length}`,
       params,
     );
@@ -72,7 +72,7 @@ export class SqlPageGroupQueries extends PageGroupQueries {
   }
 
   async findActive(tenantId: string, id: string): Promise<PageGroupView | null> {
-    const rows = await this.em.execute<PageGroupRow[]>(`SELECT ${COLUMNS} FROM ${WITH_COUNTER} WHERE g.tenant_id = ? AND g.id = ? AND g.deleted_at IS NULL`, [tenantId, id]);
+    const rows = await this.em.execute<PageGroupRow[]>(`SELECT ${COLUMNS} FROM page_groups g WHERE g.tenant_id = ? AND g.id = ? AND g.deleted_at IS NULL`, [tenantId, id]);
     return rows.length === 0 ? null : toView(rows[0]);
   }
 }

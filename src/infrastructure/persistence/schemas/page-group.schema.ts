@@ -15,11 +15,11 @@ export const PageGroupSchema = new EntitySchema<PageGroup>({
     pageTemplateId: { type: 'string', nullable: true },
     headerActionId: { type: 'string', nullable: true },
     status: { type: 'string' },
-    // Kept by the database in the group's counter row (incremented in the transaction that adds a
-    // page; Migration...20261123000000): read with the group, never written by the ORM.
+    // Kept by the database in the group's counter rows (one incremented in the transaction that
+    // adds a page; Migration...20261123000000): read with the group, never written by the ORM.
     pagesCount: {
       type: 'integer',
-      formula: (columns) => `(SELECT c.pages_count FROM page_group_counters c WHERE c.page_group_id = ${columns.id})`,
+      formula: (columns) => `(SELECT sum(c.pages_count)::int FROM page_group_counters c WHERE c.page_group_id = ${columns.id})`,
     },
     actions: { type: 'json' },
     footerLinks: { type: 'json' },

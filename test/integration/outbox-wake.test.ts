@@ -1,0 +1,84 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
+import { Page } from '../../src/domain/page/page';
+import { PageGroup } from '../../src/domain/page-group/page-group';
+import { Tenant } from '../../src/domain/tenant/tenant';
+import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
+import { OUTBOX_CHANNEL } from '../../src/infrastructure/persistence/outbox/outbox-wake';
+import { MikroOrmPageGroupRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page-group.repository';
+import { MikroOrmPageRepository, PAGE_COUNTER_SHARDS } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
+import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
+import { inContext, openTestOrm } from '../support/database';
+import { testDatabaseUrl } from '../support/test-database-url';
+
+// The relay's NOTIFY is sent after the event's transaction commits (outbox-wake.ts). What the
+// relay relies on: when a wake-up arrives, the events it announces are committed and visible to
+// another connection, also when the page's transaction is nested in a unit of work.
+let orm: MikroORM;
+let listener: Client;
+beforeAll(async () => {
+  orm = await openTestOrm();
+  listener = new Client({ connectionString: testDatabaseUrl() });
+  await listener.connect();
+  await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
+});
+afterAll(async () => {
+  await listener.end();
+  await orm.close(true);
+});
+
+async function groupOfNewTenant(): Promise<PageGroup> {
+  return inContext(orm, async () => {
+    const tenant = Tenant.create('Wake', new Date());
+    await new MikroOrmTenantRepository(orm.em).save(tenant);
+    const group = PageGroup.create({ tenantId: tenant.id, name: 'G' }, new Date());
+    await new MikroOrmPageGroupRepository(orm.em).save(group);
+    return group;
+  });
+}
+
+/** On the next wake-up, how many of these events the listener's own connection can see. */
+function visibleAtNextWake(eventIds: () => string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    listener.once('notification', () => {
+      listener
+        .query('SELECT count(*)::int AS n FROM outbox_events WHERE id = ANY($1::text[])', [eventIds()])
+        .then((result) => resolve(result.rows[0].n), reject);
+    });
+  });
+}
+
+const newPage = (group: PageGroup) => Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+
+describe('relay wake-up after the commit', () => {
+  it('arrives once the page, its event included, is committed', async () => {
+    const group = await groupOfNewTenant();
+    const { page, firstVersion } = newPage(group);
+    const eventId = firstVersion.peekEvents()[0].id;
+    const seen = visibleAtNextWake(() => [eventId]);
+    await inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
+    expect(await seen).toBe(1);
+  });
+
+  it('waits for the outer commit when the page is written inside a unit of work', async () => {
+    const group = await groupOfNewTenant();
+    const { page, firstVersion } = newPage(group);
+    const eventId = firstVersion.peekEvents()[0].id;
+    const seen = visibleAtNextWake(() => [eventId]);
+    await inContext(orm, () =>
+      new MikroOrmUnitOfWork(orm.em).run(async () => {
+        await new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion);
+        // Still uncommitted here: a wake-up sent now would find nothing and the event would wait
+        // for the relay's poll.
+        await orm.em.execute('SELECT pg_sleep(0.05)');
+      }),
+    );
+    expect(await seen).toBe(1);
+  });
+
+  it(`keeps every group's count in ${PAGE_COUNTER_SHARDS} counter rows, as the migration made them`, async () => {
+    const group = await groupOfNewTenant();
+    const { rows } = await listener.query('SELECT array_agg(shard ORDER BY shard) AS shards FROM page_group_counters WHERE page_group_id = $1', [group.id]);
+    expect(rows[0].shards).toEqual(Array.from({ length: PAGE_COUNTER_SHARDS }, (_, i) => i));
+  });
+});
