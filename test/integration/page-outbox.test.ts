@@ -117,7 +117,7 @@ describe('page and outbox in one transaction', () => {
       const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
       const saving = inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
       const outcome = saving.then(() => 'saved', (error: unknown) => error);
-      // The page, its version and its event are written; the counter waits on the delete's lock.
+      // The page's statement waits on the delete's lock of the group's counter rows.
       await eventually(
         async () => (await observer.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [pid])).rows[0].n,
         (n) => n === 1,

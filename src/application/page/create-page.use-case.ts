@@ -3,10 +3,9 @@ import { Page } from '../../domain/page/page';
 import { PageRepository } from '../../domain/page/page.repository';
 import { PageGroupRepository } from '../../domain/page-group/page-group.repository';
 import { Clock } from '../../domain/shared/clock';
-import { InvalidValueError } from '../../domain/shared/domain-error';
+import { InvalidValueError, NotFoundError } from '../../domain/shared/domain-error';
 import { isTypeId } from '../../domain/shared/type-id';
 import { TemplateRepository } from '../../domain/template/template.repository';
-import { activeGroupOrFail } from '../page-group/active-group';
 import { PageCreatedView, toPageCreatedView } from './page.view';
 
 /**
@@ -23,7 +22,9 @@ export class CreatePage {
   ) {}
 
   async execute(input: { tenantId: string; pageGroupId: string; pageTemplateId?: string; supplementaryContext?: string }): Promise<PageCreatedView> {
-    const group = await activeGroupOrFail(this.groups, input.tenantId, input.pageGroupId);
+    // The group's defaults only: the page's own statement checks again that the group is live.
+    const group = isTypeId(input.pageGroupId, 'page') ? await this.groups.findActiveDefaults(input.tenantId, input.pageGroupId) : null;
+    if (!group) throw new NotFoundError('page group', input.pageGroupId);
     let templateId = group.pageTemplateId;
     if (input.pageTemplateId !== undefined) {
       const visible = isTypeId(input.pageTemplateId, 'pagetemplate') ? await this.templates.findVisible(input.tenantId, input.pageTemplateId) : null;
@@ -31,7 +32,7 @@ export class CreatePage {
       templateId = visible.id;
     }
     const { page, firstVersion } = Page.create(
-      { tenantId: input.tenantId, pageGroupId: group.id, pageTemplateId: templateId, supplementaryContext: input.supplementaryContext },
+      { tenantId: input.tenantId, pageGroupId: input.pageGroupId, pageTemplateId: templateId, supplementaryContext: input.supplementaryContext },
       this.clock.now(),
     );
     await this.pages.saveNew(page, firstVersion);

@@ -3,6 +3,12 @@ import { PageGroup } from './page-group';
 export abstract class PageGroupRepository {
   /** Null when the tenant has no such group, or it is soft-deleted. */
   abstract findActiveById(tenantId: string, id: string): Promise<PageGroup | null>;
+  /**
+   * The default page template of the tenant's live group, or null as above: what adding a page
+   * needs from its group, read without loading the aggregate (a page is added hundreds of times a
+   * second, and loading the group cost the API more than writing the page).
+   */
+  abstract findActiveDefaults(tenantId: string, id: string): Promise<{ pageTemplateId: string | null } | null>;
   /** Inserts or updates the group's own fields (never `pagesCount`, which the database keeps). */
   abstract save(group: PageGroup): Promise<void>;
 }

@@ -83,9 +83,21 @@ export function suffixToUuid(suffix: string): string | null {
 let lastMs = 0;
 let counter = 0;
 
+// Random bytes drawn 4 KB at a time: one call to the system's generator per 256 ids instead of
+// one per id (it showed in the API's CPU profile of page creation, three ids per request).
+const RANDOM_POOL = new Uint8Array(4096);
+let randomOffset = RANDOM_POOL.length;
+function randomBytes16(): Uint8Array {
+  if (randomOffset === RANDOM_POOL.length) {
+    globalThis.crypto.getRandomValues(RANDOM_POOL);
+    randomOffset = 0;
+  }
+  randomOffset += 16;
+  return RANDOM_POOL.slice(randomOffset - 16, randomOffset);
+}
+
 export function newUuidV7Bytes(nowMs: number = Date.now()): Uint8Array {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
+  const bytes = randomBytes16();
   let ms = nowMs;
   if (ms <= lastMs) {
     counter++;

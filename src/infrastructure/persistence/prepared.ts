@@ -13,3 +13,16 @@ export async function preparedRows<T>(em: EntityManager, name: string, text: str
   const pool = (await em.getConnection().getNativeClient()) as Pool;
   return (await pool.query({ name, text, values })).rows as T[];
 }
+
+/**
+ * One statement, as a named prepared statement on the pool when `em` is in no transaction (a
+ * write is then its own transaction: atomic, one round trip), or on the transaction's connection
+ * when it is in one (a unit of work: an Idempotency-Key request, the demo seed), where it sees
+ * the transaction's own writes and the ORM sends it with its values inlined. `text` numbers its
+ * parameters $1, $2… in order, each used once, so that the same text serves both ways.
+ */
+export async function statementRows<T>(em: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
+  if (em.isInTransaction()) return em.execute<T[]>(text.replace(/\$\d+/g, '?'), values);
+  const pool = (await em.getConnection().getNativeClient()) as Pool;
+  return (await pool.query({ name, text, values })).rows as T[];
+}

@@ -14,6 +14,10 @@ export class InMemoryGroups extends PageGroupRepository {
     const group = this.rows.get(id);
     return group && group.tenantId === tenantId && !group.isDeleted() ? group : null;
   }
+  async findActiveDefaults(tenantId: string, id: string) {
+    const group = await this.findActiveById(tenantId, id);
+    return group && { pageTemplateId: group.pageTemplateId };
+  }
   async save(group: PageGroup) {
     this.rows.set(group.id, group);
   }
