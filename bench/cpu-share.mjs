@@ -25,7 +25,12 @@ function snapshot() {
 
 function groupOf(pid, stat) {
   const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-  if (comm === 'postgres') return 'postgres';
+  if (comm === 'postgres') {
+    // Its title says what the process is: a client's backend, or autovacuum, the WAL writer…
+    const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+    const role = /postgres: [^:]+: (.*)/.exec(title)?.[1] ?? 'postmaster';
+    return `postgres: ${/^\S+ \S+ (127\.0\.0\.1|\[local\]|::1)/.test(role) ? 'client backends' : role.replace(/ \d+$/, '')}`;
+  }
   if (comm.startsWith('redis')) return 'redis';
   const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   // Node names its main thread MainThread: told apart by the script it runs (and its argument).

@@ -30,13 +30,24 @@ export class SqlDeliveryStore extends DeliveryStore {
     }>({
       // A named statement: parsed and planned once per connection (this runs thousands of times a second).
       name: 'webhook-delivery-claim',
-      text: `WITH claimed AS (
-         UPDATE webhook_deliveries SET status = 'sending', locked_until = $1, updated_at = $2
-         WHERE id = $3 AND attempt_count = $4 AND (status = 'pending' OR (status = 'sending' AND locked_until < $2))
+      // The lease is `locked_until` alone: the status stays 'pending' ('sending' was set by
+      // earlier versions and is still taken over when its lease has run out). No indexed column
+      // changes, so PostgreSQL updates the row in place on its page (a HOT update, Migration
+      // ...20261123010000 leaves room for it) instead of adding an entry to each of its three
+      // indexes. The claim commits without waiting for the disk (synchronous_commit off for this statement's
+      // own transaction only): it is a lease, not a fact. Lost in a crash of PostgreSQL, the
+      // delivery is simply pending again and is sent by the next job or the sweeper, as after a
+      // killed worker (decisions.md 28 and 55). The attempt's record stays durable. This halves
+      // the disk flushes a delivery waits for; the drain was waiting on them (IO:WALSync,
+      // LWLock:WALWrite in pg_stat_activity).
+      text: `WITH lease AS (SELECT set_config('synchronous_commit', 'off', true)),
+       claimed AS (
+         UPDATE webhook_deliveries SET status = 'pending', locked_until = $1, updated_at = $2
+         WHERE id = $3 AND attempt_count = $4 AND status IN ('pending', 'sending') AND (locked_until IS NULL OR locked_until < $2)
          RETURNING tenant_id, subscription_id, event_id, event_type)
        SELECT c.tenant_id, c.subscription_id, c.event_id, c.event_type, s.url, s.active, s.deleted_at IS NOT NULL AS deleted,
               s.signing_secret_encrypted AS secret, o.body
-       FROM claimed c JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`,
+       FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`,
       values: [new Date(now.getTime() + lockMs), now, deliveryId, attempt - 1],
     });
     if (rows.length === 0) return null;
@@ -91,7 +102,7 @@ export class SqlDeliveryStore extends DeliveryStore {
   async cancel(claim: DeliveryClaim, at: Date): Promise<void> {
     await this.orm.em.fork().execute(
       `UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL, next_attempt_at = NULL, updated_at = ?, finished_at = ?
-       WHERE id = ? AND status = 'sending'`,
+       WHERE id = ? AND status IN ('pending', 'sending')`,
       [at, at, claim.deliveryId],
       'run',
     );
@@ -113,7 +124,7 @@ export class SqlDeliveryStore extends DeliveryStore {
   async findStranded(now: Date, limit: number): Promise<DeliveryJob[]> {
     const rows = await this.orm.em.fork().execute<{ id: string; attempt_count: number }[]>(
       `SELECT id, attempt_count FROM webhook_deliveries
-       WHERE (status = 'pending' AND next_attempt_at <= ?) OR (status = 'sending' AND locked_until < ?)
+       WHERE status IN ('pending', 'sending') AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until < ?)
        ORDER BY next_attempt_at LIMIT ?`,
       [new Date(now.getTime() - SWEEP_GRACE_MS), now, limit],
     );

@@ -1,0 +1,80 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
+import { newTypeId } from '../../src/domain/shared/type-id';
+import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
+import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
+import { SqlDeliveryStore } from '../../src/infrastructure/persistence/webhooks/sql-delivery.store';
+import { testDatabaseUrl } from '../support/test-database-url';
+
+// The claim commits without waiting for the disk, for its own transaction only (decisions.md 55):
+// on a pool of one connection, the attempt's record that follows must run with the server's
+// durable setting again, and a claim must still take the attempt exactly once.
+let orm: MikroORM;
+const cipher = new SecretCipher(Buffer.alloc(32, 7));
+beforeAll(async () => {
+  orm = await MikroORM.init(createOrmConfig(testDatabaseUrl(), 1));
+});
+afterAll(() => orm.close(true));
+
+async function pendingDelivery(): Promise<string> {
+  const em = orm.em.fork();
+  const [tenantId, subscriptionId, eventId, deliveryId] = [newTypeId('tenant'), newTypeId('whsub'), newTypeId('evt'), newTypeId('whdlv')];
+  await em.execute(`INSERT INTO tenants (id, name, created_at) VALUES (?, 't', now())`, [tenantId]);
+  await em.execute(
+    `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at)
+     VALUES (?, ?, 'http://127.0.0.1:9/hooks', '{page.version.created}', true, ?, now(), now())`,
+    [subscriptionId, tenantId, cipher.encrypt('whsec_test')],
+  );
+  await em.execute(`INSERT INTO outbox_events (id, tenant_id, type, body, created_at) VALUES (?, ?, 'page.version.created', '{"a":1}', now())`, [eventId, tenantId]);
+  await em.execute(
+    `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'page.version.created', 'pending', 0, now() - interval '2 minutes', now(), now())`,
+    [deliveryId, tenantId, subscriptionId, eventId],
+  );
+  return deliveryId;
+}
+
+const setting = async () => {
+  const pool = (await orm.em.getConnection().getNativeClient()) as Pool;
+  return (await pool.query('SHOW synchronous_commit')).rows[0].synchronous_commit;
+};
+
+describe('claiming a delivery attempt', () => {
+  it('takes the attempt once, and leaves the connection committing durably for the record', async () => {
+    const before = await setting();
+    const deliveryId = await pendingDelivery();
+    const store = new SqlDeliveryStore(orm, cipher);
+    const claim = await store.claim(deliveryId, 1, new Date(), 30_000);
+    expect(claim).toMatchObject({ deliveryId, attempt: 1, body: '{"a":1}', subscription: { url: 'http://127.0.0.1:9/hooks', signingSecret: 'whsec_test', active: true } });
+    expect(await store.claim(deliveryId, 1, new Date(), 30_000)).toBeNull();
+    expect(await setting()).toBe(before);
+    expect(before).not.toBe('off');
+
+    await store.record(claim!, { statusCode: 204, durationMs: 3, error: null }, { status: 'delivered' }, new Date());
+    const rows = await orm.em.fork().execute<{ status: string }[]>('SELECT status FROM webhook_deliveries WHERE id = ?', [deliveryId]);
+    expect(rows[0].status).toBe('delivered');
+  });
+
+  it('lets a lease run out: another job then takes the attempt, and the sweeper finds it', async () => {
+    const deliveryId = await pendingDelivery();
+    const store = new SqlDeliveryStore(orm, cipher);
+    const t0 = new Date(Date.now() - 60_000);
+    expect(await store.claim(deliveryId, 1, t0, 10_000)).not.toBeNull();
+    // Leased until t0 + 10 s: neither a second job nor the sweeper touch it before then.
+    expect(await store.claim(deliveryId, 1, new Date(t0.getTime() + 5_000), 10_000)).toBeNull();
+    const strandedAt = async (at: Date) => (await store.findStranded(at, 10_000)).map((job) => job.deliveryId);
+    expect(await strandedAt(new Date(t0.getTime() + 5_000))).not.toContain(deliveryId);
+    // The worker holding it died: after the lease, both find it again.
+    expect(await strandedAt(new Date())).toContain(deliveryId);
+    expect(await store.claim(deliveryId, 1, new Date(), 10_000)).not.toBeNull();
+  });
+
+  it("takes over a 'sending' delivery left by an earlier version once its lease has run out", async () => {
+    const deliveryId = await pendingDelivery();
+    await orm.em.fork().execute(`UPDATE webhook_deliveries SET status = 'sending', locked_until = now() + interval '1 minute' WHERE id = ?`, [deliveryId]);
+    const store = new SqlDeliveryStore(orm, cipher);
+    expect(await store.claim(deliveryId, 1, new Date(), 10_000)).toBeNull();
+    await orm.em.fork().execute(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = ?`, [deliveryId]);
+    expect(await store.claim(deliveryId, 1, new Date(), 10_000)).not.toBeNull();
+  });
+});
