@@ -144,7 +144,10 @@ const SERVICE_ENV = {
 async function startService(role, core, extra = {}) {
   // Service logs (JSON) go to bench/results/<role>.log for looking into a run.
   const logFile = openSync(join(ROOT, 'bench', 'results', `${role}.log`), 'w');
-  const child = pinned(core, join(ROOT, 'dist', 'main.js'), [], { ...SERVICE_ENV, SERVICE_ROLE: role, PORT: String(PORT), BENCH_BASELINES: 'true', ...extra }, ['ignore', logFile, 'inherit'], SERVICE_FLAGS);
+  // BENCH_API_NODE_FLAGS / BENCH_WORKER_NODE_FLAGS: extra node flags for looking into a run, e.g.
+  // "--cpu-prof --cpu-prof-dir=/tmp/prof" (the profile is written when the process exits).
+  const extraFlags = (process.env[`BENCH_${role.toUpperCase()}_NODE_FLAGS`] ?? '').split(' ').filter(Boolean);
+  const child = pinned(core, join(ROOT, 'dist', 'main.js'), [], { ...SERVICE_ENV, SERVICE_ROLE: role, PORT: String(PORT), BENCH_BASELINES: 'true', ...extra }, ['ignore', logFile, 'inherit'], [...SERVICE_FLAGS, ...extraFlags]);
   if (role !== 'worker') {
     for (let i = 0; i < 200; i++) {
       const ok = await fetch(`${BASE}/health/ready`).then((r) => r.ok, () => false);
@@ -154,6 +157,17 @@ async function startService(role, core, extra = {}) {
     throw new Error('API did not start');
   }
   return child;
+}
+
+// SIGTERM and wait for the exit (at most 15 s): a service finishes its shutdown, and writes its
+// CPU profile when one was asked for, before the run's clean-up kills what is left.
+function stopProcess(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 15_000);
+    child.once('exit', () => (clearTimeout(timer), resolve()));
+    child.kill('SIGTERM');
+  });
 }
 
 function rssMb(pid) {
@@ -289,7 +303,7 @@ async function main() {
     log('webhooks…');
     webhooks = await benchWebhooks(apiKey, pageGroupId, headers);
   }
-  api.kill('SIGTERM');
+  await stopProcess(api);
 
   const result = {
     // The seed's sizes only: its sample key stays out of the results, which are committed.
@@ -382,7 +396,7 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
   const workerRss = stopWorkerRss();
   receiver.kill('SIGTERM');
   await waitLine((l) => l.startsWith('summary '));
-  worker.kill('SIGTERM');
+  await stopProcess(worker);
   // A page whose event has not arrived 1.5 s after the last 201 counts as that late at least.
   const end = Date.now();
   const fromAnswer = Object.entries(measured.answered).map(([pageId, answeredAt]) => (summary.arrivals[pageId] ?? end) - answeredAt);
