@@ -2,13 +2,11 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { Page } from '../../src/domain/page/page';
 import { PageGroup } from '../../src/domain/page-group/page-group';
-import { Tenant } from '../../src/domain/tenant/tenant';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
 import { OUTBOX_CHANNEL } from '../../src/infrastructure/persistence/outbox/outbox-wake';
-import { MikroOrmPageGroupRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page-group.repository';
 import { MikroOrmPageRepository, PAGE_COUNTER_SHARDS } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
-import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
 import { inContext, openTestOrm } from '../support/database';
+import { groupOfNewTenant as newGroup } from '../support/page-groups';
 import { testDatabaseUrl } from '../support/test-database-url';
 
 // The relay's NOTIFY is sent after the event's transaction commits (outbox-wake.ts). What the
@@ -27,15 +25,7 @@ afterAll(async () => {
   await orm.close(true);
 });
 
-async function groupOfNewTenant(): Promise<PageGroup> {
-  return inContext(orm, async () => {
-    const tenant = Tenant.create('Wake', new Date());
-    await new MikroOrmTenantRepository(orm.em).save(tenant);
-    const group = PageGroup.create({ tenantId: tenant.id, name: 'G' }, new Date());
-    await new MikroOrmPageGroupRepository(orm.em).save(group);
-    return group;
-  });
-}
+const groupOfNewTenant = () => newGroup(orm, 'Wake');
 
 /** On the next wake-up, how many of these events the listener's own connection can see. */
 function visibleAtNextWake(eventIds: () => string[]): Promise<number> {

@@ -1,15 +1,13 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Page } from '../../src/domain/page/page';
 import { PageVersion } from '../../src/domain/page/page-version';
-import { PageGroup } from '../../src/domain/page-group/page-group';
-import { Tenant } from '../../src/domain/tenant/tenant';
 import { ConcurrentChangeError, NotFoundError } from '../../src/domain/shared/domain-error';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
 import { MikroOrmPageGroupRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page-group.repository';
 import { MikroOrmPageRepository, MikroOrmPageVersionRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
-import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
 import { Client } from 'pg';
 import { inContext, openTestOrm } from '../support/database';
+import { groupOfNewTenant as newGroup } from '../support/page-groups';
 import { eventually } from '../support/eventually';
 import { testDatabaseUrl } from '../support/test-database-url';
 
@@ -21,15 +19,7 @@ afterAll(() => orm.close(true));
 
 const count = async (sql: string, params: unknown[]) => Number((await orm.em.fork().execute<{ n: string }[]>(sql, params))[0].n);
 
-async function groupOfNewTenant(): Promise<PageGroup> {
-  return inContext(orm, async () => {
-    const tenant = Tenant.create('Outbox', new Date());
-    await new MikroOrmTenantRepository(orm.em).save(tenant);
-    const group = PageGroup.create({ tenantId: tenant.id, name: 'G' }, new Date());
-    await new MikroOrmPageGroupRepository(orm.em).save(group);
-    return group;
-  });
-}
+const groupOfNewTenant = () => newGroup(orm, 'Outbox');
 
 describe('page and outbox in one transaction', () => {
   it('commits the page, version 1, the outbox row and pagesCount together', async () => {

@@ -31,7 +31,11 @@ describe('UTM parameters query plan', () => {
       `EXPLAIN SELECT string_agg(to_json(value)::text, ',' ORDER BY value) FILTER (WHERE kind = 'source') FROM page_group_utm_values WHERE page_group_id = 'page_utmplan00000000420000000000000000'`,
     );
     const text = plan.map((row) => row['QUERY PLAN']).join('\n');
-    expect(text).toMatch(/Index Only Scan using page_group_utm_values_pkey/);
+    // Through the primary key: as an index-only scan where VACUUM could mark the new rows all
+    // visible, else as a (bitmap) index scan. Which one depends on the transactions other test
+    // files have open at that moment on the same server (they hold VACUUM's horizon back), not on
+    // the query, so either passes; a sequential scan or the sessions table does not.
+    expect(text).toMatch(/(Index Only Scan|Index Scan|Bitmap Index Scan) using page_group_utm_values_pkey/);
     expect(text).not.toMatch(/page_sessions|Seq Scan/);
   });
 });
