@@ -7,22 +7,27 @@ import { OUTBOX_CHANNEL } from '../../src/infrastructure/persistence/outbox/outb
 import { MikroOrmPageRepository, PAGE_COUNTER_SHARDS } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
 import { inContext, openTestOrm } from '../support/database';
 import { groupOfNewTenant as newGroup } from '../support/page-groups';
-import { testDatabaseUrl } from '../support/test-database-url';
+import { isolatedDatabase } from '../support/isolated-database';
 
 // The relay's NOTIFY is sent after the event's transaction commits (outbox-wake.ts). What the
 // relay relies on: when a wake-up arrives, the events it announces are committed and visible to
 // another connection, also when the page's transaction is nested in a unit of work.
+// Its own database: NOTIFY channels are per database, and other test files create pages (and so
+// wake-ups) on the shared one at any moment, which this listener would take for its own.
 let orm: MikroORM;
 let listener: Client;
+let database: { url: string; drop: () => Promise<void> };
 beforeAll(async () => {
-  orm = await openTestOrm();
-  listener = new Client({ connectionString: testDatabaseUrl() });
+  database = await isolatedDatabase();
+  orm = await openTestOrm(database.url);
+  listener = new Client({ connectionString: database.url });
   await listener.connect();
   await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
 });
 afterAll(async () => {
   await listener.end();
   await orm.close(true);
+  await database.drop();
 });
 
 const groupOfNewTenant = () => newGroup(orm, 'Wake');

@@ -5,5 +5,6 @@ export abstract class TemplateRepository {
   abstract findVisible(tenantId: string, id: string): Promise<Template | null>;
   /** Null when no system template has this id. */
   abstract findSystem(id: string): Promise<Template | null>;
+  /** Inserts a new template: templates are never changed once written. */
   abstract save(template: Template): Promise<void>;
 }

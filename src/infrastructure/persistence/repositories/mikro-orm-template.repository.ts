@@ -2,22 +2,73 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Template } from '../../../domain/template/template';
 import { TemplateRepository } from '../../../domain/template/template.repository';
+import { statementRows } from '../prepared';
 
+interface TemplateRow {
+  id: string;
+  tenant_id: string | null;
+  source_page_template_id: string | null;
+  name: string;
+  description: string | null;
+  template_content: string;
+  is_editable: boolean;
+  is_system: boolean;
+  version: number;
+  created_at: Date;
+  updated_at: Date | null;
+}
+
+const COLUMNS = 'id, tenant_id, source_page_template_id, name, description, template_content, is_editable, is_system, version, created_at, updated_at';
+
+/**
+ * Templates are written once and never changed (a system template by the platform, a copy by
+ * duplicate), so they need none of the ORM's change tracking: a read is one prepared statement
+ * and a write one INSERT, without the unit of work's flush and its BEGIN/COMMIT round trips
+ * (duplicate was the slowest endpoint at half load). On the unit of work's connection when there
+ * is one (statementRows), so the demo seed's transaction sees its own templates.
+ */
 @Injectable()
 export class MikroOrmTemplateRepository extends TemplateRepository {
   constructor(private readonly em: EntityManager) {
     super();
   }
 
-  findVisible(tenantId: string, id: string): Promise<Template | null> {
-    return this.em.findOne(Template, { id, $or: [{ tenantId: null }, { tenantId }] });
+  async findVisible(tenantId: string, id: string): Promise<Template | null> {
+    const rows = await statementRows<TemplateRow>(this.em, 'template-visible', `SELECT ${COLUMNS} FROM templates WHERE id = $1 AND (tenant_id IS NULL OR tenant_id = $2)`, [id, tenantId]);
+    return rows.length === 0 ? null : toTemplate(rows[0]);
   }
 
-  findSystem(id: string): Promise<Template | null> {
-    return this.em.findOne(Template, { id, tenantId: null });
+  async findSystem(id: string): Promise<Template | null> {
+    const rows = await statementRows<TemplateRow>(this.em, 'template-system', `SELECT ${COLUMNS} FROM templates WHERE id = $1 AND tenant_id IS NULL`, [id]);
+    return rows.length === 0 ? null : toTemplate(rows[0]);
   }
 
   async save(template: Template): Promise<void> {
-    await this.em.persist(template).flush();
+    await statementRows(
+      this.em,
+      'template-insert',
+      `INSERT INTO templates (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        template.id, template.tenantId, template.sourcePageTemplateId, template.name, template.description, template.templateContent,
+        template.isEditable, template.isSystem, template.version, template.createdAt, template.updatedAt,
+      ],
+    );
   }
+}
+
+/** As the ORM hydrates: the aggregate's fields set on its prototype, its constructor not called. */
+function toTemplate(row: TemplateRow): Template {
+  return Object.assign(Object.create(Template.prototype) as Template, {
+    id: row.id,
+    tenantId: row.tenant_id,
+    sourcePageTemplateId: row.source_page_template_id,
+    name: row.name,
+    description: row.description,
+    templateContent: row.template_content,
+    isEditable: row.is_editable,
+    isSystem: row.is_system,
+    version: row.version,
+    createdAt: new Date(row.created_at),
+    updatedAt: row.updated_at === null ? null : new Date(row.updated_at),
+  });
 }
