@@ -1,19 +1,87 @@
-import { EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { Brand } from '../../../domain/brand/brand';
+import { Appearance, Brand } from '../../../domain/brand/brand';
 import { BrandRepository } from '../../../domain/brand/brand.repository';
+import { Theme } from '../../../domain/brand/theme';
+import { statementRows } from '../prepared';
 
+interface BrandRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  preferred_appearance: Appearance;
+  theme_light: Theme;
+  theme_dark: Theme;
+  company_home_page: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id, tenant_id, name, preferred_appearance, theme_light, theme_dark, company_home_page, created_at, updated_at';
+
+/** Brands read from the database: `save` updates these and inserts any other. */
+const stored = new WeakSet<Brand>();
+
+/**
+ * Brands with plain statements instead of the ORM's unit of work: a create is one INSERT and a
+ * PATCH one SELECT … FOR UPDATE and one UPDATE, without change sets, a flush and (for a create)
+ * its BEGIN/COMMIT round trips; the API's CPU per write was mostly that machinery (POST pages and
+ * duplicate, docs/performance-analysis.md). Themes are written as JSON.stringify writes them, as
+ * the ORM did: the stored view (Migration...060000) is rendered from that text. On the unit of
+ * work's connection when there is one (statementRows), so the PATCH's row lock holds.
+ */
 @Injectable()
 export class MikroOrmBrandRepository extends BrandRepository {
   constructor(private readonly em: EntityManager) {
     super();
   }
 
-  findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<Brand | null> {
-    return this.em.findOne(Brand, { id, tenantId }, options.forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  async findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<Brand | null> {
+    const rows = await statementRows<BrandRow>(
+      this.em,
+      options.forUpdate ? 'brand-aggregate-for-update' : 'brand-aggregate-by-id',
+      `SELECT ${COLUMNS} FROM brands WHERE id = $1 AND tenant_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      [id, tenantId],
+    );
+    if (rows.length === 0) return null;
+    const brand = toBrand(rows[0]);
+    stored.add(brand);
+    return brand;
   }
 
   async save(brand: Brand): Promise<void> {
-    await this.em.persist(brand).flush();
+    const fields = [brand.name, brand.preferredAppearance, JSON.stringify(brand.themeLight), JSON.stringify(brand.themeDark), brand.companyHomePage];
+    if (stored.has(brand)) {
+      await statementRows(
+        this.em,
+        'brand-update',
+        `UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6
+         WHERE id = $7 AND tenant_id = $8`,
+        [...fields, brand.updatedAt, brand.id, brand.tenantId],
+      );
+      return;
+    }
+    await statementRows(
+      this.em,
+      'brand-insert',
+      `INSERT INTO brands (${COLUMNS}) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9)`,
+      [brand.id, brand.tenantId, ...fields, brand.createdAt, brand.updatedAt],
+    );
+    stored.add(brand);
   }
+}
+
+/** As the ORM hydrates: the aggregate's fields set on its prototype, its constructor not called. */
+function toBrand(row: BrandRow): Brand {
+  return Object.assign(Object.create(Brand.prototype) as Brand, {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    preferredAppearance: row.preferred_appearance,
+    themeLight: row.theme_light,
+    themeDark: row.theme_dark,
+    companyHomePage: row.company_home_page,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  });
 }
