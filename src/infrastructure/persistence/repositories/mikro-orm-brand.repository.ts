@@ -4,6 +4,7 @@ import { Appearance, Brand } from '../../../domain/brand/brand';
 import { BrandRepository } from '../../../domain/brand/brand.repository';
 import { Theme } from '../../../domain/brand/theme';
 import { statementRows } from '../prepared';
+import { hydrate } from '../schemas/entity-class';
 
 interface BrandRow {
   id: string;
@@ -71,9 +72,8 @@ export class MikroOrmBrandRepository extends BrandRepository {
   }
 }
 
-/** As the ORM hydrates: the aggregate's fields set on its prototype, its constructor not called. */
 function toBrand(row: BrandRow): Brand {
-  return Object.assign(Object.create(Brand.prototype) as Brand, {
+  return hydrate(Brand, {
     id: row.id,
     tenantId: row.tenant_id,
     name: row.name,

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Template } from '../../../domain/template/template';
 import { TemplateRepository } from '../../../domain/template/template.repository';
 import { statementRows } from '../prepared';
+import { hydrate } from '../schemas/entity-class';
 
 interface TemplateRow {
   id: string;
@@ -56,9 +57,8 @@ export class MikroOrmTemplateRepository extends TemplateRepository {
   }
 }
 
-/** As the ORM hydrates: the aggregate's fields set on its prototype, its constructor not called. */
 function toTemplate(row: TemplateRow): Template {
-  return Object.assign(Object.create(Template.prototype) as Template, {
+  return hydrate(Template, {
     id: row.id,
     tenantId: row.tenant_id,
     sourcePageTemplateId: row.source_page_template_id,
