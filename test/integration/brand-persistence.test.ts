@@ -1,11 +1,10 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { SqlBrandQueries } from '../../src/infrastructure/persistence/queries/sql-brand.queries';
 import { MikroOrmBrandRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-brand.repository';
-import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
 import { Brand } from '../../src/domain/brand/brand';
-import { Tenant } from '../../src/domain/tenant/tenant';
 import { toBrandView } from '../../src/application/brand/brand.view';
 import { openTestOrm } from '../support/database';
+import { newTenantId } from '../support/tenants';
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -13,11 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => orm.close(true));
 
-async function newTenant(): Promise<string> {
-  const tenant = Tenant.create('Repo tenant', new Date());
-  await new MikroOrmTenantRepository(orm.em.fork()).save(tenant);
-  return tenant.id;
-}
+const newTenant = () => newTenantId(orm, 'Repo tenant');
 
 function brand(tenantId: string, name: string, at = new Date()): Brand {
   return Brand.create({ tenantId, name, preferredAppearance: 'dark', themeLight: { borderColor: '#123' }, themeDark: {}, companyHomePage: 'https://x.example' }, at);

@@ -2,12 +2,11 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { toPageGroupView } from '../../src/application/page-group/page-group.view';
 import { Page } from '../../src/domain/page/page';
 import { PageGroup } from '../../src/domain/page-group/page-group';
-import { Tenant } from '../../src/domain/tenant/tenant';
 import { SqlPageGroupQueries } from '../../src/infrastructure/persistence/queries/sql-page-group.queries';
 import { MikroOrmPageGroupRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page-group.repository';
 import { MikroOrmPageRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
-import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
 import { inContext, openTestOrm } from '../support/database';
+import { newTenantId } from '../support/tenants';
 
 // A page group's list item JSON is rendered by PostgreSQL (trigger of Migration...070000, split
 // around the count by Migration...20261123000000) and sent as stored with the counter spliced in:
@@ -18,11 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => orm.close(true));
 
-async function newTenant(): Promise<string> {
-  const tenant = Tenant.create('Group views', new Date());
-  await new MikroOrmTenantRepository(orm.em.fork()).save(tenant);
-  return tenant.id;
-}
+const newTenant = () => newTenantId(orm, 'Group views');
 
 const listed = async (tenantId: string) => (await new SqlPageGroupQueries(orm.em.fork()).list(tenantId, {}, { limit: 100 })).items.map((item) => item.text);
 

@@ -1,10 +1,9 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Template } from '../../src/domain/template/template';
-import { Tenant } from '../../src/domain/tenant/tenant';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
 import { MikroOrmTemplateRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-template.repository';
-import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
 import { inContext, openTestOrm } from '../support/database';
+import { newTenantId } from '../support/tenants';
 
 // Templates are read and written with plain statements (no ORM change tracking): what is read
 // back must be the aggregate that was written, with its behaviour.
@@ -14,11 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => orm.close(true));
 
-async function newTenant(): Promise<string> {
-  const tenant = Tenant.create('Templates', new Date());
-  await new MikroOrmTenantRepository(orm.em.fork()).save(tenant);
-  return tenant.id;
-}
+const newTenant = () => newTenantId(orm, 'Templates');
 
 describe('template persistence', () => {
   it('reads back a system template and a copy as written, visible only where they should be', async () => {

@@ -5,3 +5,8 @@
 export function isoTimestamp(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
+
+/** A page group's count of pages: the sum of its counter rows (Migration...20261123000000). */
+export function pagesCountOf(groupIdColumn: string): string {
+  return `(SELECT sum(c.pages_count)::int FROM page_group_counters c WHERE c.page_group_id = ${groupIdColumn})`;
+}

@@ -6,7 +6,7 @@ import { JsonText } from '../../../application/shared/json-text';
 import { mapPage, Page, PageRequest, toPage } from '../../../application/shared/pagination';
 import { PageGroupStatus, PlatformObject } from '../../../domain/page-group/page-group';
 import { preparedRows } from '../prepared';
-import { isoTimestamp } from '../sql';
+import { isoTimestamp, pagesCountOf } from '../sql';
 
 interface PageGroupRow {
   id: string;
@@ -27,8 +27,7 @@ interface PageGroupRow {
   deleted_at: string | null;
 }
 
-// The count of pages is the sum of the group's counter rows (Migration...20261123000000).
-const PAGES_COUNT = '(SELECT sum(c.pages_count)::int FROM page_group_counters c WHERE c.page_group_id = g.id)';
+const PAGES_COUNT = pagesCountOf('g.id');
 const COLUMNS = `g.id, g.tenant_id, g.brand_id, g.name, g.title, g.page_context, g.page_template_id, g.header_action_id,
   g.status, ${PAGES_COUNT} AS pages_count, g.actions, g.footer_links, g.scripts, ${isoTimestamp('g.created_at')} AS created_at,
   ${isoTimestamp('g.updated_at')} AS updated_at, ${isoTimestamp('g.deleted_at')} AS deleted_at`;

@@ -1,5 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { PageGroup } from '../../../domain/page-group/page-group';
+import { pagesCountOf } from '../sql';
 import { entityClass } from './entity-class';
 
 export const PageGroupSchema = new EntitySchema<PageGroup>({
@@ -19,7 +20,7 @@ export const PageGroupSchema = new EntitySchema<PageGroup>({
     // adds a page; Migration...20261123000000): read with the group, never written by the ORM.
     pagesCount: {
       type: 'integer',
-      formula: (columns) => `(SELECT sum(c.pages_count)::int FROM page_group_counters c WHERE c.page_group_id = ${columns.id})`,
+      formula: (columns) => pagesCountOf(String(columns.id)),
     },
     actions: { type: 'json' },
     footerLinks: { type: 'json' },
