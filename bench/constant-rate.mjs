@@ -79,6 +79,7 @@ async function schedule(pool, { rotation, method, headers, body, rate, duration,
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const lags = Array.from(sendLags.subarray(0, sent)).sort((a, b) => a - b);
   const generator = {
+    kind: 'node',
     sendLagP99Ms: round(lags[Math.min(lags.length - 1, Math.floor(0.99 * lags.length))]),
     sendLagMaxMs: round(lags[lags.length - 1]),
     loopDelayP99Ms: round(loopDelay.percentile(99) / 1e6),
