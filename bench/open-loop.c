@@ -204,8 +204,8 @@ int main(int argc, char **argv) {
   double secs = (last_done - measure_start) / 1e9;
   if (secs <= 0) secs = seconds;
   printf("{\"rps\":%.1f,\"p50Ms\":%.1f,\"p99Ms\":%.1f,\"maxMs\":%.1f,\"errors\":%ld,\"requests\":%ld,"
-         "\"generator\":{\"kind\":\"c\",\"sendLagP99Ms\":%.1f,\"sendLagMaxMs\":%.1f,\"loopDelayP99Ms\":%.1f,\"loopDelayMaxMs\":%.1f}}\n",
+         "\"generator\":{\"kind\":\"c\",\"sendLagP99Ms\":%.1f,\"sendLagMaxMs\":%.1f}}\n",
          done / secs, quantile(lat, done, 0.5), quantile(lat, done, 0.99), done ? lat[done - 1] : 0, errors + (measured_total - counted),
-         done, quantile(lag, lags, 0.99), lags ? lag[lags - 1] : 0, quantile(lag, lags, 0.99), lags ? lag[lags - 1] : 0);
+         done, quantile(lag, lags, 0.99), lags ? lag[lags - 1] : 0);
   return 0;
 }
