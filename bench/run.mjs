@@ -260,12 +260,6 @@ async function main() {
   // its version and event) shared the disk and the other core with the flushing of those writes
   // (UTM 0.47 of (a) there, 0.60 alone). Results keep the issue's order.
   const runOrder = [...scenarios.filter((s) => s.method === 'GET'), ...scenarios.filter((s) => s.method !== 'GET')];
-  const settle = async () => {
-    const client = new pg.Client({ connectionString: DB_URL });
-    await client.connect();
-    await client.query('CHECKPOINT');
-    await client.end();
-  };
   const spec = (s, extra = {}) => ({ url: `${BASE}${s.path}`, paths: s.paths, method: s.method, headers, body: s.body, duration: DURATION, generator: GENERATOR, ...extra });
 
   // Warm-up, not counted: every route once, so that the first scenario measured (baseline (a)) does
@@ -273,7 +267,7 @@ async function main() {
   log('warming up…');
   for (const s of scenarios) await load(spec(s, { duration: QUICK ? 1 : 2 }));
   for (let r = 1; r <= ROUNDS; r++) {
-    await settle();
+    await checkpoint();
     for (const s of runOrder) {
       const result = await load(spec(s));
       samples[s.name].push(result);
@@ -294,7 +288,7 @@ async function main() {
   log('latency at half of the maximum throughput…');
   const halfRuns = {};
   for (let r = 1; r <= ROUNDS; r++) {
-    await settle();
+    await checkpoint();
     for (const s of runOrder.filter((x) => !x.baseline)) {
       const rate = Math.max(1, Math.floor(max[s.name].rps / 2));
       const result = await load(spec(s, { overallRate: rate }));
@@ -308,7 +302,7 @@ async function main() {
   const list = scenarios.find((s) => s.name.startsWith('GET /v0/brands ('));
   if (list) {
     log('latency against load for GET /v0/brands…');
-    await settle();
+    await checkpoint();
     for (const share of [0.25, 0.5, 0.75, 0.9]) {
       const rate = Math.floor(max[list.name].rps * share);
       const result = await load(spec(list, { overallRate: rate }));
@@ -356,6 +350,16 @@ async function main() {
   printTable(result);
 }
 
+// Before each measured round: the dirty pages of what ran before (a round's writes, the webhook
+// backlog's 10,000 pages) are written out now, not by the checkpointer in the middle of the next
+// measurement, where its writes share the disk with every commit's flush.
+async function checkpoint() {
+  const client = new pg.Client({ connectionString: DB_URL });
+  await client.connect();
+  await client.query('CHECKPOINT');
+  await client.end();
+}
+
 async function benchWebhooks(apiKey, pageGroupId, headers) {
   const receiverPort = 3918;
   // A reused data set (--reuse) keeps the subscriptions of earlier runs: they would multiply the
@@ -385,6 +389,7 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
     const batch = await Promise.all(Array.from({ length: 50 }, () => fetch(pages, { method: 'POST', headers }).then((r) => r.status)));
     made += batch.filter((s) => s === 201).length;
   }
+  await checkpoint();
   const worker = await startService('worker', 0, { WEBHOOK_CONCURRENCY: '64', DATABASE_POOL_MAX: '24' });
   const stopWorkerRss = sampleRss(worker.pid);
   // Sustained rate: timed from the first hundred arrivals (the worker has started and connected)
