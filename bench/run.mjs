@@ -197,12 +197,11 @@ function cpuTimes() {
 }
 
 // The open-loop generator (half load, the latency curve, webhook events at a fixed rate) runs at
-// the highest CPU priority of its core. It shares core 1 with PostgreSQL and Redis, and a request
-// it sends late is counted late (its latency runs from when it was due): in the session's first
-// run of 2026-11-23 it sent requests up to 12–63 ms late (p99 6–28 ms), and that lateness was
-// part of every half-load p99. At top priority it runs as soon as a request is due and then
-// sleeps again; PostgreSQL and Redis keep every cycle it does not use. The closed-loop runs
-// (maximum throughput) keep the default priority: there it would only take CPU from the server.
+// the highest CPU priority of its core (decisions.md 57). It shares core 1 with PostgreSQL and
+// Redis, and a request it sends late is counted late (its latency runs from when it was due).
+// At top priority it runs as soon as a request is due and then sleeps again; PostgreSQL and Redis
+// keep every cycle it does not use. The closed-loop runs (maximum throughput) keep the default
+// priority: there it would only take CPU from the server.
 const GENERATOR_PRIORITY = spawnSync('nice', ['-n', '-20', 'true'], { encoding: 'utf8' }).stderr === '' ? ['nice', '-n', '-20'] : [];
 
 function load(spec) {
