@@ -69,6 +69,37 @@ describe('claiming a delivery attempt', () => {
     expect(await store.claim(deliveryId, 1, new Date(), 10_000)).not.toBeNull();
   });
 
+  it('records attempts that finish together each as if alone, and skips the stale one only', async () => {
+    const store = new SqlDeliveryStore(orm, cipher);
+    const ids = await Promise.all(Array.from({ length: 12 }, () => pendingDelivery()));
+    const claims = await Promise.all(ids.map((id) => store.claim(id, 1, new Date(), 30_000)));
+    const at = new Date();
+    // Twelve records handed in at once (they go out in groups). One is stale: its delivery moved on
+    // to a later attempt meanwhile, so the delivery keeps its state (the attempt's log row is
+    // written, as a single record's was).
+    await orm.em.fork().execute('UPDATE webhook_deliveries SET attempt_count = 5 WHERE id = ?', [ids[11]]);
+    await Promise.all(
+      claims.map((claim, i) =>
+        store.record(claim!, { statusCode: i % 2 === 0 ? 204 : 500, durationMs: i, error: null }, i % 2 === 0 ? { status: 'delivered' } : { status: 'pending', nextAttemptAt: new Date(at.getTime() + 60_000) }, at),
+      ),
+    );
+    const rows = await orm.em.fork().execute<{ id: string; status: string; attempt_count: number; last_status_code: number | null; locked_until: Date | null; finished_at: Date | null }[]>(
+      'SELECT id, status, attempt_count, last_status_code, locked_until, finished_at FROM webhook_deliveries WHERE id IN (?) ORDER BY id',
+      [ids],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    ids.slice(0, 11).forEach((id, i) => {
+      expect(byId.get(id)).toMatchObject({ status: i % 2 === 0 ? 'delivered' : 'pending', attempt_count: 1, last_status_code: i % 2 === 0 ? 204 : 500, locked_until: null });
+      expect(byId.get(id)!.finished_at === null).toBe(i % 2 === 1);
+    });
+    expect(byId.get(ids[11])).toMatchObject({ status: 'pending', attempt_count: 5, last_status_code: null });
+    const attempts = await orm.em.fork().execute<{ delivery_id: string; duration_ms: number }[]>('SELECT delivery_id, duration_ms FROM webhook_delivery_attempts WHERE delivery_id IN (?)', [ids]);
+    expect(new Map(attempts.map((a) => [a.delivery_id, a.duration_ms]))).toEqual(new Map(ids.map((id, i) => [id, i])));
+    // Recording the same attempt again (a duplicate job) changes nothing.
+    await store.record(claims[0]!, { statusCode: 500, durationMs: 99, error: 'x' }, { status: 'failed', reason: 'schedule-exhausted' }, new Date());
+    expect((await orm.em.fork().execute<{ status: string }[]>('SELECT status FROM webhook_deliveries WHERE id = ?', [ids[0]]))[0].status).toBe('delivered');
+  });
+
   it("takes over a 'sending' delivery left by an earlier version once its lease has run out", async () => {
     const deliveryId = await pendingDelivery();
     await orm.em.fork().execute(`UPDATE webhook_deliveries SET status = 'sending', locked_until = now() + interval '1 minute' WHERE id = ?`, [deliveryId]);

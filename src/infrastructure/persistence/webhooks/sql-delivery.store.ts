@@ -5,6 +5,25 @@ import { AttemptResult, DeliveryClaim, DeliveryJob, DeliveryStore } from '../../
 import { newTypeId } from '../../../domain/shared/type-id';
 import { NextStep } from '../../../domain/webhook/retry-policy';
 import { SecretCipher } from '../../crypto/secret-cipher';
+import { GroupWriter } from '../group-writer';
+
+/** One attempt's record: its log row and the delivery's next state. */
+interface AttemptRecord {
+  id: string;
+  tenantId: string;
+  deliveryId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  nextAttemptAt: Date | null;
+  at: Date;
+  status: string;
+  finishedAt: Date | null;
+}
 
 /** A due delivery is left to its job this long before the sweeper re-enqueues it. */
 const SWEEP_GRACE_MS = 1000;
@@ -64,20 +83,55 @@ export class SqlDeliveryStore extends DeliveryStore {
   }
 
   async record(claim: DeliveryClaim, result: AttemptResult, next: NextStep, at: Date): Promise<void> {
-    const nextAttemptAt = next.status === 'pending' ? next.nextAttemptAt : null;
-    // The attempt's log row and the delivery's next state in one statement: atomic without a
-    // BEGIN/COMMIT round trip each.
+    await this.records.add({
+      id: newTypeId('whatt', at.getTime()),
+      tenantId: claim.tenantId,
+      deliveryId: claim.deliveryId,
+      subscriptionId: claim.subscription.id,
+      eventId: claim.eventId,
+      eventType: claim.eventType,
+      attempt: claim.attempt,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+      nextAttemptAt: next.status === 'pending' ? next.nextAttemptAt : null,
+      at,
+      status: next.status,
+      finishedAt: next.status === 'pending' ? null : at,
+    });
+  }
+
+  /**
+   * Attempts' records go in groups (GroupWriter): those that finish while a record is being
+   * written share the next statement and its one durable commit. Each attempt's commit waited for
+   * its own flush of the WAL, and the drain's sessions were mostly waiting on those flushes
+   * (IO:WALSync, LWLock:WALWrite). The statement applies each row as the single-row one did: the
+   * attempt's log row (once per attempt number) and the delivery's next state, only if the
+   * delivery is still at the attempt before this one. Rows go in delivery id order, so two groups
+   * in flight lock their rows in one order.
+   */
+  private readonly records = new GroupWriter<AttemptRecord>((rows) => this.recordAll(rows), { maxInFlight: 2, maxBatch: 200 });
+
+  private async recordAll(rows: AttemptRecord[]): Promise<void> {
+    const sorted = [...rows].sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0));
+    const column = <K extends keyof AttemptRecord>(key: K) => sorted.map((row) => row[key]);
     await (await this.pool()).query({
-      name: 'webhook-delivery-record',
-      text: `WITH logged AS (
+      name: 'webhook-delivery-record-all',
+      text: `WITH r AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[],
+                              $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::timestamptz[])
+           AS r(id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms,
+                error, next_attempt_at, created_at, status, finished_at)),
+       logged AS (
          INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
-       UPDATE webhook_deliveries SET status = $13, attempt_count = $7, next_attempt_at = $11, locked_until = NULL,
-         last_status_code = $8, updated_at = $12, finished_at = $14
-       WHERE id = $3 AND attempt_count = $7 - 1`,
+         SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at FROM r
+         ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
+       UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL,
+         last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
+       FROM r WHERE d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1`,
       values: [
-        newTypeId('whatt', at.getTime()), claim.tenantId, claim.deliveryId, claim.subscription.id, claim.eventId, claim.eventType, claim.attempt, result.statusCode, result.durationMs, result.error, nextAttemptAt, at,
-        next.status, next.status === 'pending' ? null : at,
+        column('id'), column('tenantId'), column('deliveryId'), column('subscriptionId'), column('eventId'), column('eventType'), column('attempt'),
+        column('statusCode'), column('durationMs'), column('error'), column('nextAttemptAt'), column('at'), column('status'), column('finishedAt'),
       ],
     });
   }
