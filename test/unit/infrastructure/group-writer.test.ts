@@ -44,10 +44,9 @@ describe('GroupWriter', () => {
     const all = Array.from({ length: 10 }, (_, n) => writer.add(n));
     await turn();
     expect(writes.map((w) => w.items)).toEqual([[0, 1, 2], [3, 4, 5]]);
-    while (writes.some((w) => w.items.length > 0)) {
-      const next = writes.find((w) => w.items.length > 0)!;
-      next.finish();
-      next.items = [];
+    // Finish the writes in order; each one finished lets the next group go out.
+    for (let i = 0; i < writes.length; i++) {
+      writes[i].finish();
       await turn();
       await turn();
     }
