@@ -100,6 +100,27 @@ describe('claiming a delivery attempt', () => {
     expect((await orm.em.fork().execute<{ status: string }[]>('SELECT status FROM webhook_deliveries WHERE id = ?', [ids[0]]))[0].status).toBe('delivered');
   });
 
+  it('claims handed in together each take their own attempt, and a duplicate job in the same group takes nothing', async () => {
+    const store = new SqlDeliveryStore(orm, cipher);
+    const ids = await Promise.all(Array.from({ length: 6 }, () => pendingDelivery()));
+    // ids[4] is leased by an earlier job; ids[5] is asked for a later attempt than it is at.
+    expect(await store.claim(ids[4], 1, new Date(), 30_000)).not.toBeNull();
+    const asked = [
+      ...ids.slice(0, 4).map((id) => ({ id, attempt: 1 })),
+      { id: ids[1], attempt: 1 }, // the duplicate job
+      { id: ids[4], attempt: 1 },
+      { id: ids[5], attempt: 2 },
+    ];
+    // Handed in within one turn of the event loop: they go out as one statement.
+    const claims = await Promise.all(asked.map(({ id, attempt }) => store.claim(id, attempt, new Date(), 30_000)));
+    expect(claims.map((claim) => claim?.deliveryId ?? null)).toEqual([ids[0], ids[1], ids[2], ids[3], null, null, null]);
+    claims.slice(0, 4).forEach((claim) => expect(claim).toMatchObject({ attempt: 1, body: '{"a":1}', subscription: { signingSecret: 'whsec_test' } }));
+    const leased = await orm.em.fork().execute<{ n: number }[]>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE id IN (?) AND locked_until > now()', [ids]);
+    expect(leased[0].n).toBe(5);
+    // ids[5] is still there for its own attempt.
+    expect(await store.claim(ids[5], 1, new Date(), 30_000)).toMatchObject({ deliveryId: ids[5], attempt: 1 });
+  });
+
   it("takes over a 'sending' delivery left by an earlier version once its lease has run out", async () => {
     const deliveryId = await pendingDelivery();
     await orm.em.fork().execute(`UPDATE webhook_deliveries SET status = 'sending', locked_until = now() + interval '1 minute' WHERE id = ?`, [deliveryId]);

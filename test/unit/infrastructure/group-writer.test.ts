@@ -52,4 +52,14 @@ describe('GroupWriter', () => {
     }
     await Promise.all(all);
   });
+
+  it("answers each item with its own result from the group's write", async () => {
+    const seen: number[][] = [];
+    const writer = new GroupWriter<number, string>(async (items) => {
+      seen.push(items);
+      return items.map((n) => `r${n}`);
+    }, { maxInFlight: 1, maxBatch: 10 });
+    expect(await Promise.all([writer.add(1), writer.add(2), writer.add(3)])).toEqual(['r1', 'r2', 'r3']);
+    expect(seen).toEqual([[1, 2, 3]]);
+  });
 });
