@@ -122,6 +122,31 @@ describe('page and outbox in one transaction', () => {
     }
   });
 
+  it("counts on a free counter row instead of waiting for one another page's transaction holds", async () => {
+    const group = await groupOfNewTenant();
+    const holder = new Client({ connectionString: testDatabaseUrl() });
+    await holder.connect();
+    try {
+      // Another transaction holds every counter row of the group but shard 5, as pages whose
+      // commits are waiting for the disk do. The page must not queue behind them: if it waited,
+      // it would wait for this test's COMMIT below, which comes only after it (the test times out).
+      await holder.query('BEGIN');
+      await holder.query('SELECT shard FROM page_group_counters WHERE page_group_id = $1 AND shard <> 5 FOR UPDATE', [group.id]);
+      for (let i = 0; i < 2; i++) {
+        const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+        await inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
+      }
+      await holder.query('COMMIT');
+      const counts = await orm.em.fork().execute<{ shard: number; pages_count: number }[]>(
+        'SELECT shard, pages_count FROM page_group_counters WHERE page_group_id = ? AND pages_count > 0',
+        [group.id],
+      );
+      expect(counts).toEqual([{ shard: 5, pages_count: 2 }]);
+    } finally {
+      await holder.end();
+    }
+  }, 15_000);
+
   it('lets only one of two versions with the same number in, with no event for the loser', async () => {
     const group = await groupOfNewTenant();
     const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
