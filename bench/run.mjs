@@ -15,6 +15,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { moveHelperThreads } from './helper-threads.mjs';
 import { pinServices } from './pin-services.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -235,6 +236,11 @@ async function main() {
 
   unpin = await pinServices({ databaseUrl: DB_URL, redisUrl: REDIS_URL, core: 1, log });
   const api = await startService('api', 0);
+  // The API's JavaScript thread keeps core 0 to itself; its V8 helper threads go to core 1
+  // (decisions.md 60). Baselines and endpoints run in this one process, so their ratios keep
+  // comparing like with like.
+  const helperThreads = moveHelperThreads(api.pid, 1);
+  log(helperThreads > 0 ? `the API's ${helperThreads} V8 helper threads moved to core 1` : "the API's V8 helper threads could not be moved: they share core 0");
   const stopApiRss = sampleRss(api.pid);
   const tenantBrands = await (await fetch(`${BASE}/v0/brands?limit=100`, { headers })).json();
   const patchPaths = tenantBrands.items.map((b) => `/v0/brands/${b.brandId}`);
@@ -323,7 +329,7 @@ async function main() {
 
   const result = {
     // The seed's sizes only: its sample key stays out of the results, which are committed.
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version, loadGenerator: GENERATOR, openLoopGenerator: Object.values(halfRuns)[0]?.[0]?.generator?.kind ?? null, openLoopPriority: GENERATOR_PRIORITY.length > 0 ? 'nice -20' : 'default', quick: QUICK, durationSeconds: DURATION, rounds: ROUNDS, seed: { ...seed, sample: undefined }, diskFlush },
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version, loadGenerator: GENERATOR, openLoopGenerator: Object.values(halfRuns)[0]?.[0]?.generator?.kind ?? null, openLoopPriority: GENERATOR_PRIORITY.length > 0 ? 'nice -20' : 'default', apiHelperThreadsCore: helperThreads > 0 ? 1 : 0, quick: QUICK, durationSeconds: DURATION, rounds: ROUNDS, seed: { ...seed, sample: undefined }, diskFlush },
     scenarios: scenarios.map((s) => ({
       name: s.name,
       rps: Math.round(max[s.name].rps),
@@ -513,7 +519,7 @@ function report(result) {
   const rows = result.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.ratioToBareNest} | ${s.ratioToRawPg} | ${s.halfLoad ? `${s.halfLoad.rps} → p50 ${s.halfLoad.p50Ms}, p99 ${s.halfLoad.p99Ms} (rounds: ${s.halfLoad.p99MsEachRound.join(', ')}${s.halfLoad.stealPercentEachRound ? `; CPU steal % ${s.halfLoad.stealPercentEachRound.join(', ')}` : ''})` : '—'} |`);
   return `# Performance
 
-Measured by \`npm run bench\`${result.machine.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${result.machine.cpus} cores, ${result.machine.memoryGb} GiB, Node ${result.machine.node}); the API pinned to core 0; PostgreSQL, Redis and the load generator on core 1 (PostgreSQL back on both cores for the webhook measurements).
+Measured by \`npm run bench\`${result.machine.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${result.machine.cpus} cores, ${result.machine.memoryGb} GiB, Node ${result.machine.node}); the API pinned to core 0${result.machine.apiHelperThreadsCore === 1 ? " (its JavaScript thread; its V8 helper threads for garbage collection and compiling on core 1)" : ''}; PostgreSQL, Redis and the load generator on core 1 (PostgreSQL back on both cores for the webhook measurements).
 Maximum throughput: ${result.machine.loadGenerator ?? 'autocannon'}, 32 connections, after a warm-up. Half load and the latency curve: an open-loop generator at a constant rate (${result.machine.openLoopGenerator === 'c' ? 'bench/open-loop.c' : 'bench/constant-rate.mjs'}${result.machine.openLoopPriority === 'nice -20' ? ', at the top CPU priority of its core, so that it sends on time' : ''}), latency counted from when each request was due (no coordinated omission), after 1 s of warm-up. PATCH goes round 100 brands of the tenant. Each round measures the reads, then the writes, after a checkpoint.
 Data set: ${result.machine.seed.tenants} tenants, ${result.machine.seed.brands} brands, ${result.machine.seed.pageGroups} page groups, ${result.machine.seed.sessions} sessions (all in the measured page group). Medians of ${result.machine.rounds} interleaved round(s) of ${result.machine.durationSeconds} s.
 Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs.
