@@ -1,10 +1,13 @@
 // Webhook receiver for the benchmark: verifies every signature (timing-safe), records when each
 // event arrived (by page id) and how long after the API created it. Prints a summary as JSON on SIGTERM, and
 // "count <n>" lines as deliveries arrive (every 100).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 
-const secret = process.env.SIGNING_SECRET;
+// The key is made once: keying an HMAC with a string on every request cost ~20 µs, on the cores
+// the worker, PostgreSQL and Redis share during a drain (the receiver stands in for a machine of
+// the customer's own).
+const secret = createSecretKey(Buffer.from(process.env.SIGNING_SECRET, 'utf8'));
 const port = Number(process.env.PORT);
 const seen = new Set();
 const latencies = [];
