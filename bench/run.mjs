@@ -358,18 +358,24 @@ async function main() {
 // Before each measured round: the dirty pages of what ran before (a round's writes, the webhook
 // backlog's 10,000 pages) are written out now, not by the checkpointer in the middle of the next
 // measurement, where its writes share the disk with every commit's flush.
-async function vacuum(tables) {
-  const client = new pg.Client({ connectionString: DB_URL });
-  await client.connect();
-  await client.query(`VACUUM (ANALYZE) ${tables.join(', ')}`);
-  await client.end();
+function checkpoint() {
+  return runStatement('CHECKPOINT');
 }
 
-async function checkpoint() {
+// Tables written just before a measurement, vacuumed now rather than by autovacuum during it.
+function vacuum(tables) {
+  return runStatement(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+}
+
+// One maintenance statement on a connection of its own (VACUUM cannot run inside a transaction).
+async function runStatement(sql) {
   const client = new pg.Client({ connectionString: DB_URL });
   await client.connect();
-  await client.query('CHECKPOINT');
-  await client.end();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 async function benchWebhooks(apiKey, pageGroupId, headers) {
