@@ -48,6 +48,9 @@ interface ClaimRow {
   body: string;
 }
 
+/** Delivery id order: groups lock their delivery rows in one order (no deadlock between two in flight). */
+const byDeliveryId = (a: { deliveryId: string }, b: { deliveryId: string }) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0);
+
 /** A due delivery is left to its job this long before the sweeper re-enqueues it. */
 const SWEEP_GRACE_MS = 1000;
 
@@ -87,8 +90,7 @@ export class SqlDeliveryStore extends DeliveryStore {
   private readonly claims = new GroupWriter<ClaimRequest, ClaimRow | null>((items) => this.claimAll(items), { maxInFlight: 2, maxBatch: 200 });
 
   private async claimAll(items: ClaimRequest[]): Promise<(ClaimRow | null)[]> {
-    // Delivery id order, so that two groups in flight lock their rows in one order.
-    const sorted = [...items].sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0));
+    const sorted = [...items].sort(byDeliveryId);
     // One statement: take each attempt and read what sending it needs (one round trip, not two).
     const { rows } = await (await this.pool()).query<ClaimRow>({
       // A named statement: parsed and planned once per connection (this runs thousands of times a second).
@@ -157,7 +159,7 @@ export class SqlDeliveryStore extends DeliveryStore {
   private readonly records = new GroupWriter<AttemptRecord>((rows) => this.recordAll(rows), { maxInFlight: 2, maxBatch: 200 });
 
   private async recordAll(rows: AttemptRecord[]): Promise<void> {
-    const sorted = [...rows].sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0));
+    const sorted = [...rows].sort(byDeliveryId);
     const column = <K extends keyof AttemptRecord>(key: K) => sorted.map((row) => row[key]);
     await (await this.pool()).query({
       name: 'webhook-delivery-record-all',
