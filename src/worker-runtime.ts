@@ -5,15 +5,14 @@ import { DeliverWebhook } from './application/webhook/deliver-webhook.use-case';
 import { OutboxSignal } from './application/webhook/outbox-signal';
 import { RelayOutbox } from './application/webhook/relay-outbox.use-case';
 import { SweepDeliveries } from './application/webhook/sweep-deliveries.use-case';
-import { WebhookSender } from './application/webhook/delivery.ports';
+import { DeliveryJobData, WebhookSender } from './application/webhook/delivery.ports';
 import { AppConfig } from './infrastructure/config/app-config';
 import type { Logger } from './infrastructure/logging/logger';
 import { BullmqDeliveryQueue, DELIVERY_QUEUE } from './infrastructure/queue/bullmq-delivery.queue';
 import { BullmqFactory, Disposable } from './infrastructure/queue/bullmq-factory';
 import { chooseQueueBackend, QueueBackend } from './infrastructure/queue/queue-backend';
 import { HttpWebhookSender } from './infrastructure/webhooks/http-webhook.sender';
-import { AttemptSlots } from './interfaces/worker/attempt-slots';
-import { attemptsOf, DeliveryJobPayload, deliveryProcessor } from './interfaces/worker/delivery.processor';
+import { deliveryProcessor } from './interfaces/worker/delivery.processor';
 import { RelayLoop } from './interfaces/worker/relay.loop';
 import { SweepLoop } from './interfaces/worker/sweep.loop';
 import { WorkerModule } from './worker.module';
@@ -57,10 +56,8 @@ export async function startWebhookWorker(deps: {
   // The queue worker is supervised: BullMQ gives up on a connection whose start failed (Redis
   // went away during it), so a worker that stops on its own is replaced after a second.
   let lastError = 0;
-  // One bound for the process, kept across relaunches: a replaced worker's attempts may still run.
-  const slots = new AttemptSlots(config.webhooks.concurrency);
-  const launch = (): Disposable<Worker<DeliveryJobPayload>> => {
-    const made = factory.worker<DeliveryJobPayload>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger, slots, deps.metrics), {
+  const launch = (): Disposable<Worker<DeliveryJobData>> => {
+    const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger, deps.metrics), {
       concurrency: config.webhooks.concurrency,
       lockDuration: config.webhooks.attemptLockMs,
     });
@@ -69,11 +66,9 @@ export async function startWebhookWorker(deps: {
       if (!stopping && Date.now() - lastError > 10_000) logger.warn({ err: { message: error.message } }, 'delivery worker connection error');
       lastError = Date.now();
     });
-    made.value.on('failed', (job, error) => {
-      const attempts = job ? attemptsOf(job.data) : [];
-      const ids = attempts.length === 1 ? attempts[0] : { attempts: attempts.length };
-      logger.error({ ...ids, err: { message: error.message } }, 'delivery job failed');
-    });
+    made.value.on('failed', (job, error) =>
+      logger.error({ deliveryId: job?.data.deliveryId, attempt: job?.data.attempt, err: { message: error.message } }, 'delivery job failed'),
+    );
     made.value.run().then(
       () => relaunch(made, 'stopped'),
       (error: Error) => relaunch(made, error.message),
@@ -82,7 +77,7 @@ export async function startWebhookWorker(deps: {
   };
   let current = launch();
   let restart: NodeJS.Timeout | undefined;
-  const relaunch = (ended: Disposable<Worker<DeliveryJobPayload>>, reason: string) => {
+  const relaunch = (ended: Disposable<Worker<DeliveryJobData>>, reason: string) => {
     if (stopping || ended !== current) return;
     logger.warn({ reason }, 'delivery worker ended; starting a new one');
     restart = setTimeout(() => {

@@ -28,11 +28,6 @@ export interface DeliveryJob {
 /** What a queue job carries: ids only. The signing secret never enters the queue. */
 export type DeliveryJobData = Pick<DeliveryJob, 'deliveryId' | 'attempt'>;
 
-/** A job carrying several attempts that are due now (ids only too): one queue round trip for all. */
-export interface DeliveryBatchJobData {
-  attempts: DeliveryJobData[];
-}
-
 /** The deliveries table: the source of truth for what is owed to whom. */
 export abstract class DeliveryStore {
   /**
@@ -59,11 +54,7 @@ export abstract class OutboxRelayStore {
   abstract fanOut(limit: number, now: Date): Promise<{ events: number; deliveries: DeliveryJob[] }>;
 }
 
-/**
- * The job queue that wakes workers for attempts (BullMQ). Attempts due now may share a job;
- * a job may be doubled (the sweeper re-enqueues an attempt whose job still waits), which costs
- * only a claim that finds nothing: the claim, not the job, decides who sends.
- */
+/** The job queue that wakes a worker for each attempt (BullMQ). Idempotent per (delivery, attempt). */
 export abstract class DeliveryQueue {
   abstract enqueue(jobs: DeliveryJob[]): Promise<void>;
 }

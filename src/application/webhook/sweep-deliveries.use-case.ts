@@ -4,8 +4,8 @@ import { DeliveryQueue, DeliveryStore } from './delivery.ports';
 
 /**
  * Re-enqueues deliveries that are due but may have no job: the queue lost its data, a worker was
- * killed mid-attempt, or enqueueing failed. A job that still waits may be doubled (a backlog
- * longer than the grace): the claim gives its attempt to one of the two, the other finds nothing.
+ * killed mid-attempt, or enqueueing failed. Job ids are per (delivery, attempt), so a job that
+ * still exists is not doubled.
  */
 @Injectable()
 export class SweepDeliveries {

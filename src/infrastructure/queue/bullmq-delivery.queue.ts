@@ -1,57 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { Queue } from 'bullmq';
-import { DeliveryBatchJobData, DeliveryJob, DeliveryJobData, DeliveryQueue } from '../../application/webhook/delivery.ports';
+import { DeliveryJob, DeliveryJobData, DeliveryQueue } from '../../application/webhook/delivery.ports';
 import type { Disposable } from './bullmq-factory';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
-/** Job names: one attempt, or several attempts due now. */
-export const DELIVER = 'deliver';
-export const DELIVER_BATCH = 'deliver-batch';
-/**
- * Attempts due now share jobs of up to this many: each job costs two Lua scripts in Redis and
- * their round trips (a third of a delivery's cost when every attempt had its own job).
- */
-export const BATCH_SIZE = 20;
 const ENQUEUE_TIMEOUT_MS = 3000;
 const MIN_RESET_INTERVAL_MS = 2000;
 
-/** One attempt's job id, `<delivery id>.<attempt>`: enqueueing the same retry twice is a no-op. */
+/** One job per attempt, id `<delivery id>.<attempt>`: enqueueing the same attempt twice is a no-op. */
 export function deliveryJobId(job: { deliveryId: string; attempt: number }): string {
   return `${job.deliveryId}.${job.attempt}`;
-}
-
-export interface PlannedJob {
-  name: typeof DELIVER | typeof DELIVER_BATCH;
-  data: DeliveryJobData | DeliveryBatchJobData;
-  jobId: string;
-  delay: number;
-}
-
-/**
- * The jobs for a list of attempts. Delayed attempts (retries) keep a job each, since each has its
- * own time. Attempts due now go in batches; a batch's id is a digest of its attempts, so adding
- * the same batch again is a no-op and a different one never takes its place.
- */
-export function planDeliveryJobs(jobs: DeliveryJob[], batchSize = BATCH_SIZE): PlannedJob[] {
-  const single = (job: DeliveryJob): PlannedJob => ({
-    name: DELIVER,
-    data: { deliveryId: job.deliveryId, attempt: job.attempt } satisfies DeliveryJobData,
-    jobId: deliveryJobId(job),
-    delay: job.delayMs,
-  });
-  const due = jobs.filter((job) => job.delayMs <= 0);
-  const planned = jobs.filter((job) => job.delayMs > 0).map(single);
-  for (let start = 0; start < due.length; start += batchSize) {
-    const chunk = due.slice(start, start + batchSize);
-    if (chunk.length === 1) {
-      planned.push(single(chunk[0]));
-      continue;
-    }
-    const attempts = chunk.map((job) => ({ deliveryId: job.deliveryId, attempt: job.attempt }));
-    const digest = createHash('sha256').update(attempts.map(deliveryJobId).join(',')).digest('base64url').slice(0, 22);
-    planned.push({ name: DELIVER_BATCH, data: { attempts } satisfies DeliveryBatchJobData, jobId: `batch.${digest}`, delay: 0 });
-  }
-  return planned;
 }
 
 /**
@@ -70,10 +27,10 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
 
   async enqueue(jobs: DeliveryJob[]): Promise<void> {
     const adding = this.current.value.addBulk(
-      planDeliveryJobs(jobs).map((job) => ({
-        name: job.name,
-        data: job.data,
-        opts: { jobId: job.jobId, delay: job.delay, removeOnComplete: true, removeOnFail: 1000, attempts: 1 },
+      jobs.map((job) => ({
+        name: 'deliver',
+        data: { deliveryId: job.deliveryId, attempt: job.attempt } satisfies DeliveryJobData,
+        opts: { jobId: deliveryJobId(job), delay: job.delayMs, removeOnComplete: true, removeOnFail: 1000, attempts: 1 },
       })),
     );
     let timer: NodeJS.Timeout | undefined;
