@@ -381,7 +381,7 @@ async function runStatement(sql) {
 // The scenarios' events (POST pages, duplicates) were made while no worker ran and no
 // subscription existed. A worker running all along would have relayed each to nobody as it came;
 // one run now does so before the receiver subscribes. Left in the outbox, they were relayed to the
-// new subscription during the drain (26,000 of them in a full run), which then measured the relay
+// new subscription during the drain (about 24,000 in a full run), which then measured the relay
 // working through them besides the deliveries it counts.
 async function relayEarlierEvents() {
   const db = new pg.Client({ connectionString: DB_URL });
