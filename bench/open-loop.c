@@ -161,12 +161,18 @@ int main(int argc, char **argv) {
     }
     if (sent >= total && outstanding == 0 && wait_head == wait_tail) break;
     if (sent >= total && now - (start + (long long)(total * interval)) > 30000000000LL) break;  // 30 s after the last due
-    int timeout = 1;
+    long long wait_ns = 1000000LL;  // all sent: wake at least every millisecond
     if (sent < total) {
       long long next = start + (long long)(sent * interval);
-      timeout = next > now ? (int)((next - now) / 1000000LL) : 0;
+      wait_ns = next > now ? next - now : 0;
     }
-    int n = epoll_wait(epfd, events, 256, timeout);
+    // Sleeps until the next request is due or a response arrives, to the nanosecond. A timeout in
+    // whole milliseconds was 0 whenever the next request was due within 1 ms (always above
+    // 1,000 requests/s): the generator then spun on epoll_wait at the top priority of core 1 and
+    // took most of it from PostgreSQL and Redis (4.1 s of CPU for 6,400 requests at 1,071/s).
+    struct timespec ts = { (time_t)(wait_ns / 1000000000LL), (long)(wait_ns % 1000000000LL) };
+    int n = epoll_pwait2(epfd, events, 256, &ts, NULL);
+    if (n < 0 && errno == ENOSYS) n = epoll_wait(epfd, events, 256, (int)((wait_ns + 999999) / 1000000));
     for (int e = 0; e < n; e++) {
       conn_t *c = events[e].data.ptr;
       ssize_t r = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
