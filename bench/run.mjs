@@ -391,7 +391,10 @@ async function relayEarlierEvents() {
     const before = await unpublished();
     if (before === 0) return;
     const worker = await startService('worker', 0, { DATABASE_POOL_MAX: '4' });
-    while ((await unpublished()) > 0) await new Promise((r) => setTimeout(r, 100));
+    while ((await unpublished()) > 0) {
+      if (worker.exitCode !== null || worker.signalCode !== null) throw new Error('the worker relaying the scenarios\' events stopped (bench/results/worker.log)');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await stopProcess(worker);
     log(`  ${before} events of the scenarios relayed before subscribing (no subscription existed when they were made)`);
   } finally {
