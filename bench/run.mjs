@@ -367,12 +367,12 @@ function vacuum(tables) {
   return runStatement(`VACUUM (ANALYZE) ${tables.join(', ')}`);
 }
 
-// One maintenance statement on a connection of its own (VACUUM cannot run inside a transaction).
+// One statement on a connection of its own (VACUUM cannot run inside a transaction); its result.
 async function runStatement(sql) {
   const client = new pg.Client({ connectionString: DB_URL });
   await client.connect();
   try {
-    await client.query(sql);
+    return await client.query(sql);
   } finally {
     await client.end();
   }
@@ -383,22 +383,29 @@ async function runStatement(sql) {
 // one run now does so before the receiver subscribes. Left in the outbox, they were relayed to the
 // new subscription during the drain (about 24,000 in a full run), which then measured the relay
 // working through them besides the deliveries it counts.
+const UNPUBLISHED_EVENTS = 'SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL';
+
 async function relayEarlierEvents() {
-  const db = new pg.Client({ connectionString: DB_URL });
-  await db.connect();
-  const unpublished = async () => (await db.query('SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL')).rows[0].n;
-  try {
-    const before = await unpublished();
-    if (before === 0) return;
-    const worker = await startService('worker', 0, { DATABASE_POOL_MAX: '4' });
-    while ((await unpublished()) > 0) {
-      if (worker.exitCode !== null || worker.signalCode !== null) throw new Error('the worker relaying the scenarios\' events stopped (bench/results/worker.log)');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await stopProcess(worker);
-    log(`  ${before} events of the scenarios relayed before subscribing (no subscription existed when they were made)`);
-  } finally {
-    await db.end();
+  const before = await countOf(UNPUBLISHED_EVENTS);
+  if (before === 0) return;
+  const worker = await startService('worker', 0, { DATABASE_POOL_MAX: '4' });
+  await untilNoneLeft(UNPUBLISHED_EVENTS, 100, () => {
+    if (worker.exitCode !== null || worker.signalCode !== null) throw new Error("the worker relaying the scenarios' events stopped (bench/results/worker.log)");
+  });
+  await stopProcess(worker);
+  log(`  ${before} events of the scenarios relayed before subscribing (no subscription existed when they were made)`);
+}
+
+// The `n` a count query returns.
+async function countOf(sql) {
+  return (await runStatement(sql)).rows[0].n;
+}
+
+// Polls a count query every `everyMs` until it is 0; `check` may throw to give up.
+async function untilNoneLeft(sql, everyMs, check = () => {}) {
+  while ((await countOf(sql)) > 0) {
+    check();
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -453,14 +460,7 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
   // also from the event's creation in the API (which adds the API's own answer time). The
   // worker first finishes the backlog's tail (nothing unfinished), then 3 s of warm-up at the same
   // rate are sent and not counted.
-  const db = new pg.Client({ connectionString: DB_URL });
-  await db.connect();
-  for (;;) {
-    const { rows } = await db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'sending')");
-    if (rows[0].n === 0) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  await db.end();
+  await untilNoneLeft("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'sending')", 200);
   const rate = 200;
   await load({ url: pages, method: 'POST', headers, body: '{}', duration: 3, overallRate: rate });
   await new Promise((r) => setTimeout(r, 500));
