@@ -2,7 +2,8 @@
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN npm install --no-audit --no-fund
+# Exactly the lockfile: npm ci refuses one that package.json disagrees with.
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --omit=optional

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { AppConfig } from './infrastructure/config/app-config';
 import type { Logger } from './infrastructure/logging/logger';
 import { DatabaseLocation, locateDatabase } from './infrastructure/persistence/database-location';
-import { migrate } from './infrastructure/persistence/migrate';
+import { migrateLocked } from './infrastructure/persistence/migrate';
 import { createOrmConfig } from './infrastructure/persistence/mikro-orm.config';
 
 export interface Database {
@@ -12,12 +12,25 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Finds (or starts) the database, connects and applies pending migrations. */
-export async function openDatabase(config: AppConfig, logger: Logger, options: { migrate: boolean } = { migrate: true }): Promise<Database> {
+/**
+ * Finds (or starts) the database, connects and, unless `MIGRATE_ON_START=false` (or the caller
+ * says otherwise), applies pending migrations under the migration lock.
+ */
+export async function openDatabase(config: AppConfig, logger: Logger, options: { migrate: boolean } = { migrate: config.migrateOnStart }): Promise<Database> {
   const location = await locateDatabase({ configuredUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   const orm = await MikroORM.init(createOrmConfig(location.url, config.databasePoolMax));
-  const applied = options.migrate ? await migrate(orm) : [];
-  if (applied.length > 0) logger.info({ applied }, 'applied migrations');
+  let applied: string[] = [];
+  if (options.migrate) {
+    try {
+      const run = await migrateLocked(orm);
+      applied = run.applied;
+      logger.info({ applied, lockWaitMs: run.waitedMs }, applied.length > 0 ? 'applied migrations' : 'migrations up to date');
+    } catch (error) {
+      await orm.close(true);
+      await location.stop?.();
+      throw error;
+    }
+  }
   return {
     orm,
     location,

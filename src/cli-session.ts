@@ -11,8 +11,9 @@ export async function openCliSession(
   config: AppConfig,
   logger: Logger,
   progress: (stage: string, done: number, total: number) => void = () => {},
+  options: { migrate: boolean } = { migrate: true },
 ): Promise<CliSession> {
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, options);
   try {
     const app = await NestFactory.createApplicationContext(
       CliModule.forRoot({ config, orm: database.orm, logger }),

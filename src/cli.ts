@@ -24,7 +24,11 @@ async function main(): Promise<number> {
   return runCli(
     process.argv.slice(2),
     CLI_COMMANDS,
-    () => openCliSession(config, logger, progressBar((text) => process.stderr.write(text), process.stderr.isTTY === true)),
+    // `migrate` always migrates; every other command follows MIGRATE_ON_START.
+    (command) =>
+      openCliSession(config, logger, progressBar((text) => process.stderr.write(text), process.stderr.isTTY === true), {
+        migrate: command.name === 'migrate' || config.migrateOnStart,
+      }),
     io,
   );
 }

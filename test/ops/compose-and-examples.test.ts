@@ -13,9 +13,15 @@ describe('docker-compose.yml', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const documented = new Set([...readme.matchAll(/^\| `([A-Z_]+)`(?:, `([A-Z_]+)`)? \|/gm)].flatMap((m) => [m[1], m[2]].filter(Boolean)));
 
-  it('brings up PostgreSQL, Redis, the API and the worker, each with a health check', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
-    for (const service of Object.values<any>(compose.services)) expect(service.healthcheck?.test).toBeDefined();
+  it('brings up PostgreSQL, Redis, the API and the worker, each with a health check, after a one-shot migrate', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['api', 'migrate', 'postgres', 'redis', 'worker']);
+    for (const name of ['api', 'postgres', 'redis', 'worker']) expect(compose.services[name].healthcheck?.test).toBeDefined();
+    expect(compose.services.migrate.command).toEqual(['node', 'dist/cli.js', 'migrate']);
+    for (const name of ['api', 'worker']) {
+      expect(compose.services[name].depends_on.migrate).toEqual({ condition: 'service_completed_successfully' });
+      expect(compose.services[name].environment.MIGRATE_ON_START).toBe('false');
+      expect(compose.services[name].restart).toBe('unless-stopped');
+    }
     expect(compose.services.api.ports).toEqual(['3000:3000']);
     expect(compose.services.api.environment.SERVICE_ROLE).toBe('api');
     expect(compose.services.worker.environment.SERVICE_ROLE).toBe('worker');
@@ -23,11 +29,11 @@ describe('docker-compose.yml', () => {
   });
 
   it('sets only variables the README documents, and points them at the compose services', () => {
-    for (const name of ['api', 'worker']) {
+    for (const name of ['api', 'worker', 'migrate']) {
       const env = compose.services[name].environment;
       for (const key of Object.keys(env)) expect({ service: name, key, documented: documented.has(key) }).toEqual({ service: name, key, documented: true });
       expect(env.DATABASE_URL).toMatch(/@postgres:5432\//);
-      expect(env.REDIS_URL).toBe('redis://redis:6379');
+      if (name !== 'migrate') expect(env.REDIS_URL).toBe('redis://redis:6379');
       expect(env.NODE_ENV).toBe('production');
       expect(env.SECRETS_ENCRYPTION_KEY).toMatch(/^\$\{SECRETS_ENCRYPTION_KEY/);
     }

@@ -48,4 +48,15 @@ export class ApiProcess {
   signal(name: NodeJS.Signals): void {
     this.child.kill(name);
   }
+
+  /** SIGTERM, then SIGKILL if the process has not exited after `graceMs`; resolves when it has. */
+  async stop(graceMs = 15_000): Promise<number | null> {
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }

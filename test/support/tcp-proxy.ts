@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import { createServer, connect, Server, Socket } from 'node:net';
 
 /**
@@ -7,6 +8,8 @@ import { createServer, connect, Server, Socket } from 'node:net';
 export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  private held: Socket[] | undefined;
+  private readonly events = new EventEmitter();
   port = 0;
 
   constructor(
@@ -16,21 +19,51 @@ export class TcpProxy {
 
   async start(port = 0): Promise<void> {
     this.server = createServer((client) => {
-      const upstream = connect(this.targetPort, this.targetHost);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.once('close', () => this.sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
+      if (this.held) {
+        client.pause();
+        this.held.push(client);
+        this.events.emit('held', this.held.length);
+        return;
       }
-      client.pipe(upstream).pipe(client);
+      this.forward(client);
     });
     await new Promise<void>((done) => this.server!.listen(port, '127.0.0.1', done));
     this.port = (this.server.address() as { port: number }).port;
   }
 
+  /**
+   * A start line for processes: new connections wait, unanswered, until `release()`, so several
+   * processes can be made to reach the database at the same moment.
+   */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Resolves once `count` connections are waiting at the start line. */
+  async heldAtLeast(count: number): Promise<void> {
+    while ((this.held?.length ?? 0) < count) await once(this.events, 'held');
+  }
+
+  /** Lets every waiting connection through at once, and new ones straight through. */
+  release(): void {
+    const waiting = this.held ?? [];
+    this.held = undefined;
+    for (const client of waiting) this.forward(client);
+  }
+
+  private forward(client: Socket): void {
+    const upstream = connect(this.targetPort, this.targetHost);
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  }
+
   /** Cuts every open connection and stops listening. */
   async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
+    for (const socket of [...this.sockets, ...(this.held ?? [])]) socket.destroy();
     await new Promise<void>((done) => this.server?.close(() => done()) ?? done());
   }
 }

@@ -22,6 +22,8 @@ export interface AppConfig {
   /** Where development state lives (embedded PostgreSQL data, generated keys). */
   dataDir: string;
   shutdownGraceMs: number;
+  /** Whether the API, worker and CLI apply pending migrations when they open the database. */
+  migrateOnStart: boolean;
   /** `all` runs the API and the webhook worker in one process; `api` or `worker` runs one. */
   serviceRole: (typeof SERVICE_ROLES)[number];
   /** base64 of 32 bytes; absent in development means "generated once under dataDir". */
@@ -84,6 +86,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     docsEnabled: read('DOCS_ENABLED', true, boolean, 'true or false'),
     dataDir: read('DATA_DIR', '.data', (raw) => raw, 'a path'),
     shutdownGraceMs: read('SHUTDOWN_GRACE_MS', 10000, integerIn(0, 600000), 'an integer from 0 to 600000'),
+    migrateOnStart: read('MIGRATE_ON_START', true, boolean, 'true or false'),
     serviceRole: read('SERVICE_ROLE', 'all', oneOf(SERVICE_ROLES), SERVICE_ROLES.join(' | ')),
     secretsEncryptionKey: read('SECRETS_ENCRYPTION_KEY', undefined, key32, 'base64 of exactly 32 bytes'),
     webhooks: {

@@ -74,7 +74,8 @@ export async function ensureDatabase(url: string): Promise<void> {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) {
       await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((error: { code?: string }) => {
-        if (error.code !== '42P04') throw error; // duplicate_database: another process won the race
+        // duplicate_database, or a unique violation on pg_database: another process won the race.
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
       });
     }
   } finally {

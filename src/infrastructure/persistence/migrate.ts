@@ -1,7 +1,40 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
 
-/** Applies pending migrations; returns the names applied, in order. */
+// Any number of processes (API, worker, CLI, a rolling deploy) may start at once on an empty or
+// newly upgraded database. They take turns under one session-level advisory lock, held on a
+// connection of its own: the first applies what is pending, the others wait and then find nothing
+// left to apply, instead of racing on CREATE TABLE and exiting. The key is this project's and
+// fixed: two deployments sharing a database must take the same lock.
+export const MIGRATION_LOCK_KEY = 7_264_011_803_170_001n;
+
+export interface MigrationRun {
+  /** The names applied by this process, in order (empty when another process had applied them). */
+  applied: string[];
+  /** How long this process waited for the lock, in milliseconds. */
+  waitedMs: number;
+}
+
+/** Applies pending migrations under the migration lock; returns the names applied, in order. */
 export async function migrate(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.migrator.up();
-  return applied.map((migration) => migration.name);
+  return (await migrateLocked(orm)).applied;
+}
+
+export async function migrateLocked(orm: MikroORM): Promise<MigrationRun> {
+  const lock = new Client({ connectionString: orm.config.get('clientUrl') });
+  await lock.connect();
+  try {
+    const asked = performance.now();
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    const waitedMs = Math.round(performance.now() - asked);
+    try {
+      const applied = await orm.migrator.up();
+      return { applied: applied.map((migration) => migration.name), waitedMs };
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    }
+  } finally {
+    // Closing the connection also releases the lock if the unlock above could not be sent.
+    await lock.end();
+  }
 }

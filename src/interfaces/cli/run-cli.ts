@@ -15,7 +15,7 @@ export interface CliIo {
 export async function runCli(
   argv: string[],
   commands: CliCommand[],
-  open: () => Promise<CliSession>,
+  open: (command: CliCommand) => Promise<CliSession>,
   io: CliIo,
 ): Promise<number> {
   let parsed;
@@ -36,7 +36,7 @@ export async function runCli(
 
   let session: CliSession | undefined;
   try {
-    session = await open();
+    session = await open(command);
     const result = await session.within(() => command!.run(session!.context, parsed.options));
     io.out(parsed.json ? JSON.stringify(result) : command.text(result));
     return 0;

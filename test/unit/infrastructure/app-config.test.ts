@@ -24,6 +24,7 @@ describe('configuration', () => {
       docsEnabled: true,
       dataDir: '.data',
       shutdownGraceMs: 10000,
+      migrateOnStart: true,
       serviceRole: 'all',
       secretsEncryptionKey: undefined,
       rateLimit: { max: 100, windowSeconds: 10, authFailuresMax: 20 },
@@ -61,8 +62,9 @@ describe('configuration', () => {
       REDIS_URL: 'redis://cache:6379',
       LOG_LEVEL: 'debug',
       DOCS_ENABLED: 'false',
+      MIGRATE_ON_START: 'false',
     });
-    expect(config).toMatchObject({ nodeEnv: 'production', port: 8080, databaseUrl: 'postgres://u:p@db:5432/app', redisUrl: 'redis://cache:6379', logLevel: 'debug', docsEnabled: false });
+    expect(config).toMatchObject({ migrateOnStart: false, nodeEnv: 'production', port: 8080, databaseUrl: 'postgres://u:p@db:5432/app', redisUrl: 'redis://cache:6379', logLevel: 'debug', docsEnabled: false });
   });
 
   it('names every bad variable, and never prints a connection string whole', () => {
