@@ -16,21 +16,29 @@ export interface Database {
  * Finds (or starts) the database, connects and, unless `MIGRATE_ON_START=false` (or the caller
  * says otherwise), applies pending migrations under the migration lock.
  */
-export async function openDatabase(config: AppConfig, logger: Logger, options: { migrate: boolean } = { migrate: config.migrateOnStart }): Promise<Database> {
+export async function openDatabase(
+  config: AppConfig,
+  logger: Logger,
+  options: { migrate: boolean; statementTimeoutMs?: number } = { migrate: config.migrateOnStart, statementTimeoutMs: config.databaseStatementTimeoutMs },
+): Promise<Database> {
   const location = await locateDatabase({ configuredUrl: config.databaseUrl, dataDir: config.dataDir, logger });
-  const orm = await MikroORM.init(createOrmConfig(location.url, config.databasePoolMax));
   let applied: string[] = [];
   if (options.migrate) {
+    // On a connection pool of its own, without the statement timeout: a migration may rightly
+    // take longer than any request.
+    const migrator = await MikroORM.init(createOrmConfig(location.url, 1));
     try {
-      const run = await migrateLocked(orm);
+      const run = await migrateLocked(migrator);
       applied = run.applied;
       logger.info({ applied, lockWaitMs: run.waitedMs }, applied.length > 0 ? 'applied migrations' : 'migrations up to date');
     } catch (error) {
-      await orm.close(true);
       await location.stop?.();
       throw error;
+    } finally {
+      await migrator.close(true);
     }
   }
+  const orm = await MikroORM.init(createOrmConfig(location.url, config.databasePoolMax, options.statementTimeoutMs));
   return {
     orm,
     location,

@@ -13,6 +13,7 @@ export async function openCliSession(
   progress: (stage: string, done: number, total: number) => void = () => {},
   options: { migrate: boolean } = { migrate: true },
 ): Promise<CliSession> {
+  // The operator's tool: no statement timeout (a bulk seed may rightly run long statements).
   const database = await openDatabase(config, logger, options);
   try {
     const app = await NestFactory.createApplicationContext(

@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   if (role !== 'api') {
     // In one process the worker gets a connection pool of its own: a burst of deliveries must
     // never make API requests wait for a connection.
-    workerOrm = role === 'all' ? await MikroORM.init(createOrmConfig(database.location.url, config.databasePoolMax)) : database.orm;
+    workerOrm = role === 'all' ? await MikroORM.init(createOrmConfig(database.location.url, config.databasePoolMax, config.databaseStatementTimeoutMs)) : database.orm;
     worker = await startWebhookWorker({ config, orm: workerOrm, databaseUrl: database.location.url, logger, metrics });
   }
   const metricsServer = config.metrics.enabled ? await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port) : undefined;

@@ -1,4 +1,6 @@
+import { READINESS_FRESH_MS } from '../../src/infrastructure/persistence/database-readiness.probe';
 import { openTestOrm } from '../support/database';
+import { eventually } from '../support/eventually';
 import { TcpProxy } from '../support/tcp-proxy';
 import { testDatabaseUrl } from '../support/test-database-url';
 import { createTenant, startTestApp, TestApp } from '../support/test-app';
@@ -28,8 +30,9 @@ describe('database unreachable', () => {
 
     const port = proxy.port;
     await proxy.stop();
-    for (const path of ['/v0/brands', '/health/ready']) {
-      const res = await t.http.get(path).set('x-api-key', tenant.apiKey);
+    // Readiness answers from a probe at most READINESS_FRESH_MS old, so it turns within that.
+    const ready = await eventually(() => t.http.get('/health/ready'), (res) => res.status !== 200, 3 * READINESS_FRESH_MS);
+    for (const res of [await t.http.get('/v0/brands').set('x-api-key', tenant.apiKey), ready]) {
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: expect.any(String), requestId: res.headers['x-request-id'] });

@@ -45,22 +45,6 @@ describe('rate limiting per API key', () => {
     }
   });
 
-  it('limits failed authentication per client IP, then refuses every request from it', async () => {
-    const t = await startTestApp({ env: limits(1000, 3), rateLimiter: new MemoryRateLimiter() });
-    try {
-      const tenant = await createTenant(t);
-      const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await t.http.get('/v0/brands').set('x-api-key', `lp_${'x'.repeat(43)}`)).status);
-      expect(statuses).toEqual([401, 401, 401, 429]);
-      const valid = await t.http.get('/v0/brands').set('x-api-key', tenant.apiKey);
-      expect(valid.status).toBe(429);
-      expect(valid.body.code).toBe('RATE_LIMITED');
-      expect(Number(valid.headers['retry-after'])).toBeGreaterThan(0);
-    } finally {
-      await t.close();
-    }
-  });
-
   it('fails open when Redis cannot be reached: requests are served, and it is logged', async () => {
     const port = await freePort();
     const limiter = new RedisRateLimiter(`redis://127.0.0.1:${port}`, 'lp:');
@@ -115,8 +99,7 @@ describe('RedisRateLimiter', () => {
     try {
       const results = [await one.hit('k', 2, 60_000), await two.hit('k', 2, 60_000), await one.hit('k', 2, 60_000)];
       expect(results.map((r) => [r!.allowed, r!.remaining])).toEqual([[true, 1], [true, 0], [false, 0]]);
-      expect(await two.peek('k', 2, 60_000)).toMatchObject({ allowed: false, remaining: 0 });
-      expect(await one.peek('fresh', 2, 60_000)).toMatchObject({ allowed: true, remaining: 2 });
+      expect(await two.hit('fresh', 2, 60_000)).toMatchObject({ allowed: true, remaining: 1 });
     } finally {
       one.close();
       two.close();

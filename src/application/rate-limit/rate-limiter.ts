@@ -14,8 +14,6 @@ export interface RateLimitDecision {
  */
 export abstract class RateLimiter {
   abstract hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null>;
-  /** The current count without adding to it; null when unknown. */
-  abstract peek(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null>;
 }
 
 /** Budgets from configuration (RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_SECONDS, RATE_LIMIT_AUTH_FAILURES_MAX). */

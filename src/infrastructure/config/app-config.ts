@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { IDEMPOTENCY_KEY_HOLD_MS } from '../../application/idempotency/idempotency-store';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../../domain/webhook/retry-policy';
 
 // Configuration comes from the environment only, checked once at start: a bad value stops the
@@ -15,6 +17,8 @@ export interface AppConfig {
   /** Absent: the local PostgreSQL if it answers on 127.0.0.1:5432, else an embedded one. */
   databaseUrl?: string;
   databasePoolMax: number;
+  /** Bound on every statement of the API's and worker's connections, below the Idempotency-Key hold. */
+  databaseStatementTimeoutMs: number;
   /** Absent: the local Redis if it answers (used from the webhooks issue on). */
   redisUrl?: string;
   logLevel: LogLevel;
@@ -44,11 +48,14 @@ export interface AppConfig {
     /** Requests per API key per window. */
     max: number;
     windowSeconds: number;
-    /** Failed authentications per client IP per window before the IP gets 429. */
+    /** Failed authentications per client address (IPv4, IPv6 /64) per window before it gets 429. */
     authFailuresMax: number;
   };
-  /** Express `trust proxy`: false, a hop count, or address list (for the client IP behind a proxy). */
-  trustProxy: boolean | number | string;
+  /**
+   * Express `trust proxy`: false, a hop count, or a list of proxy addresses/CIDRs (for the client
+   * IP behind a proxy). Never `true`: that believes whatever X-Forwarded-For a client sends.
+   */
+  trustProxy: false | number | string;
   /** Origins allowed by CORS; empty means CORS is off. */
   corsOrigins: string[];
   /** Mounts the /bench baseline routes (`npm run bench` only). */
@@ -81,6 +88,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port: read('PORT', 3000, integerIn(0, 65535), 'an integer from 0 to 65535'),
     databaseUrl: read('DATABASE_URL', undefined, urlWith(['postgres:', 'postgresql:']), 'a postgres:// URL'),
     databasePoolMax: read('DATABASE_POOL_MAX', 10, integerIn(1, 200), 'an integer from 1 to 200'),
+    databaseStatementTimeoutMs: read(
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      10_000,
+      integerIn(100, IDEMPOTENCY_KEY_HOLD_MS / 2),
+      `an integer from 100 to ${IDEMPOTENCY_KEY_HOLD_MS / 2} (at most half the Idempotency-Key hold of ${IDEMPOTENCY_KEY_HOLD_MS / 1000} s)`,
+    ),
     redisUrl: read('REDIS_URL', undefined, urlWith(['redis:', 'rediss:']), 'a redis:// or rediss:// URL'),
     logLevel: read('LOG_LEVEL', 'info', oneOf(LOG_LEVELS), LOG_LEVELS.join(' | ')),
     docsEnabled: read('DOCS_ENABLED', true, boolean, 'true or false'),
@@ -102,9 +115,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimit: {
       max: read('RATE_LIMIT_MAX', 100, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
       windowSeconds: read('RATE_LIMIT_WINDOW_SECONDS', 10, integerIn(1, 86400), 'an integer from 1 to 86400'),
-      authFailuresMax: read('RATE_LIMIT_AUTH_FAILURES_MAX', 20, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
+      authFailuresMax: read('RATE_LIMIT_AUTH_FAILURES_MAX', 100, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
     },
-    trustProxy: read<boolean | number | string>('TRUST_PROXY', false, trustProxy, 'false, true, a hop count or a comma-separated address list'),
+    trustProxy: read<false | number | string>('TRUST_PROXY', false, trustProxy, TRUST_PROXY_EXPECTED),
     corsOrigins: read<string[]>('CORS_ORIGINS', [], origins, 'a comma-separated list of http(s) origins'),
     benchBaselines: read('BENCH_BASELINES', false, boolean, 'true or false'),
     metrics: {
@@ -145,10 +158,24 @@ function schedule(raw: string): number[] | undefined {
   }
 }
 
-function trustProxy(raw: string): boolean | number | string | undefined {
-  if (raw === 'true' || raw === 'false') return raw === 'true';
-  if (/^\d{1,2}$/.test(raw)) return Number(raw);
-  return /^[\w.:/, -]+$/.test(raw) ? raw : undefined;
+const TRUST_PROXY_EXPECTED =
+  'false, the number of proxies in front of the API (1 to 10), or a comma-separated list of their addresses or CIDRs ' +
+  '(or loopback, linklocal, uniquelocal); never true, which would let any client choose its address through X-Forwarded-For';
+const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(raw: string): false | number | string | undefined {
+  if (raw === 'false' || raw === '0') return false;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw) <= 10 ? Number(raw) : undefined;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  return entries.every((entry) => PROXY_PRESETS.includes(entry) || isAddressOrCidr(entry)) ? entries.join(',') : undefined;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 function origins(raw: string): string[] | undefined {

@@ -4,8 +4,22 @@ import { ReadinessProbe } from '../../application/health/readiness.probe';
 import { RateLimiter } from '../../application/rate-limit/rate-limiter';
 import { RedisRateLimiter } from '../rate-limit/redis-rate-limiter';
 
+type Checks = Record<string, 'ok' | 'unavailable'>;
+
+/** How long one answer serves: /health/ready is public, so its cost must not grow with its callers. */
+export const READINESS_FRESH_MS = 1000;
+
+/**
+ * Probes the database (and Redis, when used) at most once per second per process, whatever the
+ * request rate: callers within a second of the last probe get its answer (or its failure), and
+ * callers while a probe runs share it.
+ */
 @Injectable()
 export class DatabaseReadinessProbe extends ReadinessProbe {
+  /** Probes actually sent to the database, for tests and metrics. */
+  databaseProbes = 0;
+  private last?: { at: number; outcome: Promise<Checks> };
+
   constructor(
     private readonly orm: MikroORM,
     @Optional() private readonly limiter?: RateLimiter,
@@ -13,7 +27,19 @@ export class DatabaseReadinessProbe extends ReadinessProbe {
     super();
   }
 
-  async check(): Promise<Record<string, 'ok' | 'unavailable'>> {
+  check(): Promise<Checks> {
+    const now = Date.now();
+    if (!this.last || now - this.last.at >= READINESS_FRESH_MS) {
+      const outcome = this.probe();
+      // A failure is kept for the same second too, but must not count as unhandled while kept.
+      outcome.catch(() => {});
+      this.last = { at: now, outcome };
+    }
+    return this.last.outcome;
+  }
+
+  private async probe(): Promise<Checks> {
+    this.databaseProbes++;
     await this.orm.em.getConnection().execute('SELECT 1');
     if (!(this.limiter instanceof RedisRateLimiter)) return { database: 'ok' };
     const redis = await this.limiter.redis.ping().then(

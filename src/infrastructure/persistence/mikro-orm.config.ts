@@ -10,7 +10,12 @@ import { TenantSchema } from './schemas/tenant.schema';
 
 export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema, BrandSchema, TemplateSchema, PageGroupSchema, PageSchema, PageVersionSchema];
 
-export function createOrmConfig(databaseUrl: string, poolMax: number) {
+/**
+ * `statementTimeoutMs` bounds every statement on the pool's connections (PostgreSQL's
+ * statement_timeout): the API's and worker's pools have it, so no request or attempt can hang on
+ * the database past it; migrations and the operator CLI run without one.
+ */
+export function createOrmConfig(databaseUrl: string, poolMax: number, statementTimeoutMs?: number) {
   return defineConfig({
     driver: PostgreSqlDriver,
     clientUrl: databaseUrl,
@@ -18,7 +23,7 @@ export function createOrmConfig(databaseUrl: string, poolMax: number) {
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     // A request waits at most 5 s for a connection, then fails as "unavailable" (503), not forever.
-    driverOptions: { connectionTimeoutMillis: 5000 },
+    driverOptions: { connectionTimeoutMillis: 5000, ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}) },
     forceUtcTimezone: true,
     // The ORM never logs: queries can hold key hashes and customer data.
     debug: false,

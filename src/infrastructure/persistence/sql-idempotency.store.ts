@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { IdempotencyRecord, IdempotencyStore } from '../../application/idempotency/idempotency-store';
+import { IdempotencyKeyTakenOver, IdempotencyRecord, IdempotencyStore } from '../../application/idempotency/idempotency-store';
 import { SecretCipher } from '../crypto/secret-cipher';
 
 /**
@@ -16,21 +16,21 @@ export class SqlIdempotencyStore extends IdempotencyStore {
     super();
   }
 
-  async reserve(tenantId: string, key: string, fingerprint: string, now: Date, lockMs: number, ttlMs: number): Promise<IdempotencyRecord | null> {
+  async reserve(tenantId: string, key: string, fingerprint: string, owner: string, now: Date, lockMs: number, ttlMs: number): Promise<IdempotencyRecord | null> {
     // A fresh fork: the reservation must commit on its own, before the request's own work, so
     // that a concurrent retry sees it (409) rather than racing it.
     const em = this.em.fork();
     const reserved = await em.execute<{ key: string }[]>(
-      `INSERT INTO idempotency_keys (tenant_id, key, fingerprint, state, locked_until, created_at, expires_at)
-       VALUES (?, ?, ?, 'in_progress', ?, ?, ?)
-       ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_progress',
+      `INSERT INTO idempotency_keys (tenant_id, key, fingerprint, owner, state, locked_until, created_at, expires_at)
+       VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)
+       ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, owner = excluded.owner, state = 'in_progress',
          locked_until = excluded.locked_until, created_at = excluded.created_at, expires_at = excluded.expires_at,
          response_status = NULL, response_body = NULL
        WHERE idempotency_keys.expires_at < excluded.created_at
           OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.locked_until < excluded.created_at
               AND idempotency_keys.fingerprint = excluded.fingerprint)
        RETURNING key`,
-      [tenantId, key, fingerprint, new Date(now.getTime() + lockMs), now, new Date(now.getTime() + ttlMs)],
+      [tenantId, key, fingerprint, owner, new Date(now.getTime() + lockMs), now, new Date(now.getTime() + ttlMs)],
     );
     // Expired keys are removed a few at a time, now and then, instead of by a separate job.
     if (Math.random() < 0.01) {
@@ -46,7 +46,7 @@ export class SqlIdempotencyStore extends IdempotencyStore {
     );
     const row = rows[0];
     // Gone between the two statements (released by its request): treat as reserved by nobody.
-    if (!row) return this.reserve(tenantId, key, fingerprint, now, lockMs, ttlMs);
+    if (!row) return this.reserve(tenantId, key, fingerprint, owner, now, lockMs, ttlMs);
     return {
       fingerprint: row.fingerprint,
       state: row.state,
@@ -55,15 +55,21 @@ export class SqlIdempotencyStore extends IdempotencyStore {
     };
   }
 
-  async complete(tenantId: string, key: string, status: number, body: string): Promise<void> {
-    await this.em.execute(
-      `UPDATE idempotency_keys SET state = 'completed', response_status = ?, response_body = ? WHERE tenant_id = ? AND key = ?`,
-      [status, this.cipher.encrypt(body), tenantId, key],
+  async complete(tenantId: string, key: string, owner: string, status: number, body: string): Promise<void> {
+    // Only the holder writes the response. A retry's takeover that ran first has changed the
+    // owner; one that comes later waits for this row's lock and then finds it completed.
+    const result = await this.em.execute<{ affectedRows: number }>(
+      `UPDATE idempotency_keys SET state = 'completed', response_status = ?, response_body = ?
+       WHERE tenant_id = ? AND key = ? AND owner = ? AND state = 'in_progress'`,
+      [status, this.cipher.encrypt(body), tenantId, key, owner],
       'run',
     );
+    if (result.affectedRows !== 1) throw new IdempotencyKeyTakenOver();
   }
 
-  async release(tenantId: string, key: string): Promise<void> {
-    await this.em.fork().execute(`DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ? AND state = 'in_progress'`, [tenantId, key], 'run');
+  async release(tenantId: string, key: string, owner: string): Promise<void> {
+    await this.em
+      .fork()
+      .execute(`DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ? AND owner = ? AND state = 'in_progress'`, [tenantId, key, owner], 'run');
   }
 }

@@ -1,6 +1,6 @@
 import { RateLimitDecision } from '../../application/rate-limit/rate-limiter';
 
-/** The decision for `counted` requests so far in a window, this one included when `counting`. */
-export function decision(counted: number, limit: number, resetMs: number, counting = true): RateLimitDecision {
-  return { allowed: counting ? counted <= limit : counted < limit, limit, remaining: Math.max(0, limit - counted), resetMs };
+/** The decision for `counted` requests so far in a window, this one included. */
+export function decision(counted: number, limit: number, resetMs: number): RateLimitDecision {
+  return { allowed: counted <= limit, limit, remaining: Math.max(0, limit - counted), resetMs };
 }

@@ -13,11 +13,6 @@ export class MemoryRateLimiter extends RateLimiter {
     return decision(count, limit, resetMs);
   }
 
-  async peek(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
-    const { id, resetMs } = this.window(key, windowMs);
-    return decision(this.windows.get(id) ?? 0, limit, resetMs, false);
-  }
-
   private window(key: string, windowMs: number): { id: string; resetMs: number } {
     const now = Date.now();
     const start = Math.floor(now / windowMs) * windowMs;

@@ -34,16 +34,6 @@ export class RedisRateLimiter extends RateLimiter {
     }
   }
 
-  async peek(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null> {
-    const { redisKey, resetMs } = this.window(key, windowMs);
-    try {
-      return decision(Number((await this.redis.get(redisKey)) ?? 0), limit, resetMs, false);
-    } catch {
-      this.failures++;
-      return null;
-    }
-  }
-
   /** Resolves once connected, or after `timeoutMs` (the limiter fails open until then). */
   ready(timeoutMs = 1000): Promise<void> {
     if (this.redis.status === 'ready') return Promise.resolve();

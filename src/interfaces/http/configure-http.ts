@@ -3,7 +3,7 @@ import helmet from 'helmet';
 import type { Logger } from '../../application/shared/logger';
 import { Metrics } from '../../application/shared/metrics';
 import { accessLog } from './middleware/access-log.middleware';
-import { jsonBody } from './middleware/json-body.middleware';
+import { forwardedForWarning } from './middleware/forwarded-for-warning.middleware';
 import { requestId } from './middleware/request-id.middleware';
 import { serveOpenApi } from './openapi/openapi';
 import { createValidationPipe, JsonObjectBodyPipe, SafeInputPipe } from './validation/validation.pipes';
@@ -12,13 +12,14 @@ import { createValidationPipe, JsonObjectBodyPipe, SafeInputPipe } from './valid
 export function configureHttp(
   app: NestExpressApplication,
   logger: Logger,
-  options: { docsEnabled: boolean; trustProxy?: boolean | number | string; corsOrigins?: string[] },
+  options: { docsEnabled: boolean; trustProxy?: false | number | string; corsOrigins?: string[] },
 ): void {
   app.disable('x-powered-by');
   // ETags would hash every body for a cache nobody asked for.
   app.set('etag', false);
   // The client IP (per-IP limit on failed authentication) is the socket's, unless a proxy is trusted.
   app.set('trust proxy', options.trustProxy ?? false);
+  if (!options.trustProxy) app.use(forwardedForWarning(logger));
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   // CORS is off unless origins are listed: API keys belong on servers, not in browsers.
   if (options.corsOrigins && options.corsOrigins.length > 0) {
@@ -29,7 +30,8 @@ export function configureHttp(
       maxAge: 600,
     });
   }
-  app.use(requestId, accessLog(logger, app.get(Metrics, { strict: false })), jsonBody);
+  // No body parser here: ApiKeyGuard reads the body once the request is let in.
+  app.use(requestId, accessLog(logger, app.get(Metrics, { strict: false })));
   app.useGlobalPipes(new JsonObjectBodyPipe(), new SafeInputPipe(), createValidationPipe());
   if (options.docsEnabled) serveOpenApi(app);
 }

@@ -19,6 +19,7 @@ describe('configuration', () => {
       port: 3000,
       databaseUrl: undefined,
       databasePoolMax: 10,
+      databaseStatementTimeoutMs: 10000,
       redisUrl: undefined,
       logLevel: 'info',
       docsEnabled: true,
@@ -27,7 +28,7 @@ describe('configuration', () => {
       migrateOnStart: true,
       serviceRole: 'all',
       secretsEncryptionKey: undefined,
-      rateLimit: { max: 100, windowSeconds: 10, authFailuresMax: 20 },
+      rateLimit: { max: 100, windowSeconds: 10, authFailuresMax: 100 },
       trustProxy: false,
       corsOrigins: [],
       benchBaselines: false,
@@ -46,7 +47,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ SECRETS_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/SECRETS_ENCRYPTION_KEY must be base64 of exactly 32 bytes \(got "…"\)/);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
     expect(loadConfig({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: '1', CORS_ORIGINS: 'https://a.example, http://b.example:8080' })).toMatchObject({
-      rateLimit: { max: 5, windowSeconds: 60, authFailuresMax: 20 },
+      rateLimit: { max: 5, windowSeconds: 60, authFailuresMax: 100 },
       trustProxy: 1,
       corsOrigins: ['https://a.example', 'http://b.example:8080'],
     });
@@ -77,5 +78,21 @@ describe('configuration', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect(error!.problems.map((p) => p.split(' ')[0])).toEqual(['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'DOCS_ENABLED']);
     expect(error!.message).not.toContain('hunter2');
+  });
+
+  it('refuses TRUST_PROXY=true and says why; takes a hop count or proxy addresses and CIDRs', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY must be .*never true, which would let any client choose its address through X-Forwarded-For \(got "true"\)/);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.10, 2001:db8::/32, loopback' }).trustProxy).toBe('10.0.0.0/8,192.0.2.10,2001:db8::/32,loopback');
+    for (const bad of ['11', 'yes', '10.0.0.0/33', '2001:db8::/129', 'proxy.internal', '10.0.0.1/8/1']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('keeps the statement timeout below the Idempotency-Key hold', () => {
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '30000' }).databaseStatementTimeoutMs).toBe(30000);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '30001' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS must be an integer from 100 to 30000 \(at most half the Idempotency-Key hold of 60 s\)/);
   });
 });

@@ -8,6 +8,7 @@ import { Migration20261122060000_brand_views } from './Migration20261122060000_b
 import { Migration20261122070000_page_group_views } from './Migration20261122070000_page_group_views';
 import { Migration20261123000000_page_group_counters } from './Migration20261123000000_page_group_counters';
 import { Migration20261123010000_delivery_fillfactor } from './Migration20261123010000_delivery_fillfactor';
+import { Migration20261125000000_idempotency_owner } from './Migration20261125000000_idempotency_owner';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
@@ -22,4 +23,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122070000_page_group_views', class: Migration20261122070000_page_group_views },
   { name: 'Migration20261123000000_page_group_counters', class: Migration20261123000000_page_group_counters },
   { name: 'Migration20261123010000_delivery_fillfactor', class: Migration20261123010000_delivery_fillfactor },
+  { name: 'Migration20261125000000_idempotency_owner', class: Migration20261125000000_idempotency_owner },
 ];

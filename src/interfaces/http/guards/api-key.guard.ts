@@ -5,20 +5,24 @@ import { AuthenticateApiKey } from '../../../application/api-key/authenticate-ap
 import { RateLimitDecision, RateLimiter, RateLimitSettings } from '../../../application/rate-limit/rate-limiter';
 import { LOGGER, type Logger } from '../../../application/shared/logger';
 import { Metrics } from '../../../application/shared/metrics';
+import type { ApiKeyPrincipal } from '../../../domain/api-key/api-key.repository';
 import type { ApiRequest } from '../api-request';
+import { readJsonBody } from '../body/json-body.reader';
 import { ApiError } from '../errors/api-error';
+import { clientAddressKey } from './client-address';
 
 const PUBLIC = 'public-route';
 /** Marks a route that needs no API key (health checks). Every other route needs one. */
 export const Public = () => SetMetadata(PUBLIC, true);
 
 /**
- * The gate of every /v0 request, in this order:
- * 1. a client IP that failed authentication too often in the window gets 429 for everything, so
- *    keys cannot be guessed at speed (and a right guess cannot be told from a wrong one);
- * 2. `x-api-key` is resolved to its tenant, else 401 (one body for every cause);
+ * The gate of every /v0 request, in this order (decisions.md 38), all before the body is read:
+ * 1. `x-api-key` is resolved to its tenant; a valid key is never refused for what others sent
+ *    from its address;
+ * 2. a request without a valid key counts as a failed authentication of its address (IPv4, or
+ *    IPv6 /64): 401, or 429 once the address is over its budget in the window;
  * 3. the key's budget is counted (RateLimit-* headers on every authenticated response), 429 past it;
- * 4. only then is a body problem (size, type, JSON) raised.
+ * 4. only then is the body read and parsed, and a body problem (size, type, depth, JSON) raised.
  * If the rate-limit store is unreachable the request goes through (fail open) and it is logged.
  */
 @Injectable()
@@ -39,18 +43,10 @@ export class ApiKeyGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const res = context.switchToHttp().getResponse<Response>();
     const windowMs = this.limits.windowSeconds * 1000;
-    const ipKey = `authfail:${req.ip ?? 'unknown'}`;
-
-    const ipState = await this.limiter.peek(ipKey, this.limits.authFailuresMax, windowMs);
-    if (ipState && !ipState.allowed) throw this.limited('ip', ipState);
 
     const header = req.headers['x-api-key'];
-    const principal = await this.authenticate.execute(typeof header === 'string' ? header : undefined);
-    if (!principal) {
-      const failed = await this.limiter.hit(ipKey, this.limits.authFailuresMax, windowMs);
-      if (failed && !failed.allowed) throw this.limited('ip', failed);
-      throw ApiError.unauthorized();
-    }
+    const presented = typeof header === 'string' ? header : undefined;
+    const principal = await this.principalOf(presented, req, windowMs);
     req.principal = principal;
 
     const budget = await this.limiter.hit(`key:${principal.apiKeyId}`, this.limits.max, windowMs);
@@ -61,8 +57,18 @@ export class ApiKeyGuard implements CanActivate {
       res.setHeader('RateLimit-Reset', String(resetSeconds(budget)));
       if (!budget.allowed) throw this.limited('key', budget);
     }
-    if (req.bodyError) throw req.bodyError;
+    await readJsonBody(req, res);
     return true;
+  }
+
+  /** The key's principal; else throws 401, or 429 when the address failed too often. */
+  private async principalOf(presented: string | undefined, req: ApiRequest, windowMs: number): Promise<ApiKeyPrincipal> {
+    // A missing or malformed key is refused without a lookup (AuthenticateApiKey).
+    const principal = await this.authenticate.execute(presented);
+    if (principal) return principal;
+    const failed = await this.limiter.hit(`authfail:${clientAddressKey(req.ip)}`, this.limits.authFailuresMax, windowMs);
+    if (failed && !failed.allowed) throw this.limited('ip', failed);
+    throw ApiError.unauthorized();
   }
 
   private limited(scope: 'key' | 'ip', decision: RateLimitDecision): ApiError {

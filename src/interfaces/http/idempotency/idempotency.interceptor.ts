@@ -4,7 +4,7 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { IdempotencyStore } from '../../../application/idempotency/idempotency-store';
+import { IDEMPOTENCY_KEY_HOLD_MS, IdempotencyKeyTakenOver, IdempotencyStore } from '../../../application/idempotency/idempotency-store';
 import { UnitOfWork } from '../../../application/shared/unit-of-work';
 import { Clock } from '../../../domain/shared/clock';
 import type { ApiRequest } from '../api-request';
@@ -12,8 +12,6 @@ import { ApiError } from '../errors/api-error';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const TTL_MS = 24 * 60 * 60 * 1000;
-/** How long a request holds its key before a retry may take it over (it crashed). */
-const LOCK_MS = 60 * 1000;
 const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
 /**
@@ -21,7 +19,9 @@ const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
  * per tenant and key and replayed to retries with `Idempotent-Replayed: true`; the same key with
  * another method, path or body is 422; while the first still runs, 409. The stored response is
  * written in the same transaction as the change, so a crash can never leave one without the other.
- * Requests that fail change nothing and store nothing: the key is freed for the retry.
+ * Requests that fail change nothing and store nothing: the key is freed for the retry. A request
+ * still running when its hold ran out and a retry took the key over rolls back and answers 409:
+ * only the key's holder writes the response, so the change is made once.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -46,28 +46,32 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   private async run(req: ApiRequest, res: Response, key: string, status: number, next: CallHandler): Promise<unknown> {
     const tenantId = req.principal!.tenantId;
-    const seen = await this.store.reserve(tenantId, key, fingerprint(req), this.clock.now(), LOCK_MS, TTL_MS);
+    const owner = req.requestId;
+    const seen = await this.store.reserve(tenantId, key, fingerprint(req), owner, this.clock.now(), IDEMPOTENCY_KEY_HOLD_MS, TTL_MS);
     if (seen) {
       if (seen.fingerprint !== fingerprint(req)) {
         throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request.', { header: 'Idempotency-Key' });
       }
-      if (seen.state === 'in_progress') {
-        throw new ApiError(409, 'CONFLICT', 'A request with this Idempotency-Key is still in progress; retry later.', { header: 'Idempotency-Key' });
-      }
+      if (seen.state === 'in_progress') throw inProgress();
       res.setHeader('Idempotent-Replayed', 'true');
       return JSON.parse(seen.responseBody ?? 'null');
     }
     try {
       return await this.unitOfWork.run(async () => {
         const body = await lastValueFrom(next.handle());
-        await this.store.complete(tenantId, key, status, JSON.stringify(body ?? null));
+        await this.store.complete(tenantId, key, owner, status, JSON.stringify(body ?? null));
         return body;
       });
     } catch (error) {
-      await this.store.release(tenantId, key).catch(() => {});
+      if (error instanceof IdempotencyKeyTakenOver) throw inProgress();
+      await this.store.release(tenantId, key, owner).catch(() => {});
       throw error;
     }
   }
+}
+
+function inProgress(): ApiError {
+  return new ApiError(409, 'CONFLICT', 'A request with this Idempotency-Key is still in progress; retry later.', { header: 'Idempotency-Key' });
 }
 
 /** Method, path and body (keys sorted, so whitespace and key order do not matter). */
