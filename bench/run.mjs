@@ -9,6 +9,7 @@
 //   --no-webhooks    skip the webhook measurements
 //   --autocannon     drive maximum throughput with autocannon even where wrk is installed
 //   --report         only rewrite docs/performance.md and its chart from bench/results/latest.json
+// Last, bench/utm-at-scale.mjs records sessions into a group growing to 50,000 UTM values.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -327,6 +328,14 @@ async function main() {
   }
   await stopProcess(api);
 
+  // UTM values at scale (bench/utm-at-scale.mjs): the insert cost as a group's values grow.
+  let utmAtScale = null;
+  if (!ONLY || 'utm at scale'.includes(ONLY)) {
+    const run = spawnSync(NODE, [join(ROOT, 'bench', 'utm-at-scale.mjs'), '--json', ...(QUICK ? ['--sizes', '10,10000', '--sessions', '100'] : [])], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    if (run.status !== 0) throw new Error('bench/utm-at-scale.mjs failed');
+    utmAtScale = JSON.parse(run.stdout.trim().split('\n').pop());
+  }
+
   const result = {
     // The seed's sizes only: its sample key stays out of the results, which are committed.
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version, loadGenerator: GENERATOR, openLoopGenerator: Object.values(halfRuns)[0]?.[0]?.generator?.kind ?? null, openLoopPriority: GENERATOR_PRIORITY.length > 0 ? 'nice -20' : 'default', apiHelperThreadsCore: helperThreads > 0 ? 1 : 0, quick: QUICK, durationSeconds: DURATION, rounds: ROUNDS, seed: { ...seed, sample: undefined }, diskFlush },
@@ -343,6 +352,7 @@ async function main() {
     latencyCurve: { scenario: list?.name, points: curve },
     webhooks: webhooks.summary,
     rssMb: { api: apiRss, worker: webhooks.workerRss },
+    utmAtScale,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   // Only a full run is recorded; a quick or partial run (--quick, --only, --no-webhooks) prints its

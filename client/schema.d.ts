@@ -134,7 +134,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Available UTM parameters of a page group */
+        /**
+         * Available UTM parameters of a page group
+         * @description The distinct values seen in the group’s recorded sessions, each array sorted by code point. Each array holds at most 1,000 values: the most recently seen (to within an hour) when the group has more. Values are 1 to 500 characters.
+         */
         get: operations["PageGroupsController_utm"];
         put?: never;
         post?: never;
@@ -356,9 +359,10 @@ export interface components {
             themeLight: components["schemas"]["ThemeRequest"];
             /**
              * Format: uri
+             * @description null is the same as leaving it out.
              * @example https://acme.example
              */
-            companyHomePage?: Record<string, never>;
+            companyHomePage?: string | null;
         };
         UpdateBrandRequest: {
             /** @description Cannot be null. */
@@ -375,8 +379,9 @@ export interface components {
             /**
              * Format: uri
              * @description null removes it.
+             * @example https://acme.example
              */
-            companyHomePage?: Record<string, never> | null;
+            companyHomePage?: string | null;
         };
         PageGroupResponse: {
             /** @example page_01jdq8x0m2f3e4r5t6y7u8i9o0 */
@@ -447,9 +452,12 @@ export interface components {
              * @description A system template or one of yours; defaults to the page group's template. null means the default too.
              * @example pagetemplate_01jdq8x0m2f3e4r5t6y7u8i9o0
              */
-            pageTemplateId?: Record<string, never> | null;
-            /** @description Extra context added to the page group context. */
-            supplementaryContext?: Record<string, never> | null;
+            pageTemplateId?: string | null;
+            /**
+             * @description Extra context added to the page group context.
+             * @example Visitors come from the spring newsletter.
+             */
+            supplementaryContext?: string | null;
         };
         PageCreatedResponse: {
             /** @example pagevar_01jdq8x0m2f3e4r5t6y7u8i9o0 */
@@ -499,7 +507,7 @@ export interface components {
             utm_terms: string[];
         };
         UtmParametersResponse: {
-            /** @description Distinct values seen in the group’s sessions, each array sorted. */
+            /** @description Distinct values seen in the group’s sessions, each array sorted; at most 1,000 per array, the most recently seen. */
             parameters: components["schemas"]["UtmParameters"];
         };
         DuplicateTemplateRequest: {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createApiClient } from '../../client/index';
 import { generateOpenApiDocument } from '../../src/openapi-document';
 import { brandBody } from '../support/brand-payloads';
+import { platform } from '../support/platform';
 import { createTenant, startTestApp, TestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -55,5 +56,63 @@ describe('the typed client against the running API', () => {
     const missing = await client.GET('/v0/brands/{brand_id}', { params: { path: { brand_id: 'brand_01jdq8w9k1a2b3c4d5e6f7g8h9' } } });
     expect(missing.response.status).toBe(404);
     expect(missing.error).toMatchObject({ code: 'NOT_FOUND', requestId: expect.stringMatching(/^req_/) });
+  });
+});
+
+/** The example a schema documents: its own, else one built from its properties' examples. */
+function exampleOf(schema: any): unknown {
+  if (schema.$ref) return exampleOf(committed.components.schemas[schema.$ref.split('/').pop()]);
+  if (schema.example !== undefined) return schema.example;
+  if (schema.allOf) return Object.assign({}, ...schema.allOf.map(exampleOf));
+  if (schema.type === 'array' && schema.items) return [exampleOf(schema.items)];
+  if (schema.properties) {
+    const entries = Object.entries<any>(schema.properties).map(([name, property]) => [name, exampleOf(property)]);
+    return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+  }
+  return undefined;
+}
+
+describe('every documented request example', () => {
+  it('is accepted by the API when sent through the typed client', async () => {
+    const tenant = await createTenant(t);
+    const client = createApiClient({ baseUrl, apiKey: tenant.apiKey }) as any;
+    const group = await platform(t).group(tenant.tenantId);
+    const template = await platform(t).systemTemplate('Examples');
+    const brand = (await client.POST('/v0/brands', { body: brandBody() })).data;
+    const subscription = (await client.POST('/v0/webhook_subscriptions', { body: { url: 'https://hooks.example.com/x', events: ['page.version.created'] } })).data;
+    // Ids in examples name nothing of this tenant's: the ids of what was just made stand in.
+    const ids: Record<string, string> = { brand_id: brand.brandId, page_group_id: group.pageGroupId, template_id: template.pageTemplateId, subscription_id: subscription.id, pageTemplateId: template.pageTemplateId };
+    const sent: string[] = [];
+    for (const [path, item] of Object.entries<any>(committed.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        const content = operation.requestBody?.content?.['application/json'];
+        if (!content) continue;
+        const body = exampleOf(content.schema) as Record<string, unknown>;
+        for (const key of Object.keys(body)) if (ids[key]) body[key] = ids[key];
+        const pathParams = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, ids[name]]));
+        const { response, error } = await client[method.toUpperCase()](path, { params: { path: pathParams }, body });
+        expect({ operation: `${method.toUpperCase()} ${path}`, body, status: response.status, error }).toEqual({ operation: `${method.toUpperCase()} ${path}`, body, status: expect.any(Number), error: undefined });
+        expect(response.status).toBeLessThan(300);
+        sent.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(sent).toHaveLength(6);
+  });
+
+  it('types URLs and template ids as strings, so a TypeScript user sends them without a cast', async () => {
+    const tenant = await createTenant(t);
+    const client = createApiClient({ baseUrl, apiKey: tenant.apiKey });
+    const group = await platform(t).group(tenant.tenantId);
+    const template = await platform(t).systemTemplate('Typed');
+    // `npm run typecheck` compiles these calls: with the fields typed `object`, it refused them.
+    const brand = await client.POST('/v0/brands', { body: { name: 'Typed', preferredAppearance: 'dark', themeLight: {}, themeDark: {}, companyHomePage: 'https://acme.example' } });
+    expect(brand.data?.companyHomePage).toBe('https://acme.example');
+    const patched = await client.PATCH('/v0/brands/{brand_id}', { params: { path: { brand_id: brand.data!.brandId } }, body: { companyHomePage: null } });
+    expect(patched.data?.companyHomePage).toBeUndefined();
+    const page = await client.POST('/v0/page_groups/{page_group_id}/pages', {
+      params: { path: { page_group_id: group.pageGroupId } },
+      body: { pageTemplateId: template.pageTemplateId, supplementaryContext: 'From the typed client.' },
+    });
+    expect(page.data).toMatchObject({ pageTemplateId: template.pageTemplateId, supplementaryContext: 'From the typed client.' });
   });
 });

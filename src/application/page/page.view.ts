@@ -1,4 +1,5 @@
 import { Page } from '../../domain/page/page';
+import type { UtmKind } from '../../domain/page/page-session';
 
 /** Page (list item, in a page group). */
 export interface PageListItemView {
@@ -30,11 +31,41 @@ export function toPageCreatedView(page: Page): PageCreatedView {
   };
 }
 
-/** UTM parameters: the distinct values of the group's sessions, each array sorted. */
+/**
+ * UTM parameters: the distinct values of the group's sessions, each array sorted by bytes. At
+ * most UTM_VALUES_PER_KIND per kind, the most recently seen (decisions.md 64).
+ */
 export interface UtmParametersView {
   utm_campaigns: string[];
   utm_contents: string[];
   utm_mediums: string[];
   utm_sources: string[];
   utm_terms: string[];
+}
+
+/** The answer's bound per kind: 5 × 1,000 values of at most 500 characters is at most ~2.5 MB. */
+export const UTM_VALUES_PER_KIND = 1000;
+
+/** The view of a group's values, given in any order. */
+export function toUtmParametersView(values: readonly { kind: UtmKind; value: string }[]): UtmParametersView {
+  const view: UtmParametersView = { utm_campaigns: [], utm_contents: [], utm_mediums: [], utm_sources: [], utm_terms: [] };
+  const byKind: Record<UtmKind, string[]> = { campaign: view.utm_campaigns, content: view.utm_contents, medium: view.utm_mediums, source: view.utm_sources, term: view.utm_terms };
+  for (const { kind, value } of values) byKind[kind].push(value);
+  for (const list of Object.values(byKind)) list.sort(byCodePoint);
+  return view;
+}
+
+/**
+ * Code point order, which is the byte order of UTF-8 (PostgreSQL's COLLATE "C"); JavaScript's
+ * default sort compares UTF-16 units, which puts U+E000..U+FFFF after astral characters.
+ */
+export function byCodePoint(a: string, b: string): number {
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(j)!;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return a.length - b.length;
 }

@@ -123,8 +123,13 @@ export class SqlBulkSeeder extends BulkSeeder {
       );
       if (fresh.length > 0) {
         await pool.query(
-          `INSERT INTO page_group_utm_values (page_group_id, kind, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
-          [fresh.map((f) => f[0]), fresh.map((f) => f[1]), fresh.map((f) => f[2])],
+          `WITH added AS (
+             INSERT INTO page_group_utm_values (page_group_id, kind, value, last_seen_at)
+             SELECT *, $4::timestamptz FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING
+             RETURNING page_group_id)
+           INSERT INTO page_group_utm_summaries (page_group_id, generation) SELECT DISTINCT page_group_id, 1 FROM added
+           ON CONFLICT (page_group_id) DO UPDATE SET generation = page_group_utm_summaries.generation + 1`,
+          [fresh.map((f) => f[0]), fresh.map((f) => f[1]), fresh.map((f) => f[2]), now],
         );
         utmValues += fresh.length;
       }

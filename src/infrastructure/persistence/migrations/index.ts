@@ -9,6 +9,7 @@ import { Migration20261122070000_page_group_views } from './Migration20261122070
 import { Migration20261123000000_page_group_counters } from './Migration20261123000000_page_group_counters';
 import { Migration20261123010000_delivery_fillfactor } from './Migration20261123010000_delivery_fillfactor';
 import { Migration20261125000000_idempotency_owner } from './Migration20261125000000_idempotency_owner';
+import { Migration20261125010000_utm_values_bounded } from './Migration20261125010000_utm_values_bounded';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
@@ -24,4 +25,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123000000_page_group_counters', class: Migration20261123000000_page_group_counters },
   { name: 'Migration20261123010000_delivery_fillfactor', class: Migration20261123010000_delivery_fillfactor },
   { name: 'Migration20261125000000_idempotency_owner', class: Migration20261125000000_idempotency_owner },
+  { name: 'Migration20261125010000_utm_values_bounded', class: Migration20261125010000_utm_values_bounded },
 ];

@@ -1,7 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { PageQueries } from '../../../application/page/page.queries';
-import { PageListItemView, UtmParametersView } from '../../../application/page/page.view';
+import { PageListItemView, toUtmParametersView, UTM_VALUES_PER_KIND, UtmParametersView } from '../../../application/page/page.view';
+import { UTM_KINDS, UtmKind } from '../../../domain/page/page-session';
 import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
 import { JsonText } from '../../../application/shared/json-text';
 import { preparedRows } from '../prepared';
@@ -15,8 +16,17 @@ interface PageRow {
   updated_at: string;
 }
 
-// A live group with no UTM value yet has no summary row (Migration20261122040000_utm_summaries).
-const NO_UTM_VALUES: string = JSON.stringify({ utm_campaigns: [], utm_contents: [], utm_mediums: [], utm_sources: [], utm_terms: [] } satisfies UtmParametersView);
+// A live group with no UTM value yet has no summary row (Migration20261125010000_utm_values_bounded).
+const NO_UTM_VALUES: string = JSON.stringify(toUtmParametersView([]));
+
+// The most recently seen values of each kind, through page_group_utm_values_recent_idx: at most
+// 5 × UTM_VALUES_PER_KIND rows whatever the group holds.
+const RECENT_UTM_VALUES = `
+  SELECT k.kind, v.value FROM unnest($2::text[]) AS k(kind)
+  CROSS JOIN LATERAL (
+    SELECT value FROM page_group_utm_values
+    WHERE page_group_id = $1 AND kind = k.kind
+    ORDER BY last_seen_at DESC LIMIT ${UTM_VALUES_PER_KIND}) v`;
 
 @Injectable()
 export class SqlPageQueries extends PageQueries {
@@ -36,14 +46,39 @@ export class SqlPageQueries extends PageQueries {
   }
 
   async utmParameters(tenantId: string, pageGroupId: string): Promise<JsonText<UtmParametersView> | null> {
-    // The JSON that PostgreSQL keeps per group, read by primary key together with the group check.
-    const rows = await preparedRows<{ body: string | null }>(
+    // The kept JSON, read by primary key together with the group check; rendered again first when
+    // a value arrived since it was rendered (its generation moved on).
+    const rows = await preparedRows<{ body: string | null; generation: string | null; body_generation: string | null }>(
       this.em,
       'utm-summary',
-      `SELECT s.body FROM page_groups g LEFT JOIN page_group_utm_summaries s ON s.page_group_id = g.id
+      `SELECT s.body, s.generation, s.body_generation FROM page_groups g LEFT JOIN page_group_utm_summaries s ON s.page_group_id = g.id
        WHERE g.id = $1 AND g.tenant_id = $2 AND g.deleted_at IS NULL`,
       [pageGroupId, tenantId],
     );
-    return rows.length === 0 ? null : new JsonText(rows[0].body ?? NO_UTM_VALUES);
+    if (rows.length === 0) return null;
+    const { body, generation, body_generation } = rows[0];
+    if (generation === null) return new JsonText(NO_UTM_VALUES);
+    if (body !== null && body_generation === generation) return new JsonText(body);
+    return new JsonText(await this.renderUtmSummary(pageGroupId, generation));
+  }
+
+  /**
+   * Renders the group's summary from its recent values and keeps it, unless a writer moved the
+   * generation on meanwhile or is moving it now (its row lock is skipped, never waited for): the
+   * next read then renders again, with the newer values. Values committed after `generation` was
+   * read are either in this rendering or in a later generation.
+   */
+  private async renderUtmSummary(pageGroupId: string, generation: string): Promise<string> {
+    const values = await preparedRows<{ kind: UtmKind; value: string }>(this.em, 'utm-recent', RECENT_UTM_VALUES, [pageGroupId, UTM_KINDS]);
+    const body = JSON.stringify(toUtmParametersView(values));
+    await preparedRows(
+      this.em,
+      'utm-keep',
+      `UPDATE page_group_utm_summaries s SET body = $2, body_generation = $3
+       FROM (SELECT page_group_id FROM page_group_utm_summaries WHERE page_group_id = $1 AND generation = $3 FOR UPDATE SKIP LOCKED) unlocked
+       WHERE s.page_group_id = unlocked.page_group_id`,
+      [pageGroupId, body, generation],
+    );
+    return body;
   }
 }

@@ -19,12 +19,32 @@ export class SqlPageSessionRepository extends PageSessionRepository {
       );
       const kinds = UTM_KINDS.filter((kind) => utm[kind] !== undefined);
       if (kinds.length === 0) return;
-      // Keeps the group's distinct values current, so reading them never scans the sessions.
       await em.execute(
-        `INSERT INTO page_group_utm_values (page_group_id, kind, value) VALUES ${kinds.map(() => '(?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
-        kinds.flatMap((kind) => [session.pageGroupId, kind, utm[kind]]),
+        recordUtmValues(kinds.length),
+        [...kinds.flatMap((kind) => [kind, utm[kind]]), session.pageGroupId, session.createdAt],
         'run',
       );
     });
   }
+}
+
+/**
+ * Keeps the group's distinct values current, so reading them never scans the sessions: one index
+ * upsert per value, whatever the group holds (decisions.md 64). A value's `last_seen_at` moves at
+ * most hourly, so a busy value does not rewrite its row on every visit. When a value is new or
+ * moved, the group summary's generation moves on, and the next read renders it again.
+ */
+function recordUtmValues(count: number): string {
+  return `
+    WITH seen (kind, value) AS (VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}),
+    p AS (SELECT ?::text AS page_group_id, ?::timestamptz AS seen_at),
+    moved AS (
+      INSERT INTO page_group_utm_values (page_group_id, kind, value, last_seen_at)
+      SELECT p.page_group_id, seen.kind, seen.value, p.seen_at FROM seen, p
+      ON CONFLICT (page_group_id, kind, value) DO UPDATE SET last_seen_at = excluded.last_seen_at
+        WHERE page_group_utm_values.last_seen_at < excluded.last_seen_at - interval '1 hour'
+      RETURNING 1)
+    INSERT INTO page_group_utm_summaries (page_group_id, generation)
+    SELECT page_group_id, 1 FROM p WHERE EXISTS (SELECT 1 FROM moved)
+    ON CONFLICT (page_group_id) DO UPDATE SET generation = page_group_utm_summaries.generation + 1`;
 }

@@ -33,7 +33,8 @@ export class CreateBrandDto {
   @Type(() => ThemeRequestDto)
   themeLight!: ThemeRequestDto;
 
-  @ApiPropertyOptional({ format: 'uri', maxLength: MAX_URL_LENGTH, example: 'https://acme.example' })
+  // `type` and `nullable` stated: from `string | null` the plugin can only infer `object`.
+  @ApiPropertyOptional({ type: String, format: 'uri', maxLength: MAX_URL_LENGTH, nullable: true, example: 'https://acme.example', description: 'null is the same as leaving it out.' })
   @OptionalNullable()
   @IsHttpUrl()
   @IsString({ message: 'must be a string' })

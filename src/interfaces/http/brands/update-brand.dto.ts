@@ -34,7 +34,7 @@ export class UpdateBrandDto {
   @Type(() => ThemeRequestDto)
   themeLight?: ThemeRequestDto;
 
-  @ApiPropertyOptional({ format: 'uri', maxLength: MAX_URL_LENGTH, nullable: true, description: 'null removes it.' })
+  @ApiPropertyOptional({ type: String, format: 'uri', maxLength: MAX_URL_LENGTH, nullable: true, example: 'https://acme.example', description: 'null removes it.' })
   @OptionalNullable()
   @IsHttpUrl()
   @IsString({ message: 'must be a string' })

@@ -21,9 +21,24 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       ].join('\n'),
     )
     .setVersion('0')
+    // Relative: the API answers where the document was fetched from, whatever its host.
+    .addServer('/', 'This service')
+    .addTag('Brands', 'Visual identity: light and dark themes.')
+    .addTag('Page groups', 'Collections of pages set up by the platform; their pages and UTM parameters.')
+    .addTag('Templates', 'System and custom page templates.')
+    .addTag('Webhook subscriptions', 'Signed deliveries of events to your endpoints.')
+    .addTag('Health', 'Liveness and readiness probes; no key needed.')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Tenant API key (shown once at creation).' }, 'apiKey')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config);
+  // No public licence page exists to link to: the name alone.
+  document.info.license = { name: 'Proprietary' };
+  // Operations outside /v0 (health) need no key: say so, rather than leave security unstated.
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (path.startsWith('/v0')) continue;
+    for (const operation of Object.values(item)) if (typeof operation === 'object' && operation && 'responses' in operation) operation.security = [];
+  }
+  return document;
 }
 
 /** Swagger UI at /docs and the OpenAPI JSON at /docs-json. */

@@ -1,3 +1,4 @@
+import { UTM_VALUES_PER_KIND } from '../../../application/page/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PAGE_GROUP_STATUSES } from '../../../domain/page-group/page-group';
 
@@ -54,13 +55,13 @@ export class PageCreatedResponse {
 }
 
 export class UtmParameters {
-  @ApiProperty({ type: [String], example: ['spring-sale'] }) utm_campaigns!: string[];
-  @ApiProperty({ type: [String], example: ['ad-a'] }) utm_contents!: string[];
-  @ApiProperty({ type: [String], example: ['cpc', 'email'] }) utm_mediums!: string[];
-  @ApiProperty({ type: [String], example: ['google', 'newsletter'] }) utm_sources!: string[];
-  @ApiProperty({ type: [String], example: ['landing pages'] }) utm_terms!: string[];
+  @ApiProperty({ type: [String], maxItems: UTM_VALUES_PER_KIND, example: ['spring-sale'] }) utm_campaigns!: string[];
+  @ApiProperty({ type: [String], maxItems: UTM_VALUES_PER_KIND, example: ['ad-a'] }) utm_contents!: string[];
+  @ApiProperty({ type: [String], maxItems: UTM_VALUES_PER_KIND, example: ['cpc', 'email'] }) utm_mediums!: string[];
+  @ApiProperty({ type: [String], maxItems: UTM_VALUES_PER_KIND, example: ['google', 'newsletter'] }) utm_sources!: string[];
+  @ApiProperty({ type: [String], maxItems: UTM_VALUES_PER_KIND, example: ['landing pages'] }) utm_terms!: string[];
 }
 
 export class UtmParametersResponse {
-  @ApiProperty({ type: UtmParameters, description: 'Distinct values seen in the group’s sessions, each array sorted.' }) parameters!: UtmParameters;
+  @ApiProperty({ type: UtmParameters, description: 'Distinct values seen in the group’s sessions, each array sorted; at most 1,000 per array, the most recently seen.' }) parameters!: UtmParameters;
 }

@@ -69,7 +69,12 @@ export class PageGroupsController {
   }
 
   @Get(':page_group_id/utm_parameters')
-  @ApiOperation({ summary: 'Available UTM parameters of a page group' })
+  @ApiOperation({
+    summary: 'Available UTM parameters of a page group',
+    description:
+      'The distinct values seen in the group’s recorded sessions, each array sorted by code point. Each array holds at most 1,000 values: ' +
+      'the most recently seen (to within an hour) when the group has more. Values are 1 to 500 characters.',
+  })
   @ApiOkResponse({ type: UtmParametersResponse })
   @ApiErrors(404)
   @Header('Content-Type', 'application/json; charset=utf-8')
