@@ -6,6 +6,7 @@ import { OutboxSignal } from './application/webhook/outbox-signal';
 import { RelayOutbox } from './application/webhook/relay-outbox.use-case';
 import { SweepDeliveries } from './application/webhook/sweep-deliveries.use-case';
 import { DeliveryJobData, WebhookSender } from './application/webhook/delivery.ports';
+import { InFlightLimits } from './application/webhook/in-flight-limits';
 import { AppConfig } from './infrastructure/config/app-config';
 import type { Logger } from './infrastructure/logging/logger';
 import { BullmqDeliveryQueue, DELIVERY_QUEUE } from './infrastructure/queue/bullmq-delivery.queue';
@@ -56,8 +57,9 @@ export async function startWebhookWorker(deps: {
   // The queue worker is supervised: BullMQ gives up on a connection whose start failed (Redis
   // went away during it), so a worker that stops on its own is replaced after a second.
   let lastError = 0;
+  const limits = new InFlightLimits(config.webhooks.tenantConcurrency, config.webhooks.endpointConcurrency);
   const launch = (): Disposable<Worker<DeliveryJobData>> => {
-    const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger, deps.metrics), {
+    const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger, limits, deps.metrics), {
       concurrency: config.webhooks.concurrency,
       lockDuration: config.webhooks.attemptLockMs,
     });
@@ -66,8 +68,10 @@ export async function startWebhookWorker(deps: {
       if (!stopping && Date.now() - lastError > 10_000) logger.warn({ err: { message: error.message } }, 'delivery worker connection error');
       lastError = Date.now();
     });
+    // The attempt failed inside (database, Redis, a bug): its job is gone (removeOnFail), the
+    // delivery is still due in PostgreSQL, and the sweeper makes it a new job after one lease.
     made.value.on('failed', (job, error) =>
-      logger.error({ deliveryId: job?.data.deliveryId, attempt: job?.data.attempt, err: { message: error.message } }, 'delivery job failed'),
+      logger.warn({ deliveryId: job?.data.deliveryId, attempt: job?.data.attempt, err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'),
     );
     made.value.run().then(
       () => relaunch(made, 'stopped'),

@@ -62,10 +62,13 @@ describe('claiming a delivery attempt', () => {
     expect(await store.claim(deliveryId, 1, t0, 10_000)).not.toBeNull();
     // Leased until t0 + 10 s: neither a second job nor the sweeper touch it before then.
     expect(await store.claim(deliveryId, 1, new Date(t0.getTime() + 5_000), 10_000)).toBeNull();
-    const strandedAt = async (at: Date) => (await store.findStranded(at, 10_000)).map((job) => job.deliveryId);
+    const strandedAt = async (at: Date) => (await store.findStranded(at, 10_000, 10_000)).map((job) => job.deliveryId);
     expect(await strandedAt(new Date(t0.getTime() + 5_000))).not.toContain(deliveryId);
     // The worker holding it died: after the lease, both find it again.
     expect(await strandedAt(new Date())).toContain(deliveryId);
+    // Re-enqueued now: the next sweeps leave it to that job for one lease.
+    expect(await strandedAt(new Date())).not.toContain(deliveryId);
+    expect(await strandedAt(new Date(Date.now() + 10_000))).toContain(deliveryId);
     expect(await store.claim(deliveryId, 1, new Date(), 10_000)).not.toBeNull();
   });
 

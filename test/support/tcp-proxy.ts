@@ -17,7 +17,9 @@ export class TcpProxy {
     private readonly targetPort: number,
   ) {}
 
+  /** Listens (again) on `port`, 0 for a free one; does nothing while already listening. */
   async start(port = 0): Promise<void> {
+    if (this.server?.listening) return;
     this.server = createServer((client) => {
       if (this.held) {
         client.pause();

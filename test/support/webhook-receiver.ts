@@ -20,6 +20,10 @@ export class WebhookReceiver {
   script: number[] = [];
   fallback = 204;
   delayMs = 0;
+  /** While true, requests are parked unanswered until `releaseParked()`. */
+  parking = false;
+  private parked: (() => void)[] = [];
+  private parkWaiters: { count: number; resolve: () => void }[] = [];
 
   get url(): string {
     return `http://127.0.0.1:${this.port}/hooks`;
@@ -37,13 +41,30 @@ export class WebhookReceiver {
           this.received.push({ headers: req.headers, rawBody, body: safeJson(rawBody), receivedAt: Date.now() });
           this.waiters = this.waiters.filter((w) => (this.received.length >= w.count ? (w.resolve(), false) : true));
         };
-        if (this.delayMs > 0) setTimeout(answer, this.delayMs);
+        if (this.parking) {
+          this.parked.push(answer);
+          this.parkWaiters = this.parkWaiters.filter((w) => (this.parked.length >= w.count ? (w.resolve(), false) : true));
+        } else if (this.delayMs > 0) setTimeout(answer, this.delayMs);
         else answer();
       });
     });
     this.server.keepAliveTimeout = 1000;
     await new Promise<void>((done) => this.server!.listen(port, '127.0.0.1', done));
     this.port = (this.server.address() as { port: number }).port;
+  }
+
+  /** Resolves once at least `count` requests are parked. */
+  waitForParked(count: number): Promise<void> {
+    if (this.parked.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.parkWaiters.push({ count, resolve }));
+  }
+
+  /** Answers every parked request now, and stops parking. */
+  releaseParked(): void {
+    this.parking = false;
+    const parked = this.parked;
+    this.parked = [];
+    for (const answer of parked) answer();
   }
 
   /** Resolves once at least `count` requests have been received. */

@@ -40,7 +40,9 @@ export class DeliverWebhook {
     const claim = await this.deliveries.claim(input.deliveryId, input.attempt, this.clock.now(), this.settings.attemptLockMs);
     if (!claim) return { outcome: 'skipped', ...input };
     const ids = { ...input, eventId: claim.eventId, subscriptionId: claim.subscription.id };
-    if (!claim.subscription.active) {
+    // A retry goes by the subscription as it is now (docs/webhooks.md): turned off or deleted,
+    // or no longer listing the event's kind, it is sent nothing more; a changed URL is used.
+    if (!claim.subscription.active || !claim.subscription.events.includes(claim.eventType)) {
       await this.deliveries.cancel(claim, this.clock.now());
       return { outcome: 'cancelled', ...ids };
     }
@@ -65,7 +67,8 @@ export class DeliverWebhook {
     }
     if (next.status !== 'pending') return { outcome: next.status, ...report };
     // If the queue is down this throws after the attempt is recorded; the sweeper re-enqueues it.
-    await this.queue.enqueue([{ deliveryId: claim.deliveryId, attempt: claim.attempt + 1, delayMs: Math.max(0, next.nextAttemptAt.getTime() - now.getTime()) }]);
+    const delayMs = Math.max(0, next.nextAttemptAt.getTime() - now.getTime());
+    await this.queue.enqueue([{ deliveryId: claim.deliveryId, attempt: claim.attempt + 1, delayMs, tenantId: claim.tenantId, endpoint: claim.endpoint }]);
     return { outcome: 'retrying', ...report };
   }
 }

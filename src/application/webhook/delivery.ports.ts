@@ -9,7 +9,9 @@ export interface DeliveryClaim {
   eventType: string;
   /** The exact bytes fixed when the event was written; every attempt sends and signs these. */
   body: string;
-  subscription: { id: string; url: string; signingSecret: string; active: boolean };
+  subscription: { id: string; url: string; signingSecret: string; active: boolean; events: string[] };
+  /** The subscription's endpoint now (see DeliveryJob.endpoint), for the next attempt's job. */
+  endpoint: string;
 }
 
 export interface AttemptResult {
@@ -23,10 +25,19 @@ export interface DeliveryJob {
   deliveryId: string;
   attempt: number;
   delayMs: number;
+  /** Whose delivery, and where it goes: what the worker's in-flight caps count (fairness). */
+  tenantId: string;
+  /** The receiver as an opaque key (a hash of the URL's origin): never the URL, which may hold a token. */
+  endpoint: string;
+  /**
+   * A job made again by the sweeper: it gets an id of its own, so that nothing left in the queue
+   * under the attempt's usual id (a job that failed, or is stuck) can stop it.
+   */
+  requeue?: boolean;
 }
 
-/** What a queue job carries: ids only. The signing secret never enters the queue. */
-export type DeliveryJobData = Pick<DeliveryJob, 'deliveryId' | 'attempt'>;
+/** What a queue job carries: ids and keys only. The signing secret and the URL never enter the queue. */
+export type DeliveryJobData = Pick<DeliveryJob, 'deliveryId' | 'attempt' | 'tenantId' | 'endpoint'>;
 
 /** The deliveries table: the source of truth for what is owed to whom. */
 export abstract class DeliveryStore {
@@ -44,14 +55,22 @@ export abstract class DeliveryStore {
    * (a receiver that failed for a whole retry schedule). True when it was turned off now.
    */
   abstract disableIfDead(subscriptionId: string, at: Date, windowMs: number): Promise<boolean>;
-  /** Deliveries due for an attempt that may have no job (queue data lost, worker killed). */
-  abstract findStranded(now: Date, limit: number): Promise<DeliveryJob[]>;
+  /**
+   * Deliveries whose attempt should have run at least `graceMs` ago (and whose lease, if any, has
+   * run out) and that were not re-enqueued within `graceMs`: their job was lost (queue data
+   * lost, a worker killed, a failure inside the attempt). Marks them re-enqueued now, so the
+   * next sweep leaves them to the job it makes. Oldest first; empty when none.
+   */
+  abstract findStranded(now: Date, limit: number, graceMs: number): Promise<DeliveryJob[]>;
 }
 
 /** Turns committed outbox events into deliveries, one per matching active subscription. */
 export abstract class OutboxRelayStore {
-  /** Claims up to `limit` unpublished events; returns how many, and the deliveries made. */
-  abstract fanOut(limit: number, now: Date): Promise<{ events: number; deliveries: DeliveryJob[] }>;
+  /**
+   * Claims up to `limit` unpublished events, fewer when their deliveries would exceed the round's
+   * bound; returns how many, the deliveries made, and whether more events may be waiting.
+   */
+  abstract fanOut(limit: number, now: Date): Promise<{ events: number; deliveries: DeliveryJob[]; more: boolean }>;
 }
 
 /** The job queue that wakes a worker for each attempt (BullMQ). Idempotent per (delivery, attempt). */

@@ -14,14 +14,14 @@ export class RelayOutbox {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { limit: number }): Promise<{ events: number; deliveries: number; enqueued: boolean }> {
-    const { events, deliveries } = await this.relay.fanOut(input.limit, this.clock.now());
-    if (deliveries.length === 0) return { events, deliveries: 0, enqueued: true };
+  async execute(input: { limit: number }): Promise<{ events: number; deliveries: number; enqueued: boolean; more: boolean }> {
+    const { events, deliveries, more } = await this.relay.fanOut(input.limit, this.clock.now());
+    if (deliveries.length === 0) return { events, deliveries: 0, enqueued: true, more };
     try {
       await this.queue.enqueue(deliveries);
-      return { events, deliveries: deliveries.length, enqueued: true };
+      return { events, deliveries: deliveries.length, enqueued: true, more };
     } catch {
-      return { events, deliveries: deliveries.length, enqueued: false };
+      return { events, deliveries: deliveries.length, enqueued: false, more };
     }
   }
 }

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../domain/shared/clock';
-import { DeliveryQueue, DeliveryStore } from './delivery.ports';
+import { DeliveryQueue, DeliveryStore, WebhookSettings } from './delivery.ports';
 
 /**
- * Re-enqueues deliveries that are due but may have no job: the queue lost its data, a worker was
- * killed mid-attempt, or enqueueing failed. Job ids are per (delivery, attempt), so a job that
- * still exists is not doubled.
+ * Re-enqueues deliveries that are due but have no live job: the queue lost its data, a worker was
+ * killed mid-attempt, the attempt failed inside (database, Redis, a bug), or enqueueing failed.
+ * A delivery is left to its job for one lease (WEBHOOK_ATTEMPT_LOCK_MS) before it counts as
+ * stranded, and the new job has an id of its own (nothing in the queue can block it). A job that
+ * still exists after all makes a duplicate at most, which finds nothing to claim.
  */
 @Injectable()
 export class SweepDeliveries {
@@ -13,11 +15,12 @@ export class SweepDeliveries {
     private readonly deliveries: DeliveryStore,
     private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
+    private readonly settings: WebhookSettings,
   ) {}
 
   async execute(input: { limit: number }): Promise<number> {
-    const stranded = await this.deliveries.findStranded(this.clock.now(), input.limit);
-    if (stranded.length > 0) await this.queue.enqueue(stranded);
+    const stranded = await this.deliveries.findStranded(this.clock.now(), input.limit, this.settings.attemptLockMs);
+    if (stranded.length > 0) await this.queue.enqueue(stranded.map((job) => ({ ...job, requeue: true })));
     return stranded.length;
   }
 }

@@ -37,6 +37,9 @@ export interface AppConfig {
     allowPrivateTargets: boolean;
     timeoutMs: number;
     concurrency: number;
+    /** Attempts in flight per tenant, and per endpoint (URL origin), in one worker process. */
+    tenantConcurrency: number;
+    endpointConcurrency: number;
     /** How long an attempt's claim lasts before another worker may take it (crash recovery). */
     attemptLockMs: number;
     sweepIntervalMs: number;
@@ -107,6 +110,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       allowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS', false, boolean, 'true or false'),
       timeoutMs: read('WEBHOOK_TIMEOUT_MS', 10000, integerIn(100, 60000), 'an integer from 100 to 60000'),
       concurrency: read('WEBHOOK_CONCURRENCY', 50, integerIn(1, 1000), 'an integer from 1 to 1000'),
+      tenantConcurrency: 0,
+      endpointConcurrency: 0,
       attemptLockMs: read('WEBHOOK_ATTEMPT_LOCK_MS', 30000, integerIn(1000, 3600000), 'an integer from 1000 to 3600000'),
       sweepIntervalMs: read('WEBHOOK_SWEEP_INTERVAL_MS', 5000, integerIn(100, 3600000), 'an integer from 100 to 3600000'),
       relayPollMs: read('WEBHOOK_RELAY_POLL_MS', 1000, integerIn(10, 60000), 'an integer from 10 to 60000'),
@@ -126,6 +131,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       port: read('METRICS_PORT', 9464, integerIn(0, 65535), 'an integer from 0 to 65535'),
     },
   };
+  // Half the worker's slots by default: a tenant or an endpoint whose receivers hang leaves the
+  // other half to everyone else.
+  const half = Math.max(1, Math.floor(config.webhooks.concurrency / 2));
+  config.webhooks.tenantConcurrency = read('WEBHOOK_TENANT_CONCURRENCY', half, integerIn(1, 1000), 'an integer from 1 to 1000');
+  config.webhooks.endpointConcurrency = read('WEBHOOK_ENDPOINT_CONCURRENCY', half, integerIn(1, 1000), 'an integer from 1 to 1000');
   if (config.nodeEnv === 'production' && !config.secretsEncryptionKey) {
     problems.push('SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production (base64 of 32 bytes)');
   }

@@ -6,9 +6,14 @@ export const DELIVERY_QUEUE = 'webhook-deliveries';
 const ENQUEUE_TIMEOUT_MS = 3000;
 const MIN_RESET_INTERVAL_MS = 2000;
 
-/** One job per attempt, id `<delivery id>.<attempt>`: enqueueing the same attempt twice is a no-op. */
-export function deliveryJobId(job: { deliveryId: string; attempt: number }): string {
-  return `${job.deliveryId}.${job.attempt}`;
+/**
+ * One job per attempt, id `<delivery id>.<attempt>`: the relay and a retry enqueueing the same
+ * attempt twice make one job. The sweeper's jobs get a suffix of their own (`.r<time><n>`), so
+ * that no job left under the usual id (failed, stuck) can ever stop a stranded delivery from
+ * being enqueued again (../shared/spec/decisions.md, Webhooks).
+ */
+export function deliveryJobId(job: { deliveryId: string; attempt: number; requeue?: boolean }, sequence = 0): string {
+  return job.requeue ? `${job.deliveryId}.${job.attempt}.r${Date.now().toString(36)}${sequence}` : `${job.deliveryId}.${job.attempt}`;
 }
 
 /**
@@ -27,10 +32,11 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
 
   async enqueue(jobs: DeliveryJob[]): Promise<void> {
     const adding = this.current.value.addBulk(
-      jobs.map((job) => ({
+      jobs.map((job, i) => ({
         name: 'deliver',
-        data: { deliveryId: job.deliveryId, attempt: job.attempt } satisfies DeliveryJobData,
-        opts: { jobId: deliveryJobId(job), delay: job.delayMs, removeOnComplete: true, removeOnFail: 1000, attempts: 1 },
+        data: { deliveryId: job.deliveryId, attempt: job.attempt, tenantId: job.tenantId, endpoint: job.endpoint } satisfies DeliveryJobData,
+        // Nothing is kept in Redis after a job ends: PostgreSQL holds each attempt's record.
+        opts: { jobId: deliveryJobId(job, i), delay: job.delayMs, removeOnComplete: true, removeOnFail: true, attempts: 1 },
       })),
     );
     let timer: NodeJS.Timeout | undefined;

@@ -1,15 +1,37 @@
+import { DelayedError } from 'bullmq';
 import { DeliverWebhook } from '../../application/webhook/deliver-webhook.use-case';
 import type { DeliveryJobData } from '../../application/webhook/delivery.ports';
+import type { InFlightLimits } from '../../application/webhook/in-flight-limits';
 import type { Logger } from '../../application/shared/logger';
 import type { Metrics } from '../../application/shared/metrics';
 
+/** How long a job waits when its tenant or endpoint is at its cap: long enough not to spin. */
+const AT_CAP_DELAY_MS = 250;
+
+export interface DeliveryJobHandle {
+  data: DeliveryJobData;
+  moveToDelayed(timestamp: number, token?: string): Promise<void>;
+}
+
 /**
- * The driving adapter for delivery jobs: one job, one attempt. Every log line names the event,
+ * The driving adapter for delivery jobs: one job, one attempt. A job whose tenant or endpoint
+ * has its cap of attempts in flight goes back to the queue for a moment, untouched in PostgreSQL,
+ * so that receivers that hang cannot take every slot. Every log line names the event,
  * subscription and attempt, and never the secret or the body.
  */
-export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, metrics?: Metrics) {
-  return async (job: { data: DeliveryJobData }): Promise<string> => {
-    const report = await deliver.execute({ deliveryId: job.data.deliveryId, attempt: job.data.attempt });
+export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limits: InFlightLimits, metrics?: Metrics) {
+  return async (job: DeliveryJobHandle, token?: string): Promise<string> => {
+    const release = limits.tryAcquire(job.data.tenantId, job.data.endpoint);
+    if (!release) {
+      await job.moveToDelayed(Date.now() + AT_CAP_DELAY_MS + Math.floor(Math.random() * AT_CAP_DELAY_MS), token);
+      throw new DelayedError();
+    }
+    let report;
+    try {
+      report = await deliver.execute({ deliveryId: job.data.deliveryId, attempt: job.data.attempt });
+    } finally {
+      release();
+    }
     if (report.outcome !== 'skipped' && report.outcome !== 'cancelled') {
       const statusClass = report.statusCode ? `${Math.floor(report.statusCode / 100)}xx` : 'none';
       metrics?.deliveryAttempt(report.outcome, statusClass, (report.durationMs ?? 0) / 1000);

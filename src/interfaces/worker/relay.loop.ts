@@ -56,7 +56,7 @@ export class RelayLoop {
         for (;;) {
           const result = await this.relay.execute({ limit: this.options.batch });
           if (!result.enqueued) this.logger.warn({ deliveries: result.deliveries }, 'queue unavailable: deliveries wait for the sweeper');
-          if (result.events < this.options.batch) break;
+          if (!result.more) break;
         }
       } catch (error) {
         this.logger.warn({ err: { message: (error as Error).message } }, 'outbox relay failed; retrying on the next signal');

@@ -64,7 +64,8 @@ function setup() {
   const deliver = new DeliverWebhook(store, queue, sender, new FakeSigner(), settings, clock, random);
   store.claimable = {
     deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}',
-    subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', active: true },
+    subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', active: true, events: ['page.version.created'] },
+    endpoint: 'endpoint-1',
   };
   return { store, queue, sender, deliver };
 }
@@ -84,7 +85,7 @@ describe('DeliverWebhook', () => {
     sender.answers = [500];
     expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('retrying');
     expect(store.recorded[0].next).toEqual({ status: 'pending', nextAttemptAt: new Date('2026-11-22T12:00:01.000Z') });
-    expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 2, delayMs: 1000 }]);
+    expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 2, delayMs: 1000, tenantId: 't', endpoint: 'endpoint-1' }]);
   });
 
   it('turns a dead subscription off when the last scheduled attempt fails, and only then', async () => {
@@ -109,6 +110,14 @@ describe('DeliverWebhook', () => {
     expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 2 })).outcome).toBe('skipped');
     expect(sender.sent).toEqual([]);
     expect(store.recorded).toEqual([]);
+  });
+
+  it('cancels a pending retry without sending when the subscription no longer lists the event kind', async () => {
+    const { deliver, sender, store } = setup();
+    store.claimable!.subscription.events = ['brand.updated'];
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
+    expect(sender.sent).toEqual([]);
+    expect(store.cancelled).toBe(1);
   });
 
   it('cancels without sending when the subscription was deactivated', async () => {

@@ -8,6 +8,8 @@ describe('configuration', () => {
       allowPrivateTargets: false,
       timeoutMs: 10000,
       concurrency: 50,
+      tenantConcurrency: 25,
+      endpointConcurrency: 25,
       attemptLockMs: 30000,
       sweepIntervalMs: 5000,
       relayPollMs: 1000,

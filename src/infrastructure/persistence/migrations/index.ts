@@ -10,6 +10,7 @@ import { Migration20261123000000_page_group_counters } from './Migration20261123
 import { Migration20261123010000_delivery_fillfactor } from './Migration20261123010000_delivery_fillfactor';
 import { Migration20261125000000_idempotency_owner } from './Migration20261125000000_idempotency_owner';
 import { Migration20261125010000_utm_values_bounded } from './Migration20261125010000_utm_values_bounded';
+import { Migration20261125020000_delivery_requeue } from './Migration20261125020000_delivery_requeue';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
@@ -26,4 +27,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123010000_delivery_fillfactor', class: Migration20261123010000_delivery_fillfactor },
   { name: 'Migration20261125000000_idempotency_owner', class: Migration20261125000000_idempotency_owner },
   { name: 'Migration20261125010000_utm_values_bounded', class: Migration20261125010000_utm_values_bounded },
+  { name: 'Migration20261125020000_delivery_requeue', class: Migration20261125020000_delivery_requeue },
 ];

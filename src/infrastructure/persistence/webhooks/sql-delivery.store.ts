@@ -5,6 +5,7 @@ import { AttemptResult, DeliveryClaim, DeliveryJob, DeliveryStore } from '../../
 import { newTypeId } from '../../../domain/shared/type-id';
 import { NextStep } from '../../../domain/webhook/retry-policy';
 import { SecretCipher } from '../../crypto/secret-cipher';
+import { endpointKey } from '../../webhooks/endpoint-key';
 import { GroupWriter } from '../group-writer';
 
 /** One attempt's record: its log row and the delivery's next state. */
@@ -44,15 +45,13 @@ interface ClaimRow {
   url: string;
   active: boolean;
   deleted: boolean;
+  events: string[];
   secret: string;
   body: string;
 }
 
 /** Delivery id order: groups lock their delivery rows in one order (no deadlock between two in flight). */
 const byDeliveryId = (a: { deliveryId: string }, b: { deliveryId: string }) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0);
-
-/** A due delivery is left to its job this long before the sweeper re-enqueues it. */
-const SWEEP_GRACE_MS = 1000;
 
 /**
  * Deliveries in PostgreSQL. Workers have no request context, so every call works on its own
@@ -78,7 +77,8 @@ export class SqlDeliveryStore extends DeliveryStore {
       eventId: row.event_id,
       eventType: row.event_type,
       body: row.body,
-      subscription: { id: row.subscription_id, url: row.url, active: row.active && !row.deleted, signingSecret: this.secret(row.secret) },
+      subscription: { id: row.subscription_id, url: row.url, active: row.active && !row.deleted, events: row.events, signingSecret: this.secret(row.secret) },
+      endpoint: endpointKey(row.url),
     };
   }
 
@@ -113,7 +113,7 @@ export class SqlDeliveryStore extends DeliveryStore {
          WHERE d.id = r.id AND d.attempt_count = r.attempt_count AND d.status IN ('pending', 'sending') AND (d.locked_until IS NULL OR d.locked_until < r.now)
          RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type)
        SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, s.url, s.active, s.deleted_at IS NOT NULL AS deleted,
-              s.signing_secret_encrypted AS secret, o.body
+              s.events, s.signing_secret_encrypted AS secret, o.body
        FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`,
       values: [sorted.map((c) => c.deliveryId), sorted.map((c) => c.attempt - 1), sorted.map((c) => c.now), sorted.map((c) => c.lockedUntil)],
     });
@@ -221,13 +221,22 @@ export class SqlDeliveryStore extends DeliveryStore {
     return rows.length > 0;
   }
 
-  async findStranded(now: Date, limit: number): Promise<DeliveryJob[]> {
-    const rows = await this.orm.em.fork().execute<{ id: string; attempt_count: number }[]>(
-      `SELECT id, attempt_count FROM webhook_deliveries
-       WHERE status IN ('pending', 'sending') AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until < ?)
-       ORDER BY next_attempt_at LIMIT ?`,
-      [new Date(now.getTime() - SWEEP_GRACE_MS), now, limit],
-    );
-    return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt_count + 1, delayMs: 0 }));
+  async findStranded(now: Date, limit: number, graceMs: number): Promise<DeliveryJob[]> {
+    const before = new Date(now.getTime() - graceMs);
+    const { rows } = await (await this.pool()).query<{ id: string; attempt_count: number; tenant_id: string; url: string }>({
+      name: 'webhook-delivery-find-stranded',
+      // SKIP LOCKED: two workers' sweeps share the stranded rows instead of both taking each.
+      text: `WITH stranded AS (
+         SELECT id FROM webhook_deliveries
+         WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2)
+           AND (enqueued_at IS NULL OR enqueued_at <= $1)
+         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries d SET enqueued_at = $2
+       FROM stranded, webhook_subscriptions s
+       WHERE d.id = stranded.id AND s.id = d.subscription_id
+       RETURNING d.id, d.attempt_count, d.tenant_id, s.url`,
+      values: [before, now, limit],
+    });
+    return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt_count + 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.url) }));
   }
 }

@@ -1,14 +1,30 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { DeliveryJob, OutboxRelayStore } from '../../../application/webhook/delivery.ports';
 import { newTypeId } from '../../../domain/shared/type-id';
+import { endpointKey } from '../../webhooks/endpoint-key';
+
+/**
+ * Deliveries one relay round writes at most (the round's events are cut to fit, one event at
+ * least): the relay's memory and transaction size depend on this, not on how many subscriptions
+ * a tenant has. Each round's deliveries are inserted in chunks of INSERT_CHUNK rows.
+ */
+export const RELAY_ROUND_ROWS = 2000;
+const INSERT_CHUNK = 500;
+
+interface Subscription {
+  id: string;
+  tenant_id: string;
+  events: string[];
+  url: string;
+}
 
 /**
  * Claims committed outbox events with FOR UPDATE SKIP LOCKED (so any number of relays can run),
  * makes one delivery per matching active subscription, and marks the events published, all in
  * one transaction. `UNIQUE (event_id, subscription_id)` keeps a delivery from being made twice.
- * Named statements over array parameters: the same four statements, parsed once, whatever the batch.
+ * Named statements over array parameters: the same statements, parsed once, whatever the batch.
  */
 @Injectable()
 export class SqlOutboxRelayStore extends OutboxRelayStore {
@@ -16,46 +32,51 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
     super();
   }
 
-  async fanOut(limit: number, now: Date): Promise<{ events: number; deliveries: DeliveryJob[] }> {
+  async fanOut(limit: number, now: Date): Promise<{ events: number; deliveries: DeliveryJob[]; more: boolean }> {
     const pool = (await this.orm.em.getConnection().getNativeClient()) as Pool;
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const { rows: events } = await client.query<{ id: string; tenant_id: string; type: string }>({
+      const { rows: claimed } = await client.query<{ id: string; tenant_id: string; type: string }>({
         name: 'outbox-claim',
         text: 'SELECT id, tenant_id, type FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
         values: [limit],
       });
-      if (events.length === 0) {
+      if (claimed.length === 0) {
         await client.query('COMMIT');
-        return { events: 0, deliveries: [] };
+        return { events: 0, deliveries: [], more: false };
       }
-      const { rows: subscriptions } = await client.query<{ id: string; tenant_id: string; events: string[] }>({
-        name: 'outbox-subscriptions',
-        text: 'SELECT id, tenant_id, events FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL',
-        values: [[...new Set(events.map((e) => e.tenant_id))]],
+      const { rows: subscriptions } = await client.query<Subscription>({
+        name: 'outbox-subscriptions-with-url',
+        text: 'SELECT id, tenant_id, events, url FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL',
+        values: [[...new Set(claimed.map((e) => e.tenant_id))]],
       });
-      const rows = events.flatMap((event) =>
-        subscriptions
-          .filter((s) => s.tenant_id === event.tenant_id && s.events.includes(event.type))
-          .map((s) => ({ id: newTypeId('whdlv', now.getTime()), tenantId: event.tenant_id, subscriptionId: s.id, eventId: event.id, type: event.type })),
-      );
-      let created: { id: string }[] = [];
-      if (rows.length > 0) {
-        created = (
-          await client.query<{ id: string }>({
-            name: 'outbox-deliveries',
-            text: `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
-                   SELECT id, tenant_id, subscription_id, event_id, event_type, 'pending', 0, $6, $6, $6
-                   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS d(id, tenant_id, subscription_id, event_id, event_type)
-                   ON CONFLICT (event_id, subscription_id) DO NOTHING RETURNING id`,
-            values: [rows.map((r) => r.id), rows.map((r) => r.tenantId), rows.map((r) => r.subscriptionId), rows.map((r) => r.eventId), rows.map((r) => r.type), now],
-          })
-        ).rows;
+      const matching = (event: { tenant_id: string; type: string }) => subscriptions.filter((s) => s.tenant_id === event.tenant_id && s.events.includes(event.type));
+      // The events this round takes: as many as fit RELAY_ROUND_ROWS deliveries (one at least).
+      // The others stay unpublished, and their row locks go with this transaction's end.
+      const events: typeof claimed = [];
+      let rows = 0;
+      for (const event of claimed) {
+        const count = matching(event).length;
+        if (events.length > 0 && rows + count > RELAY_ROUND_ROWS) break;
+        events.push(event);
+        rows += count;
       }
+      const deliveries: DeliveryJob[] = [];
+      let chunk: { id: string; tenantId: string; subscriptionId: string; eventId: string; type: string; endpoint: string }[] = [];
+      for (const event of events) {
+        for (const s of matching(event)) {
+          chunk.push({ id: newTypeId('whdlv', now.getTime()), tenantId: event.tenant_id, subscriptionId: s.id, eventId: event.id, type: event.type, endpoint: endpointKey(s.url) });
+          if (chunk.length === INSERT_CHUNK) {
+            deliveries.push(...(await insertDeliveries(client, chunk, now)));
+            chunk = [];
+          }
+        }
+      }
+      if (chunk.length > 0) deliveries.push(...(await insertDeliveries(client, chunk, now)));
       await client.query({ name: 'outbox-published', text: 'UPDATE outbox_events SET published_at = $1 WHERE id = ANY($2::text[])', values: [now, events.map((e) => e.id)] });
       await client.query('COMMIT');
-      return { events: events.length, deliveries: created.map((row) => ({ deliveryId: row.id, attempt: 1, delayMs: 0 })) };
+      return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       throw error;
@@ -63,4 +84,22 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       client.release();
     }
   }
+}
+
+/** Inserts one chunk of deliveries; returns the jobs of those made now (not made before). */
+async function insertDeliveries(
+  client: PoolClient,
+  chunk: { id: string; tenantId: string; subscriptionId: string; eventId: string; type: string; endpoint: string }[],
+  now: Date,
+): Promise<DeliveryJob[]> {
+  const { rows } = await client.query<{ id: string }>({
+    name: 'outbox-deliveries',
+    text: `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
+           SELECT id, tenant_id, subscription_id, event_id, event_type, 'pending', 0, $6, $6, $6
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS d(id, tenant_id, subscription_id, event_id, event_type)
+           ON CONFLICT (event_id, subscription_id) DO NOTHING RETURNING id`,
+    values: [chunk.map((r) => r.id), chunk.map((r) => r.tenantId), chunk.map((r) => r.subscriptionId), chunk.map((r) => r.eventId), chunk.map((r) => r.type), now],
+  });
+  const made = new Set(rows.map((row) => row.id));
+  return chunk.filter((r) => made.has(r.id)).map((r) => ({ deliveryId: r.id, attempt: 1, delayMs: 0, tenantId: r.tenantId, endpoint: r.endpoint }));
 }
