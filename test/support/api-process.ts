@@ -11,9 +11,10 @@ export class ApiProcess {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
-  constructor(env: Record<string, string> = {}) {
+  /** `nodeFlags`: e.g. the production memory settings of `npm start` (package.json). */
+  constructor(env: Record<string, string> = {}, nodeFlags: string[] = []) {
     const root = join(__dirname, '..', '..');
-    this.child = spawn(process.execPath, [join(root, 'dist', 'main.js')], {
+    this.child = spawn(process.execPath, [...nodeFlags, join(root, 'dist', 'main.js')], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: testDatabaseUrl(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SERVICE_ROLE: 'api', METRICS_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,6 +44,10 @@ export class ApiProcess {
   async baseUrl(): Promise<string> {
     const line = await this.waitFor((l) => typeof l.api === 'string');
     return line.api.replace(/\/v0$/, '');
+  }
+
+  get pid(): number {
+    return this.child.pid!;
   }
 
   signal(name: NodeJS.Signals): void {

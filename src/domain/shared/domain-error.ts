@@ -4,7 +4,7 @@ import { parseTypeId } from './type-id';
  * Every error the core raises on purpose. `kind` is what the HTTP adapter maps to a status
  * (exhaustively, so a new kind does not compile until it is mapped); `code` is stable for clients.
  */
-export type DomainErrorKind = 'validation' | 'not_found' | 'conflict';
+export type DomainErrorKind = 'validation' | 'not_found' | 'conflict' | 'limit';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -49,5 +49,15 @@ export class ConcurrentChangeError extends DomainError {
 
   constructor(what: string) {
     super(`${what} was changed concurrently; retry`);
+  }
+}
+
+/** A per-tenant limit of the model is reached (decisions.md 66): nothing was written. */
+export class LimitExceededError extends DomainError {
+  readonly kind = 'limit' as const;
+  readonly code = 'LIMIT_EXCEEDED';
+
+  constructor(resource: string, limit: number) {
+    super(`A tenant may have at most ${limit} ${resource}; delete one first.`, { resource, limit });
   }
 }

@@ -6,7 +6,13 @@ export abstract class WebhookSubscriptionRepository {
    * locked until the surrounding unit of work ends (a PATCH racing a DELETE must not undelete).
    */
   abstract findById(tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<WebhookSubscription | null>;
-  /** Inserts or updates; the secret is stored encrypted. */
+  /**
+   * Inserts a new subscription unless its tenant already has `limit` live ones (checked and
+   * written atomically, so concurrent creations cannot pass the limit together). False when the
+   * limit was reached and nothing was written. The secret is stored encrypted.
+   */
+  abstract addWithin(subscription: WebhookSubscription, limit: number): Promise<boolean>;
+  /** Updates an existing subscription (never its secret). */
   abstract save(subscription: WebhookSubscription): Promise<void>;
 }
 

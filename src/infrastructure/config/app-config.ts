@@ -37,6 +37,8 @@ export interface AppConfig {
     allowPrivateTargets: boolean;
     timeoutMs: number;
     concurrency: number;
+    /** Live subscriptions a tenant may have. */
+    subscriptionsPerTenant: number;
     /** Attempts in flight per tenant, and per endpoint (URL origin), in one worker process. */
     tenantConcurrency: number;
     endpointConcurrency: number;
@@ -110,6 +112,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       allowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS', false, boolean, 'true or false'),
       timeoutMs: read('WEBHOOK_TIMEOUT_MS', 10000, integerIn(100, 60000), 'an integer from 100 to 60000'),
       concurrency: read('WEBHOOK_CONCURRENCY', 50, integerIn(1, 1000), 'an integer from 1 to 1000'),
+      subscriptionsPerTenant: read('WEBHOOK_SUBSCRIPTIONS_MAX', 100, integerIn(1, 10_000), 'an integer from 1 to 10000'),
       tenantConcurrency: 0,
       endpointConcurrency: 0,
       attemptLockMs: read('WEBHOOK_ATTEMPT_LOCK_MS', 30000, integerIn(1000, 3600000), 'an integer from 1000 to 3600000'),

@@ -8,6 +8,7 @@ describe('configuration', () => {
       allowPrivateTargets: false,
       timeoutMs: 10000,
       concurrency: 50,
+      subscriptionsPerTenant: 100,
       tenantConcurrency: 25,
       endpointConcurrency: 25,
       attemptLockMs: 30000,

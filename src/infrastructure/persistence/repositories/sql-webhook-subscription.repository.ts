@@ -47,14 +47,28 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     });
   }
 
+  async addWithin(s: WebhookSubscription, limit: number): Promise<boolean> {
+    return this.em.transactional(async (em) => {
+      // Creations for one tenant take turns on its row (NO KEY UPDATE: other writes that only
+      // reference the tenant are not held up); the count is then a new statement, which sees
+      // what the one before committed.
+      await em.execute('SELECT 1 FROM tenants WHERE id = ? FOR NO KEY UPDATE', [s.tenantId]);
+      const inserted = await em.execute<{ id: string }[]>(
+        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at)
+         SELECT ?, ?, ?, ?::text[], ?, ?, ?, ?, ?
+         WHERE (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id = ? AND deleted_at IS NULL) < ?
+         RETURNING id`,
+        [s.id, s.tenantId, s.url, `{${s.events.map((e) => `"${e}"`).join(',')}}`, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, s.tenantId, limit],
+      );
+      return inserted.length === 1;
+    });
+  }
+
   async save(s: WebhookSubscription): Promise<void> {
-    // The secret is written once; updates never touch it.
+    // The secret was written once, by addWithin; updates never touch it.
     await this.em.execute(
-      `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at)
-       VALUES (?, ?, ?, ?::text[], ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET url = excluded.url, events = excluded.events, active = excluded.active,
-         updated_at = excluded.updated_at, deleted_at = excluded.deleted_at`,
-      [s.id, s.tenantId, s.url, `{${s.events.map((e) => `"${e}"`).join(',')}}`, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt],
+      `UPDATE webhook_subscriptions SET url = ?, events = ?::text[], active = ?, updated_at = ?, deleted_at = ? WHERE id = ? AND tenant_id = ?`,
+      [s.url, `{${s.events.map((e) => `"${e}"`).join(',')}}`, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId],
       'run',
     );
   }

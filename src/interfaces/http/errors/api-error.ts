@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'IDEMPOTENCY_KEY_REUSED'
+  | 'LIMIT_EXCEEDED'
   | 'RATE_LIMITED'
   | 'INTERNAL_ERROR'
   | 'SERVICE_UNAVAILABLE';
@@ -55,4 +56,5 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {
   validation: 400,
   not_found: 404,
   conflict: 409,
+  limit: 422,
 };
