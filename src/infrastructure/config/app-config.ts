@@ -37,6 +37,9 @@ export interface AppConfig {
     allowPrivateTargets: boolean;
     timeoutMs: number;
     concurrency: number;
+    /** Name servers for delivery targets (the system's when absent), and one query's timeout. */
+    dnsServers?: string[];
+    dnsTimeoutMs: number;
     /** Live subscriptions a tenant may have. */
     subscriptionsPerTenant: number;
     /** Attempts in flight per tenant, and per endpoint (URL origin), in one worker process. */
@@ -103,7 +106,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: read('LOG_LEVEL', 'info', oneOf(LOG_LEVELS), LOG_LEVELS.join(' | ')),
     docsEnabled: read('DOCS_ENABLED', true, boolean, 'true or false'),
     dataDir: read('DATA_DIR', '.data', (raw) => raw, 'a path'),
-    shutdownGraceMs: read('SHUTDOWN_GRACE_MS', 10000, integerIn(0, 600000), 'an integer from 0 to 600000'),
+    // Above WEBHOOK_TIMEOUT_MS (10 s): an attempt in flight at a deploy finishes instead of being
+    // cut and sent again after its lease.
+    shutdownGraceMs: read('SHUTDOWN_GRACE_MS', 15000, integerIn(0, 600000), 'an integer from 0 to 600000'),
     migrateOnStart: read('MIGRATE_ON_START', true, boolean, 'true or false'),
     serviceRole: read('SERVICE_ROLE', 'all', oneOf(SERVICE_ROLES), SERVICE_ROLES.join(' | ')),
     secretsEncryptionKey: read('SECRETS_ENCRYPTION_KEY', undefined, key32, 'base64 of exactly 32 bytes'),
@@ -112,6 +117,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       allowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS', false, boolean, 'true or false'),
       timeoutMs: read('WEBHOOK_TIMEOUT_MS', 10000, integerIn(100, 60000), 'an integer from 100 to 60000'),
       concurrency: read('WEBHOOK_CONCURRENCY', 50, integerIn(1, 1000), 'an integer from 1 to 1000'),
+      dnsServers: read<string[] | undefined>('WEBHOOK_DNS_SERVERS', undefined, nameServers, 'a comma-separated list of IP addresses, each with an optional :port'),
+      dnsTimeoutMs: read('WEBHOOK_DNS_TIMEOUT_MS', 2000, integerIn(100, 30000), 'an integer from 100 to 30000'),
       subscriptionsPerTenant: read('WEBHOOK_SUBSCRIPTIONS_MAX', 100, integerIn(1, 10_000), 'an integer from 1 to 10000'),
       tenantConcurrency: 0,
       endpointConcurrency: 0,
@@ -189,6 +196,18 @@ function isAddressOrCidr(entry: string): boolean {
   if (family === 0 || rest.length > 0) return false;
   if (bits === undefined) return true;
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function nameServers(raw: string): string[] | undefined {
+  const list = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+  const valid = (entry: string) => {
+    const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+    if (bracketed) return isIP(bracketed[1]) === 6;
+    if (isIP(entry) !== 0) return true;
+    const [host, port, ...rest] = entry.split(':');
+    return rest.length === 0 && isIP(host) === 4 && /^\d{1,5}$/.test(port ?? '');
+  };
+  return list.length > 0 && list.every(valid) ? list : undefined;
 }
 
 function origins(raw: string): string[] | undefined {

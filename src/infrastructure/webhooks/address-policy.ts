@@ -62,9 +62,15 @@ function classifyV6(b: number[]): ForbiddenClass | null {
   // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::/96) and 6to4
   // (2002::/16) carry an IPv4 address: they are judged by it.
   if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return classifyV4(embedded(12));
+  // SIIT IPv4-translated (::ffff:0:a.b.c.d, ::ffff:0:0/96, RFC 2765) is judged by its IPv4 too.
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && b[10] === 0 && b[11] === 0) return classifyV4(embedded(12));
   if (zero(0, 12)) return classifyV4(embedded(12));
   if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return classifyV4(embedded(12));
   if (b[0] === 0x20 && b[1] === 0x02) return classifyV4(embedded(2));
+  // Local-use NAT64 (64:ff9b:1::/48, RFC 8215): translates into a network of its operator's own.
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b[4] === 0x00 && b[5] === 0x01) return 'private';
+  // Site-local (fec0::/10, deprecated by RFC 3879 but still routed inside some sites).
+  if (b[0] === 0xfe && (b[1] & 0xc0) === 0xc0) return 'private';
   if (b[0] === 0xfd && b[1] === 0x00 && b[2] === 0x0e && b[3] === 0xc2) return 'metadata'; // fd00:ec2::/32 (AWS)
   if ((b[0] & 0xfe) === 0xfc) return 'unique-local';
   if (b[0] === 0xfe && (b[1] & 0xc0) === 0x80) return 'link-local';

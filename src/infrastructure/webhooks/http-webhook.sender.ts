@@ -2,25 +2,30 @@ import { isIP } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
 import { AttemptResult, WebhookSender } from '../../application/webhook/delivery.ports';
 import { forbiddenClass } from './address-policy';
-import { ForbiddenTargetError, guardedLookup } from './guarded-lookup';
+import { ForbiddenTargetError, LookupSettings, resolvingLookup } from './guarded-lookup';
 
+/** What is read of a receiver's answer, at most, and for how long, after its status came. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+const RESPONSE_BODY_MS = 1000;
 
 /**
- * POSTs deliveries with undici (keep-alive; half the CPU of global fetch here). 2xx within the
- * timeout is success; redirects are not followed; the response body is read (bounded) and
- * dropped. Unless private targets are allowed, every connection goes through the address policy:
- * literal IPs are checked before connecting, host names through `guardedLookup`.
+ * POSTs deliveries with undici (keep-alive; half the CPU of global fetch here). A 2xx status
+ * within the timeout is success, however slowly the receiver then sends its body: the body is
+ * read for at most RESPONSE_BODY_MS and MAX_RESPONSE_BYTES, then dropped. Redirects are not
+ * followed. Host names are resolved off the thread pool (`resolvingLookup`); unless private
+ * targets are allowed, every connection goes through the address policy: literal IPs are checked
+ * before connecting, host names on their resolved addresses.
  */
 export class HttpWebhookSender extends WebhookSender {
   private readonly agent: Agent;
 
-  constructor(private readonly options: { timeoutMs: number; allowPrivateTargets: boolean; connections: number }) {
+  constructor(private readonly options: { timeoutMs: number; allowPrivateTargets: boolean; connections: number; dns?: Omit<LookupSettings, 'guard'> }) {
     super();
+    const dns = options.dns ?? { timeoutMs: 2000, tries: 2 };
     // `lookup` reaches net/tls.connect through undici's connector options.
     const base = buildConnector({
       timeout: options.timeoutMs,
-      ...(options.allowPrivateTargets ? {} : { lookup: guardedLookup }),
+      lookup: resolvingLookup({ ...dns, guard: !options.allowPrivateTargets }),
     } as buildConnector.BuildOptions);
     const connect: buildConnector.connector = (opts, callback) => {
       const host = opts.hostname.replace(/^\[|\]$/g, '');
@@ -34,6 +39,9 @@ export class HttpWebhookSender extends WebhookSender {
   async send(input: { url: string; body: string; headers: Record<string, string> }): Promise<AttemptResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    // The timeout covers connecting, sending and the status line with headers; not the body after.
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new DOMException('timed out', 'TimeoutError')), this.options.timeoutMs);
     try {
       const response = await request(input.url, {
         method: 'POST',
@@ -41,18 +49,17 @@ export class HttpWebhookSender extends WebhookSender {
         headers: input.headers,
         dispatcher: this.agent,
         headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        bodyTimeout: RESPONSE_BODY_MS,
+        signal: abort.signal,
       });
-      let read = 0;
-      for await (const chunk of response.body) {
-        read += (chunk as Buffer).length;
-        if (read > MAX_RESPONSE_BYTES) break;
-      }
-      if (read > MAX_RESPONSE_BYTES) response.body.destroy();
-      return { statusCode: response.statusCode, durationMs: elapsed(), error: null };
+      clearTimeout(timer);
+      const durationMs = elapsed();
+      await readBriefly(response.body);
+      return { statusCode: response.statusCode, durationMs, error: null };
     } catch (error) {
       return { statusCode: null, durationMs: elapsed(), error: describe(error, this.options.timeoutMs) };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -61,12 +68,35 @@ export class HttpWebhookSender extends WebhookSender {
   }
 }
 
+/**
+ * Reads and drops the answer's body, at most MAX_RESPONSE_BYTES for at most RESPONSE_BODY_MS;
+ * never throws. A body cut short closes its connection instead of returning it to the pool.
+ */
+async function readBriefly(body: AsyncIterable<unknown> & { destroy(): void }): Promise<void> {
+  let read = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const tooLong = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), RESPONSE_BODY_MS);
+  });
+  const reading = (async () => {
+    for await (const chunk of body) {
+      read += (chunk as Buffer).length;
+      if (read > MAX_RESPONSE_BYTES) return 'large' as const;
+    }
+    return 'read' as const;
+  })().catch(() => 'broken' as const);
+  const outcome = await Promise.race([reading, tooLong]);
+  clearTimeout(timer);
+  if (outcome !== 'read') body.destroy();
+}
+
 /** A short reason without secrets or internals: the code, or the policy's own message. */
 function describe(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; code?: string; message?: string; cause?: unknown };
   if (e instanceof ForbiddenTargetError || (e.cause as { code?: string })?.code === 'EFORBIDDENTARGET') {
     return ((e.cause as Error) ?? e).message ?? 'forbidden target address';
   }
+  if (e.code === 'EDNSTIMEOUT' || (e.cause as { code?: string })?.code === 'EDNSTIMEOUT') return 'no DNS answer in time';
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
     return `no answer within ${timeoutMs} ms`;
   }

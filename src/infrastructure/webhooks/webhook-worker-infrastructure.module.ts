@@ -23,7 +23,12 @@ export class WebhookWorkerModule {
       { provide: WebhookSigner, useClass: HmacWebhookSigner },
       {
         provide: WebhookSender,
-        useValue: new HttpWebhookSender({ timeoutMs: webhooks.timeoutMs, allowPrivateTargets: webhooks.allowPrivateTargets, connections: webhooks.concurrency }),
+        useValue: new HttpWebhookSender({
+          timeoutMs: webhooks.timeoutMs,
+          allowPrivateTargets: webhooks.allowPrivateTargets,
+          connections: webhooks.concurrency,
+          dns: { servers: webhooks.dnsServers, timeoutMs: webhooks.dnsTimeoutMs, tries: 2 },
+        }),
       },
       { provide: WebhookSettings, useValue: new ConfigWebhookSettings(webhooks.retrySchedule, webhooks.attemptLockMs) },
       { provide: Random, useClass: MathRandom },

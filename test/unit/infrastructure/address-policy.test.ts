@@ -39,12 +39,19 @@ describe('webhook target address policy', () => {
     ['64:ff9b::a9fe:a9fe', 'metadata'],
     ['2002:7f00:0001::', 'loopback'],
     ['2002:c0a8:0101::1', 'private'],
+    ['64:ff9b:1::a00:1', 'private'],
+    ['64:ff9b:1:ffff::808:808', 'private'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a9fe:a9fe', 'metadata'],
+    ['::ffff:0:10.1.2.3', 'private'],
+    ['fec0::1', 'private'],
+    ['feff:ffff::1', 'private'],
     ['not-an-ip', 'reserved'],
   ])('forbids %s (%s)', (address, cls) => {
     expect(forbiddenClass(address)).toBe(cls);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:0808:0808::1', '1.1.1.1'])(
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:0808:0808::1', '1.1.1.1', '::ffff:0:8.8.8.8', '64:ff9b::808:808', '64:ff9c:1::1'])(
     'allows the public address %s',
     (address) => {
       expect(forbiddenClass(address)).toBeNull();
