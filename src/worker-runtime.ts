@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { DeliverWebhook } from './application/webhook/deliver-webhook.use-case';
 import { OutboxSignal } from './application/webhook/outbox-signal';
 import { RelayOutbox } from './application/webhook/relay-outbox.use-case';
+import { PurgeOldDeliveries } from './application/webhook/purge-old-deliveries.use-case';
 import { SweepDeliveries } from './application/webhook/sweep-deliveries.use-case';
 import { DeliveryJobData, WebhookSender } from './application/webhook/delivery.ports';
 import { InFlightLimits } from './application/webhook/in-flight-limits';
@@ -15,7 +16,7 @@ import { chooseQueueBackend, QueueBackend } from './infrastructure/queue/queue-b
 import { HttpWebhookSender } from './infrastructure/webhooks/http-webhook.sender';
 import { deliveryProcessor } from './interfaces/worker/delivery.processor';
 import { RelayLoop } from './interfaces/worker/relay.loop';
-import { SweepLoop } from './interfaces/worker/sweep.loop';
+import { IntervalLoop } from './interfaces/worker/interval.loop';
 import { WorkerModule } from './worker.module';
 import { Metrics } from './application/shared/metrics';
 import { registerQueueGauges } from './infrastructure/metrics/operational-gauges';
@@ -23,10 +24,13 @@ import { registerQueueGauges } from './infrastructure/metrics/operational-gauges
 export interface WebhookWorker {
   backend: QueueBackend;
   relay: RelayLoop;
-  sweep: SweepLoop;
+  sweep: IntervalLoop;
   /** Stops taking work, lets attempts in progress finish, then closes every connection. */
   stop(): Promise<void>;
 }
+
+/** Retention runs once at start, then every ten minutes: in small batches, each a short statement. */
+const RETENTION_INTERVAL_MS = 10 * 60_000;
 
 /** Composition root of the webhook worker: relay, queue worker and sweeper around the use cases. */
 export async function startWebhookWorker(deps: {
@@ -94,8 +98,29 @@ export async function startWebhookWorker(deps: {
   if (deps.metrics) registerQueueGauges(deps.metrics, () => deliveryQueue.queue());
   const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: 200 });
   await relay.start();
-  const sweep = new SweepLoop(context.get(SweepDeliveries), logger, { intervalMs: config.webhooks.sweepIntervalMs, batch: 1000 });
+  const sweeper = context.get(SweepDeliveries);
+  const sweep = new IntervalLoop(
+    're-enqueued stranded deliveries',
+    async () => {
+      const deliveries = await sweeper.execute({ limit: 1000 });
+      return deliveries > 0 ? { deliveries } : null;
+    },
+    logger,
+    config.webhooks.sweepIntervalMs,
+  );
   sweep.start();
+  const purge = context.get(PurgeOldDeliveries);
+  const retention = new IntervalLoop(
+    'purged webhook history past its retention',
+    async () => {
+      const purged = await purge.execute({ batch: 1000, maxBatches: 50 });
+      return purged.deliveries + purged.events > 0 ? purged : null;
+    },
+    logger,
+    RETENTION_INTERVAL_MS,
+  );
+  retention.start();
+  void retention.tick();
   logger.info({ queue: backend.kind, concurrency: config.webhooks.concurrency }, 'webhook worker started');
 
   return {
@@ -107,6 +132,7 @@ export async function startWebhookWorker(deps: {
       clearTimeout(restart);
       await relay.stop();
       await sweep.stop();
+      await retention.stop();
       await current.dispose();
       await deliveryQueue.close();
       await (context.get(WebhookSender) as HttpWebhookSender).close();

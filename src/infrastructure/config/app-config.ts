@@ -40,6 +40,8 @@ export interface AppConfig {
     /** Name servers for delivery targets (the system's when absent), and one query's timeout. */
     dnsServers?: string[];
     dnsTimeoutMs: number;
+    /** Days finished deliveries, their attempts and relayed events are kept. */
+    retentionDays: number;
     /** Live subscriptions a tenant may have. */
     subscriptionsPerTenant: number;
     /** Attempts in flight per tenant, and per endpoint (URL origin), in one worker process. */
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       concurrency: read('WEBHOOK_CONCURRENCY', 50, integerIn(1, 1000), 'an integer from 1 to 1000'),
       dnsServers: read<string[] | undefined>('WEBHOOK_DNS_SERVERS', undefined, nameServers, 'a comma-separated list of IP addresses, each with an optional :port'),
       dnsTimeoutMs: read('WEBHOOK_DNS_TIMEOUT_MS', 2000, integerIn(100, 30000), 'an integer from 100 to 30000'),
+      retentionDays: read('WEBHOOK_RETENTION_DAYS', 30, integerIn(1, 3650), 'an integer from 1 to 3650'),
       subscriptionsPerTenant: read('WEBHOOK_SUBSCRIPTIONS_MAX', 100, integerIn(1, 10_000), 'an integer from 1 to 10000'),
       tenantConcurrency: 0,
       endpointConcurrency: 0,

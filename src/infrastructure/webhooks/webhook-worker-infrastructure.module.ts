@@ -1,12 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { OutboxSignal } from '../../application/webhook/outbox-signal';
 import { DeliveryQueue, DeliveryStore, OutboxRelayStore, Random, WebhookSender, WebhookSettings, WebhookSigner } from '../../application/webhook/delivery.ports';
+import { RetentionSettings, RetentionStore } from '../../application/webhook/retention.ports';
 import { WORKER_USE_CASES } from '../../application/webhook/worker-use-cases';
 import { AppConfig } from '../config/app-config';
 import type { Logger } from '../logging/logger';
 import { PgOutboxSignal } from '../persistence/webhooks/pg-outbox.signal';
 import { SqlDeliveryStore } from '../persistence/webhooks/sql-delivery.store';
 import { SqlOutboxRelayStore } from '../persistence/webhooks/sql-outbox-relay.store';
+import { SqlRetentionStore } from '../persistence/webhooks/sql-retention.store';
 import { ConfigWebhookSettings, MathRandom } from './config-webhook.settings';
 import { HmacWebhookSigner } from './hmac-webhook.signer';
 import { HttpWebhookSender } from './http-webhook.sender';
@@ -20,6 +22,8 @@ export class WebhookWorkerModule {
       { provide: DeliveryQueue, useValue: deps.queue },
       { provide: DeliveryStore, useClass: SqlDeliveryStore },
       { provide: OutboxRelayStore, useClass: SqlOutboxRelayStore },
+      { provide: RetentionStore, useClass: SqlRetentionStore },
+      { provide: RetentionSettings, useValue: { retentionDays: webhooks.retentionDays } },
       { provide: WebhookSigner, useClass: HmacWebhookSigner },
       {
         provide: WebhookSender,

@@ -10,6 +10,7 @@ describe('configuration', () => {
       concurrency: 50,
       dnsServers: undefined,
       dnsTimeoutMs: 2000,
+      retentionDays: 30,
       subscriptionsPerTenant: 100,
       tenantConcurrency: 25,
       endpointConcurrency: 25,

@@ -11,6 +11,7 @@ import { Migration20261123010000_delivery_fillfactor } from './Migration20261123
 import { Migration20261125000000_idempotency_owner } from './Migration20261125000000_idempotency_owner';
 import { Migration20261125010000_utm_values_bounded } from './Migration20261125010000_utm_values_bounded';
 import { Migration20261125020000_delivery_requeue } from './Migration20261125020000_delivery_requeue';
+import { Migration20261125030000_webhook_retention } from './Migration20261125030000_webhook_retention';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
@@ -28,4 +29,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125000000_idempotency_owner', class: Migration20261125000000_idempotency_owner },
   { name: 'Migration20261125010000_utm_values_bounded', class: Migration20261125010000_utm_values_bounded },
   { name: 'Migration20261125020000_delivery_requeue', class: Migration20261125020000_delivery_requeue },
+  { name: 'Migration20261125030000_webhook_retention', class: Migration20261125030000_webhook_retention },
 ];
