@@ -6,6 +6,9 @@
 export class InFlightLimits {
   private readonly byTenant = new Map<string, number>();
   private readonly byEndpoint = new Map<string, number>();
+  /** When a slot of each key was last released: a key whose slots move is not stuck. */
+  private readonly lastRelease = new Map<string, number>();
+  private waiting: { tenantId?: string; endpoint?: string; grant: (release: () => void) => void }[] = [];
 
   constructor(
     readonly perTenant: number,
@@ -17,29 +20,87 @@ export class InFlightLimits {
    * has its cap in flight. An unknown key (a job from before the keys existed) is not counted.
    */
   tryAcquire(tenantId: string | undefined, endpoint: string | undefined): (() => void) | null {
-    const tenantKey = tenantId ?? '';
-    const endpointKey = endpoint ?? '';
-    if (tenantId && (this.byTenant.get(tenantKey) ?? 0) >= this.perTenant) return null;
-    if (endpoint && (this.byEndpoint.get(endpointKey) ?? 0) >= this.perEndpoint) return null;
-    if (tenantId) this.byTenant.set(tenantKey, (this.byTenant.get(tenantKey) ?? 0) + 1);
-    if (endpoint) this.byEndpoint.set(endpointKey, (this.byEndpoint.get(endpointKey) ?? 0) + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      if (tenantId) decrement(this.byTenant, tenantKey);
-      if (endpoint) decrement(this.byEndpoint, endpointKey);
-    };
+    if (!this.fits(tenantId, endpoint)) return null;
+    return this.take(tenantId, endpoint);
+  }
+
+  /**
+   * As tryAcquire, but when the keys at their cap are making progress (one of their slots was
+   * released within `progressMs`), waits up to `waitMs` for a slot. A busy receiver that answers
+   * frees slots all the time, so its jobs do not leave the worker; one that hangs frees none, and
+   * its jobs are handed back (null) at once, leaving the slots to others.
+   */
+  acquire(tenantId: string | undefined, endpoint: string | undefined, waitMs: number, progressMs = 1000, now = Date.now()): Promise<(() => void) | null> {
+    const slot = this.tryAcquire(tenantId, endpoint);
+    if (slot || waitMs <= 0 || !this.progressing(tenantId, endpoint, progressMs, now)) return Promise.resolve(slot);
+    return new Promise((resolve) => {
+      const entry = {
+        tenantId,
+        endpoint,
+        grant: (release: () => void) => {
+          clearTimeout(timer);
+          resolve(release);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiting = this.waiting.filter((w) => w !== entry);
+        resolve(null);
+      }, waitMs);
+      this.waiting.push(entry);
+    });
   }
 
   /** Attempts in flight now for a tenant (for tests and gauges). */
   inFlightFor(tenantId: string): number {
     return this.byTenant.get(tenantId) ?? 0;
   }
-}
 
-function decrement(counts: Map<string, number>, key: string): void {
-  const left = (counts.get(key) ?? 1) - 1;
-  if (left <= 0) counts.delete(key);
-  else counts.set(key, left);
+  /** Whether every key at its cap had a slot released within `progressMs`. */
+  private progressing(tenantId: string | undefined, endpoint: string | undefined, progressMs: number, now: number): boolean {
+    const full = [
+      tenantId && (this.byTenant.get(tenantId) ?? 0) >= this.perTenant ? `t:${tenantId}` : null,
+      endpoint && (this.byEndpoint.get(endpoint) ?? 0) >= this.perEndpoint ? `e:${endpoint}` : null,
+    ].filter((key): key is string => key !== null);
+    return full.every((key) => now - (this.lastRelease.get(key) ?? -Infinity) <= progressMs);
+  }
+
+  private fits(tenantId: string | undefined, endpoint: string | undefined): boolean {
+    if (tenantId && (this.byTenant.get(tenantId) ?? 0) >= this.perTenant) return false;
+    return !(endpoint && (this.byEndpoint.get(endpoint) ?? 0) >= this.perEndpoint);
+  }
+
+  private take(tenantId: string | undefined, endpoint: string | undefined): () => void {
+    if (tenantId) this.byTenant.set(tenantId, (this.byTenant.get(tenantId) ?? 0) + 1);
+    if (endpoint) this.byEndpoint.set(endpoint, (this.byEndpoint.get(endpoint) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const at = Date.now();
+      if (tenantId) this.released(this.byTenant, tenantId, `t:${tenantId}`, at);
+      if (endpoint) this.released(this.byEndpoint, endpoint, `e:${endpoint}`, at);
+      this.wakeWaiters();
+    };
+  }
+
+  /** One slot of `key` ended: its count goes down, and its release time is noted. */
+  private released(counts: Map<string, number>, key: string, progressKey: string, at: number): void {
+    const left = (counts.get(key) ?? 1) - 1;
+    if (left > 0) counts.set(key, left);
+    else counts.delete(key);
+    this.lastRelease.set(progressKey, at);
+    // Bounded by the keys seen lately: old release times say nothing any more.
+    if (this.lastRelease.size > 10_000) {
+      for (const [k, when] of this.lastRelease) if (at - when > 60_000) this.lastRelease.delete(k);
+    }
+  }
+
+  /** Gives freed room to the longest-waiting jobs that now fit, in arrival order. */
+  private wakeWaiters(): void {
+    for (const waiter of [...this.waiting]) {
+      if (!this.fits(waiter.tenantId, waiter.endpoint)) continue;
+      this.waiting = this.waiting.filter((w) => w !== waiter);
+      waiter.grant(this.take(waiter.tenantId, waiter.endpoint));
+    }
+  }
 }

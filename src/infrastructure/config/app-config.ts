@@ -144,11 +144,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       port: read('METRICS_PORT', 9464, integerIn(0, 65535), 'an integer from 0 to 65535'),
     },
   };
-  // Half the worker's slots by default: a tenant or an endpoint whose receivers hang leaves the
-  // other half to everyone else.
-  const half = Math.max(1, Math.floor(config.webhooks.concurrency / 2));
-  config.webhooks.tenantConcurrency = read('WEBHOOK_TENANT_CONCURRENCY', half, integerIn(1, 1000), 'an integer from 1 to 1000');
-  config.webhooks.endpointConcurrency = read('WEBHOOK_ENDPOINT_CONCURRENCY', half, integerIn(1, 1000), 'an integer from 1 to 1000');
+  // Four fifths of the worker's slots by default: a tenant or an endpoint whose receivers hang
+  // leaves a fifth to everyone else, and one busy healthy endpoint still gets most of the worker.
+  const share = Math.max(1, config.webhooks.concurrency - Math.max(1, Math.floor(config.webhooks.concurrency / 5)));
+  config.webhooks.tenantConcurrency = read('WEBHOOK_TENANT_CONCURRENCY', share, integerIn(1, 1000), 'an integer from 1 to 1000');
+  config.webhooks.endpointConcurrency = read('WEBHOOK_ENDPOINT_CONCURRENCY', share, integerIn(1, 1000), 'an integer from 1 to 1000');
   if (config.nodeEnv === 'production' && !config.secretsEncryptionKey) {
     problems.push('SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production (base64 of 32 bytes)');
   }

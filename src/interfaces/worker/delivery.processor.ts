@@ -5,7 +5,13 @@ import type { InFlightLimits } from '../../application/webhook/in-flight-limits'
 import type { Logger } from '../../application/shared/logger';
 import type { Metrics } from '../../application/shared/metrics';
 
-/** How long a job waits when its tenant or endpoint is at its cap: long enough not to spin. */
+/**
+ * A job whose tenant or endpoint is at its cap waits up to AT_CAP_WAIT_MS in the worker for a
+ * slot of theirs while their attempts are finishing (a busy receiver that answers); when none
+ * finished for a second (receivers that hang), or the wait ends, it goes back to the queue for
+ * AT_CAP_DELAY_MS to AT_CAP_DELAY_MS × 2, long enough not to spin.
+ */
+const AT_CAP_WAIT_MS = 500;
 const AT_CAP_DELAY_MS = 250;
 
 export interface DeliveryJobHandle {
@@ -15,13 +21,14 @@ export interface DeliveryJobHandle {
 
 /**
  * The driving adapter for delivery jobs: one job, one attempt. A job whose tenant or endpoint
- * has its cap of attempts in flight goes back to the queue for a moment, untouched in PostgreSQL,
- * so that receivers that hang cannot take every slot. Every log line names the event,
+ * has its cap of attempts in flight, and gets no slot of theirs within AT_CAP_WAIT_MS, goes back
+ * to the queue for a moment, untouched in PostgreSQL, so that receivers that hang cannot take
+ * every slot. Every log line names the event,
  * subscription and attempt, and never the secret or the body.
  */
 export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limits: InFlightLimits, metrics?: Metrics) {
   return async (job: DeliveryJobHandle, token?: string): Promise<string> => {
-    const release = limits.tryAcquire(job.data.tenantId, job.data.endpoint);
+    const release = await limits.acquire(job.data.tenantId, job.data.endpoint, AT_CAP_WAIT_MS);
     if (!release) {
       await job.moveToDelayed(Date.now() + AT_CAP_DELAY_MS + Math.floor(Math.random() * AT_CAP_DELAY_MS), token);
       throw new DelayedError();
