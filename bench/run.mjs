@@ -16,6 +16,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { recreateDatabase } from './database.mjs';
 import { moveHelperThreads } from './helper-threads.mjs';
 import { pinServices } from './pin-services.mjs';
 
@@ -55,17 +56,6 @@ const pinned = (core, file, argv, env, stdio = ['ignore', 'pipe', 'inherit'], no
 // The services run with the memory settings of `npm start` and the Dockerfile.
 const SERVICE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
 
-async function recreateDatabase() {
-  const admin = new URL(DB_URL);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-}
-
 // The seed's answer (it holds the sample API key) is kept out of the committed results, in
 // bench/data/, so that --reuse can run again on the same data set.
 async function seedOnce() {
@@ -75,7 +65,7 @@ async function seedOnce() {
     return JSON.parse(readFileSync(saved, 'utf8'));
   }
   log(`seeding ${DB_URL} (${SIZES.join(' ')})…`);
-  await recreateDatabase();
+  await recreateDatabase(DB_URL);
   const seed = cli(['seed:bulk', ...SIZES], true);
   mkdirSync(join(ROOT, 'bench', 'data'), { recursive: true });
   writeFileSync(saved, JSON.stringify(seed));

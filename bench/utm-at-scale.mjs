@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import pg from 'pg';
+import { recreateDatabase } from './database.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const require = createRequire(join(ROOT, 'package.json'));
@@ -20,17 +21,6 @@ const log = (line) => process.stderr.write(`${line}\n`);
 // Campaign values as long as real ones with a tracking suffix: 60 characters.
 const value = (n) => `spring-sale-2026-newsletter-variant-${String(n).padStart(24, '0')}`;
 
-async function recreate() {
-  const admin = new URL(DB_URL);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-}
-
 async function main() {
   const { MikroORM } = require('@mikro-orm/postgresql');
   const { createOrmConfig } = require(join(ROOT, 'dist/infrastructure/persistence/mikro-orm.config.js'));
@@ -39,7 +29,7 @@ async function main() {
   const { SqlPageQueries } = require(join(ROOT, 'dist/infrastructure/persistence/queries/sql-page.queries.js'));
   const { PageSession } = require(join(ROOT, 'dist/domain/page/page-session.js'));
 
-  await recreate();
+  await recreateDatabase(DB_URL);
   const orm = await MikroORM.init(createOrmConfig(DB_URL, 2));
   await migrate(orm);
   const sql = new pg.Client({ connectionString: DB_URL });

@@ -2,15 +2,12 @@ import { Queue, Worker } from 'bullmq';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { newTypeId } from '../../src/domain/shared/type-id';
-import { openTestOrm } from '../support/database';
 import { eventually } from '../support/eventually';
-import { isolatedDatabase } from '../support/isolated-database';
-import { platform, rows } from '../support/platform';
+import { rows } from '../support/platform';
 import { PrivateRedis } from '../support/redis-server';
 import { testLogger } from '../support/silent-logger';
 import { TcpProxy } from '../support/tcp-proxy';
-import { createTenant, startTestApp } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { webhookScenario } from '../support/webhook-scenario';
 import { startTestWorker } from '../support/webhook-worker';
 
 // Issue 18: whatever fails inside an attempt, the delivery is attempted again within one lease
@@ -18,13 +15,8 @@ import { startTestWorker } from '../support/webhook-worker';
 // proxy that the test cuts; Redis is a private redis-server the test flushes.
 
 async function setup(options: { workerEnv?: Record<string, string>; redisUrl?: string; worker?: boolean } = {}) {
-  const db = await isolatedDatabase();
-  const t = await startTestApp({ orm: await openTestOrm(db.url) });
-  const receiver = new WebhookReceiver();
-  await receiver.start();
-  const tenant = await createTenant(t);
-  const subscription = (await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url: receiver.url, events: ['page.version.created'] })).body;
-  const group = await platform(t).group(tenant.tenantId);
+  const scenario = await webhookScenario();
+  const { db, t } = scenario;
   const target = new URL(db.url);
   const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
   await proxy.start();
@@ -33,21 +25,16 @@ async function setup(options: { workerEnv?: Record<string, string>; redisUrl?: s
   const lines: string[] = [];
   const env = { ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}), ...options.workerEnv };
   const worker = options.worker === false ? undefined : await startTestWorker(viaProxy.toString(), { logger: testLogger(lines), env });
-  const createPages = async (n: number) => {
-    for (let i = 0; i < n; i++) expect((await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey)).status).toBe(201);
-  };
+  const createPages = async (n: number) => expect(await scenario.createPages(n)).toEqual(Array(n).fill(201));
   const delivered = async () => Number((await rows<{ n: string }>(t, "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'"))[0].n);
   const close = async () => {
     await proxy.start(proxy.port).catch(() => {});
-    receiver.releaseParked();
+    scenario.receiver.releaseParked();
     await worker?.stop();
     await proxy.stop();
-    await t.close();
-    await t.orm.close(true);
-    await receiver.stop();
-    await db.drop();
+    await scenario.close();
   };
-  return { db, t, receiver, tenant, subscription, proxy, worker, lines, createPages, delivered, close };
+  return { ...scenario, proxy, worker, lines, createPages, delivered, close };
 }
 
 const attemptFailures = (lines: string[]) => lines.filter((l) => l.includes('delivery attempt failed inside')).length;

@@ -5,8 +5,6 @@ import { openTestOrm } from '../support/database';
 import { FixedClock } from '../support/fakes/fixed-clock';
 import { isolatedDatabase } from '../support/isolated-database';
 
-const DAY = 86_400_000;
-
 /** A tenant, a subscription, and `count` events with one delivery each, as SQL makes them fast. */
 async function seed(pg: Client, rows: { key: string; publishedDaysAgo: number | null; status: string; finishedDaysAgo: number | null }[]) {
   await pg.query(`INSERT INTO tenants (id, name, created_at) VALUES ('tenant_ret', 'retention', now()) ON CONFLICT DO NOTHING`);

@@ -1,39 +1,17 @@
 import IORedis from 'ioredis';
-import { openTestOrm } from '../support/database';
 import { eventually } from '../support/eventually';
-import { isolatedDatabase } from '../support/isolated-database';
-import { platform, rows } from '../support/platform';
+import { rows } from '../support/platform';
 import { freePort as closedPort } from '../support/ports';
 import { PrivateRedis } from '../support/redis-server';
 import { ServiceProcess } from '../support/service-process';
 import { testLogger } from '../support/silent-logger';
-import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import type { TestApp, TestTenant } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { webhookScenario } from '../support/webhook-scenario';
 import { startTestWorker, workerEnv } from '../support/webhook-worker';
 
 // Each scenario: its own database, receiver and queue; nothing is shared with other tests.
-async function setup() {
-  const db = await isolatedDatabase();
-  const t = await startTestApp({ orm: await openTestOrm(db.url) });
-  const receiver = new WebhookReceiver();
-  await receiver.start();
-  const tenant = await createTenant(t);
-  const subscription = (await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url: receiver.url, events: ['page.version.created'] })).body;
-  const group = await platform(t).group(tenant.tenantId);
-  const createPages = async (n: number) => {
-    const statuses = [];
-    for (let i = 0; i < n; i++) statuses.push((await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey)).status);
-    return statuses;
-  };
-  const close = async () => {
-    await t.close();
-    await t.orm.close(true);
-    await receiver.stop();
-    await db.drop();
-  };
-  return { db, t, receiver, tenant, subscription, createPages, close };
-}
-
+const setup = webhookScenario;
 
 describe('webhook reliability', () => {
   it('works with no Redis at all: jobs go through BullMQ’s PostgreSQL backend', async () => {

@@ -1,0 +1,33 @@
+import { openTestOrm } from './database';
+import { isolatedDatabase } from './isolated-database';
+import { platform } from './platform';
+import { createTenant, startTestApp, TestApp, TestTenant } from './test-app';
+import { WebhookReceiver } from './webhook-receiver';
+
+/**
+ * A webhook test's world of its own: a database (so its worker takes no other test's events),
+ * the API on it, a receiver on 127.0.0.1, and a tenant subscribed to `page.version.created`
+ * with a page group to create pages in. `close()` takes it all down.
+ */
+export async function webhookScenario() {
+  const db = await isolatedDatabase();
+  const t: TestApp = await startTestApp({ orm: await openTestOrm(db.url) });
+  const receiver = new WebhookReceiver();
+  await receiver.start();
+  const tenant: TestTenant = await createTenant(t);
+  const subscription = (await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url: receiver.url, events: ['page.version.created'] })).body;
+  const group = await platform(t).group(tenant.tenantId);
+  const createPages = async (n: number) => {
+    const statuses = [];
+    for (let i = 0; i < n; i++) statuses.push((await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey)).status);
+    return statuses;
+  };
+  const close = async () => {
+    receiver.releaseParked();
+    await t.close();
+    await t.orm.close(true);
+    await receiver.stop();
+    await db.drop();
+  };
+  return { db, t, receiver, tenant, subscription, group, createPages, close };
+}
