@@ -103,6 +103,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/page_groups/{page_group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a page group
+         * @description Exactly the list item; a soft-deleted group is not found, as in the list.
+         */
+        get: operations["PageGroupsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/page_groups/{page_group_id}/pages": {
         parameters: {
             query?: never;
@@ -139,6 +159,46 @@ export interface paths {
          * @description The distinct values seen in the group’s recorded sessions, each array sorted by code point. Each array holds at most 1,000 values: the most recently seen (to within an hour) when the group has more. Values are 1 to 500 characters.
          */
         get: operations["PageGroupsController_utm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List templates
+         * @description The platform’s system templates and your own (custom) ones, newest first; `type` keeps one kind.
+         */
+        get: operations["TemplatesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/templates/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a template
+         * @description A system template or one of yours; another tenant’s is not found.
+         */
+        get: operations["TemplatesController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -510,13 +570,6 @@ export interface components {
             /** @description Distinct values seen in the group’s sessions, each array sorted; at most 1,000 per array, the most recently seen. */
             parameters: components["schemas"]["UtmParameters"];
         };
-        DuplicateTemplateRequest: {
-            /**
-             * @description Name of the copy; default `Copy of <original name>`.
-             * @example My landing template
-             */
-            name?: string;
-        };
         TemplateResponse: {
             /** @example pagetemplate_01jdq8x0m2f3e4r5t6y7u8i9o0 */
             pageTemplateId: string;
@@ -534,6 +587,19 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string | null;
+        };
+        TemplateListResponse: {
+            items: components["schemas"]["TemplateResponse"][];
+            hasMore: boolean;
+            /** @description Present exactly when hasMore is true; send it as `cursor`. */
+            nextCursor?: string;
+        };
+        DuplicateTemplateRequest: {
+            /**
+             * @description Name of the copy; default `Copy of <original name>`.
+             * @example My landing template
+             */
+            name?: string;
         };
         CreateWebhookSubscriptionRequest: {
             /**
@@ -1102,6 +1168,72 @@ export interface operations {
             };
         };
     };
+    PageGroupsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageGroupResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     PageGroupsController_pages: {
         parameters: {
             query?: {
@@ -1317,6 +1449,143 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UtmParametersResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    TemplatesController_list: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description `system`: the platform’s templates only; `custom`: yours only. */
+                type?: "system" | "custom";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    TemplatesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateResponse"];
                 };
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */

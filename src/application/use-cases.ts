@@ -12,11 +12,14 @@ import { ListPages } from './page/list-pages.use-case';
 import { RecordSession } from './page/record-session.use-case';
 import { CreatePageGroup } from './page-group/create-page-group.use-case';
 import { DeletePageGroup } from './page-group/delete-page-group.use-case';
+import { GetPageGroup } from './page-group/get-page-group.use-case';
 import { ListPageGroups } from './page-group/list-page-groups.use-case';
 import { SetPageGroupStatus } from './page-group/set-page-group-status.use-case';
 import { SeedDemo } from './seed/seed-demo.use-case';
 import { CreateSystemTemplate } from './template/create-system-template.use-case';
 import { DuplicateTemplate } from './template/duplicate-template.use-case';
+import { GetTemplate } from './template/get-template.use-case';
+import { ListTemplates } from './template/list-templates.use-case';
 import { CreateTenant } from './tenant/create-tenant.use-case';
 import { CreateWebhookSubscription } from './webhook/create-webhook-subscription.use-case';
 import { DeleteWebhookSubscription } from './webhook/delete-webhook-subscription.use-case';
@@ -36,6 +39,9 @@ export const USE_CASES = [
   ListBrands,
   UpdateBrand,
   ListPageGroups,
+  GetPageGroup,
+  ListTemplates,
+  GetTemplate,
   CreatePageGroup,
   SetPageGroupStatus,
   DeletePageGroup,

@@ -3,6 +3,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { BrandQueries } from '../application/brand/brand.queries';
 import { PageGroupQueries } from '../application/page-group/page-group.queries';
 import { PageQueries } from '../application/page/page.queries';
+import { TemplateQueries } from '../application/template/template.queries';
 import { BulkSeeder } from '../application/seed/bulk-seeder';
 import { IdempotencyStore } from '../application/idempotency/idempotency-store';
 import { RateLimiter, RateLimitSettings } from '../application/rate-limit/rate-limiter';
@@ -40,6 +41,7 @@ import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
 import { SqlBrandQueries } from './persistence/queries/sql-brand.queries';
 import { SqlPageGroupQueries } from './persistence/queries/sql-page-group.queries';
 import { SqlPageQueries } from './persistence/queries/sql-page.queries';
+import { SqlTemplateQueries } from './persistence/queries/sql-template.queries';
 import { MikroOrmPageGroupRepository } from './persistence/repositories/mikro-orm-page-group.repository';
 import { MikroOrmPageRepository, MikroOrmPageVersionRepository } from './persistence/repositories/mikro-orm-page.repository';
 import { MikroOrmTemplateRepository } from './persistence/repositories/mikro-orm-template.repository';
@@ -87,6 +89,7 @@ export class InfrastructureModule {
       { provide: PageVersionRepository, useClass: MikroOrmPageVersionRepository },
       { provide: PageSessionRepository, useClass: SqlPageSessionRepository },
       { provide: PageQueries, useClass: SqlPageQueries },
+      { provide: TemplateQueries, useClass: SqlTemplateQueries },
       { provide: UnitOfWork, useClass: MikroOrmUnitOfWork },
       { provide: BulkSeeder, useClass: SqlBulkSeeder },
       { provide: IdempotencyStore, useClass: SqlIdempotencyStore },

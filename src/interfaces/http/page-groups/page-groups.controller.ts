@@ -4,7 +4,9 @@ import { CreatePage } from '../../../application/page/create-page.use-case';
 import { GetUtmParameters } from '../../../application/page/get-utm-parameters.use-case';
 import { ListPages } from '../../../application/page/list-pages.use-case';
 import { PageCreatedView, PageListItemView } from '../../../application/page/page.view';
+import { GetPageGroup } from '../../../application/page-group/get-page-group.use-case';
 import { ListPageGroups } from '../../../application/page-group/list-page-groups.use-case';
+import { PageGroupView } from '../../../application/page-group/page-group.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope, toEnvelopeJson } from '../pagination/list-envelope';
@@ -12,7 +14,7 @@ import { ListQueryDto } from '../pagination/list-query.dto';
 import { toPageRequest } from '../pagination/page-request';
 import { CreatePageDto } from './create-page.dto';
 import { ListPageGroupsQueryDto } from './list-page-groups.query';
-import { PageCreatedResponse, PageGroupListResponse, PageListResponse, UtmParametersResponse } from './page-group.response';
+import { PageCreatedResponse, PageGroupListResponse, PageGroupResponse, PageListResponse, UtmParametersResponse } from './page-group.response';
 
 @ApiTags('Page groups')
 @ApiSecurity('apiKey')
@@ -23,6 +25,7 @@ export class PageGroupsController {
     private readonly listPages: ListPages,
     private readonly createPage: CreatePage,
     private readonly getUtmParameters: GetUtmParameters,
+    private readonly getPageGroup: GetPageGroup,
   ) {}
 
   @Get()
@@ -37,6 +40,14 @@ export class PageGroupsController {
     const page = await this.listPageGroups.execute({ tenantId, status: query.status, ...request });
     // Each group's JSON is kept by PostgreSQL (Migration...070000): sent as it is.
     return toEnvelopeJson(list, page, { limit: request.limit });
+  }
+
+  @Get(':page_group_id')
+  @ApiOperation({ summary: 'Fetch a page group', description: 'Exactly the list item; a soft-deleted group is not found, as in the list.' })
+  @ApiOkResponse({ type: PageGroupResponse })
+  @ApiErrors(404)
+  get(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string): Promise<PageGroupView> {
+    return this.getPageGroup.execute({ tenantId, pageGroupId });
   }
 
   @Get(':page_group_id/pages')

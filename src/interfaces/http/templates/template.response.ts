@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class TemplateResponse {
   @ApiProperty({ example: 'pagetemplate_01jdq8x0m2f3e4r5t6y7u8i9o0' }) pageTemplateId!: string;
@@ -11,4 +11,10 @@ export class TemplateResponse {
   @ApiProperty({ type: 'integer', example: 1 }) version!: number;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) updatedAt!: string | null;
+}
+
+export class TemplateListResponse {
+  @ApiProperty({ type: [TemplateResponse] }) items!: TemplateResponse[];
+  @ApiProperty() hasMore!: boolean;
+  @ApiPropertyOptional({ description: 'Present exactly when hasMore is true; send it as `cursor`.' }) nextCursor?: string;
 }

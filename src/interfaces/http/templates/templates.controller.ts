@@ -1,17 +1,44 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { DuplicateTemplate } from '../../../application/template/duplicate-template.use-case';
+import { GetTemplate } from '../../../application/template/get-template.use-case';
+import { ListTemplates } from '../../../application/template/list-templates.use-case';
 import { TemplateView } from '../../../application/template/template.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { DuplicateTemplateDto } from './duplicate-template.dto';
-import { TemplateResponse } from './template.response';
+import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
+import { toPageRequest } from '../pagination/page-request';
+import { ListTemplatesQueryDto } from './list-templates.query';
+import { TemplateListResponse, TemplateResponse } from './template.response';
 
 @ApiTags('Templates')
 @ApiSecurity('apiKey')
 @Controller('v0/templates')
 export class TemplatesController {
-  constructor(private readonly duplicateTemplate: DuplicateTemplate) {}
+  constructor(
+    private readonly duplicateTemplate: DuplicateTemplate,
+    private readonly listTemplates: ListTemplates,
+    private readonly getTemplate: GetTemplate,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List templates', description: 'The platform’s system templates and your own (custom) ones, newest first; `type` keeps one kind.' })
+  @ApiOkResponse({ type: TemplateListResponse })
+  @ApiErrors(400)
+  async list(@TenantId() tenantId: string, @Query() query: ListTemplatesQueryDto): Promise<ListEnvelope<TemplateView>> {
+    // The cursor is bound to the filter: a cursor of the `system` list is refused by the others.
+    const list = `templates:${query.type ?? '*'}`;
+    return toEnvelope(list, await this.listTemplates.execute({ tenantId, type: query.type, ...toPageRequest(list, query) }));
+  }
+
+  @Get(':template_id')
+  @ApiOperation({ summary: 'Fetch a template', description: 'A system template or one of yours; another tenant’s is not found.' })
+  @ApiOkResponse({ type: TemplateResponse })
+  @ApiErrors(404)
+  get(@TenantId() tenantId: string, @Param('template_id') templateId: string): Promise<TemplateView> {
+    return this.getTemplate.execute({ tenantId, templateId });
+  }
 
   @Post(':template_id/duplicate')
   @HttpCode(201)

@@ -1,0 +1,63 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { TemplateQueries, TemplateType } from '../../../application/template/template.queries';
+import { TemplateView } from '../../../application/template/template.view';
+import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
+import { isoTimestamp } from '../sql';
+
+interface TemplateRow {
+  id: string;
+  source_page_template_id: string | null;
+  name: string;
+  description: string | null;
+  template_content: string;
+  is_editable: boolean;
+  is_system: boolean;
+  version: number;
+  created_at: string;
+  updated_at: string | null;
+}
+
+const COLUMNS = `id, source_page_template_id, name, description, template_content, is_editable, is_system, version,
+  ${isoTimestamp('created_at')} AS created_at, CASE WHEN updated_at IS NULL THEN NULL ELSE ${isoTimestamp('updated_at')} END AS updated_at`;
+
+/**
+ * The list merges two walks of templates_tenant_id_id_idx, newest first: the system templates
+ * (tenant_id IS NULL) and the tenant's own, each cut at the page size, so it never reads other
+ * tenants' templates whatever their number.
+ */
+@Injectable()
+export class SqlTemplateQueries extends TemplateQueries {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async list(tenantId: string, filter: { type?: TemplateType }, page: PageRequest): Promise<Page<TemplateView>> {
+    const after = page.after ? 'AND id < ?' : '';
+    const walk = (owner: string) => `(SELECT ${COLUMNS} FROM templates WHERE ${owner} ${after} ORDER BY id DESC LIMIT ?)`;
+    const parts: { sql: string; params: unknown[] }[] = [];
+    const tail = [...(page.after ? [page.after] : []), page.limit + 1];
+    if (filter.type !== 'custom') parts.push({ sql: walk('tenant_id IS NULL'), params: tail });
+    if (filter.type !== 'system') parts.push({ sql: walk('tenant_id = ?'), params: [tenantId, ...tail] });
+    const rows = await this.em.execute<TemplateRow[]>(
+      `SELECT * FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) t ORDER BY id DESC LIMIT ?`,
+      [...parts.flatMap((p) => p.params), page.limit + 1],
+    );
+    return toPage(rows.map(toView), page.limit, (item) => item.pageTemplateId);
+  }
+}
+
+function toView(row: TemplateRow): TemplateView {
+  return {
+    pageTemplateId: row.id,
+    sourcePageTemplateId: row.source_page_template_id,
+    name: row.name,
+    description: row.description,
+    templateContent: row.template_content,
+    isEditable: row.is_editable,
+    isSystem: row.is_system,
+    version: row.version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
