@@ -1,25 +1,9 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { TemplateQueries, TemplateType } from '../../../application/template/template.queries';
-import { TemplateView } from '../../../application/template/template.view';
+import { TemplateView, toTemplateView } from '../../../application/template/template.view';
 import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
-import { isoTimestamp } from '../sql';
-
-interface TemplateRow {
-  id: string;
-  source_page_template_id: string | null;
-  name: string;
-  description: string | null;
-  template_content: string;
-  is_editable: boolean;
-  is_system: boolean;
-  version: number;
-  created_at: string;
-  updated_at: string | null;
-}
-
-const COLUMNS = `id, source_page_template_id, name, description, template_content, is_editable, is_system, version,
-  ${isoTimestamp('created_at')} AS created_at, CASE WHEN updated_at IS NULL THEN NULL ELSE ${isoTimestamp('updated_at')} END AS updated_at`;
+import { COLUMNS, TemplateRow, toTemplate } from '../template.rows';
 
 /**
  * The list merges two walks of templates_tenant_id_id_idx, newest first: the system templates
@@ -43,21 +27,6 @@ export class SqlTemplateQueries extends TemplateQueries {
       `SELECT * FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) t ORDER BY id DESC LIMIT ?`,
       [...parts.flatMap((p) => p.params), page.limit + 1],
     );
-    return toPage(rows.map(toView), page.limit, (item) => item.pageTemplateId);
+    return toPage(rows.map((row) => toTemplateView(toTemplate(row))), page.limit, (item) => item.pageTemplateId);
   }
-}
-
-function toView(row: TemplateRow): TemplateView {
-  return {
-    pageTemplateId: row.id,
-    sourcePageTemplateId: row.source_page_template_id,
-    name: row.name,
-    description: row.description,
-    templateContent: row.template_content,
-    isEditable: row.is_editable,
-    isSystem: row.is_system,
-    version: row.version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

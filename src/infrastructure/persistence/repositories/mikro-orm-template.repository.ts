@@ -3,23 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Template } from '../../../domain/template/template';
 import { TemplateRepository } from '../../../domain/template/template.repository';
 import { statementRows } from '../prepared';
-import { hydrate } from '../schemas/entity-class';
-
-interface TemplateRow {
-  id: string;
-  tenant_id: string | null;
-  source_page_template_id: string | null;
-  name: string;
-  description: string | null;
-  template_content: string;
-  is_editable: boolean;
-  is_system: boolean;
-  version: number;
-  created_at: Date;
-  updated_at: Date | null;
-}
-
-const COLUMNS = 'id, tenant_id, source_page_template_id, name, description, template_content, is_editable, is_system, version, created_at, updated_at';
+import { COLUMNS, TemplateRow, toTemplate } from '../template.rows';
 
 /**
  * Templates are written once and never changed (a system template by the platform, a copy by
@@ -55,20 +39,4 @@ export class MikroOrmTemplateRepository extends TemplateRepository {
       ],
     );
   }
-}
-
-function toTemplate(row: TemplateRow): Template {
-  return hydrate(Template, {
-    id: row.id,
-    tenantId: row.tenant_id,
-    sourcePageTemplateId: row.source_page_template_id,
-    name: row.name,
-    description: row.description,
-    templateContent: row.template_content,
-    isEditable: row.is_editable,
-    isSystem: row.is_system,
-    version: row.version,
-    createdAt: new Date(row.created_at),
-    updatedAt: row.updated_at === null ? null : new Date(row.updated_at),
-  });
 }
