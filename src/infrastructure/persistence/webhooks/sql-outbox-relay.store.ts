@@ -54,18 +54,18 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       const matching = (event: { tenant_id: string; type: string }) => subscriptions.filter((s) => s.tenant_id === event.tenant_id && s.events.includes(event.type));
       // The events this round takes: as many as fit RELAY_ROUND_ROWS deliveries (one at least).
       // The others stay unpublished, and their row locks go with this transaction's end.
-      const events: typeof claimed = [];
+      const events: { event: (typeof claimed)[number]; to: Subscription[] }[] = [];
       let rows = 0;
       for (const event of claimed) {
-        const count = matching(event).length;
-        if (events.length > 0 && rows + count > RELAY_ROUND_ROWS) break;
-        events.push(event);
-        rows += count;
+        const to = matching(event);
+        if (events.length > 0 && rows + to.length > RELAY_ROUND_ROWS) break;
+        events.push({ event, to });
+        rows += to.length;
       }
       const deliveries: DeliveryJob[] = [];
       let chunk: { id: string; tenantId: string; subscriptionId: string; eventId: string; type: string; endpoint: string }[] = [];
-      for (const event of events) {
-        for (const s of matching(event)) {
+      for (const { event, to } of events) {
+        for (const s of to) {
           chunk.push({ id: newTypeId('whdlv', now.getTime()), tenantId: event.tenant_id, subscriptionId: s.id, eventId: event.id, type: event.type, endpoint: endpointKey(s.url) });
           if (chunk.length === INSERT_CHUNK) {
             deliveries.push(...(await insertDeliveries(client, chunk, now)));
@@ -74,7 +74,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
         }
       }
       if (chunk.length > 0) deliveries.push(...(await insertDeliveries(client, chunk, now)));
-      await client.query({ name: 'outbox-published', text: 'UPDATE outbox_events SET published_at = $1 WHERE id = ANY($2::text[])', values: [now, events.map((e) => e.id)] });
+      await client.query({ name: 'outbox-published', text: 'UPDATE outbox_events SET published_at = $1 WHERE id = ANY($2::text[])', values: [now, events.map(({ event }) => event.id)] });
       await client.query('COMMIT');
       return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length };
     } catch (error) {
