@@ -2,25 +2,25 @@
 // process group (PostgreSQL backends, Redis, each node process by its script), as a share of one
 // core, from /proc/<pid>/stat before and after. Used to find which process limits a run whose
 // own process is not busy (the webhook drain: the worker was 25–31 % idle).
+// Also imported by bench/run.mjs, which prints the CPU each delivery of the drain costs per group.
 import { readdirSync, readFileSync } from 'node:fs';
 
-const seconds = Number(process.argv[2] ?? 10);
 const TICKS = 100; // USER_HZ on Linux
 
-function snapshot() {
-  const byGroup = new Map();
+/** CPU ticks each live process has used so far, with its group. */
+export function snapshot() {
+  const byPid = new Map();
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
-      const group = groupOf(pid, stat);
-      byGroup.set(group, (byGroup.get(group) ?? 0) + ticks);
+      byPid.set(pid, { group: groupOf(pid, stat), ticks });
     } catch {
       // the process ended between the listing and the read
     }
   }
-  return byGroup;
+  return byPid;
 }
 
 function groupOf(pid, stat) {
@@ -42,16 +42,29 @@ function groupOf(pid, stat) {
   return comm;
 }
 
+/**
+ * CPU seconds each group used between two snapshots, largest first. Counted per process: one that
+ * ended in between is left out (its last ticks are gone with it) rather than making its group's
+ * sum go down.
+ */
+export function cpuSecondsBetween(before, after) {
+  const byGroup = new Map();
+  for (const [pid, { group, ticks }] of after) byGroup.set(group, (byGroup.get(group) ?? 0) + ticks - (before.get(pid)?.ticks ?? 0));
+  return [...byGroup.entries()].map(([group, ticks]) => [group, ticks / TICKS]).sort((x, y) => y[1] - x[1]);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main(Number(process.argv[2] ?? 10));
+
+async function main(seconds) {
 const before = snapshot();
 const cpuBefore = readFileSync('/proc/stat', 'utf8').split('\n')[0];
 await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 const after = snapshot();
 const cpuAfter = readFileSync('/proc/stat', 'utf8').split('\n')[0];
 
-const rows = [...after.entries()]
-  .map(([group, ticks]) => [group, (ticks - (before.get(group) ?? 0)) / TICKS / seconds])
-  .filter(([, share]) => share >= 0.005)
-  .sort((x, y) => y[1] - x[1]);
+const rows = cpuSecondsBetween(before, after)
+  .map(([group, used]) => [group, used / seconds])
+  .filter(([, share]) => share >= 0.005);
 const total = (line) => line.split(/\s+/).slice(1).map(Number);
 const [b, a] = [total(cpuBefore), total(cpuAfter)];
 const all = a.reduce((s, v) => s + v, 0) - b.reduce((s, v) => s + v, 0);
@@ -59,3 +72,4 @@ const idle = a[3] + a[4] - b[3] - b[4];
 const steal = (a[7] ?? 0) - (b[7] ?? 0);
 console.log(`over ${seconds} s, in cores (2 = the whole machine): idle ${((idle / all) * 2).toFixed(2)}, steal ${((steal / all) * 2).toFixed(2)}`);
 for (const [group, share] of rows) console.log(`${share.toFixed(2).padStart(6)}  ${group}`);
+}

@@ -1,5 +1,6 @@
 // Webhook receiver for the benchmark: verifies every signature (timing-safe), records when each
-// event arrived (by page id) and how long after the API created it. Prints a summary as JSON on SIGTERM, and
+// event arrived (by page id) and how long after the API created it. Prints a summary as JSON on
+// SIGUSR1 and SIGTERM (then exits), starts counting afresh on SIGUSR2, and prints
 // "count <n>" lines as deliveries arrive (every 100).
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -48,8 +49,10 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 60_000;
 server.listen(port, '127.0.0.1', () => process.stdout.write('ready\n'));
 
+const printSummary = () => process.stdout.write(`summary ${JSON.stringify({ received, distinct: seen.size, badSignatures: bad, latencies, arrivals })}\n`);
+process.on('SIGUSR1', printSummary);
 process.on('SIGTERM', () => {
-  process.stdout.write(`summary ${JSON.stringify({ received, distinct: seen.size, badSignatures: bad, latencies, arrivals })}\n`);
+  printSummary();
   process.exit(0);
 });
 process.on('SIGUSR2', () => {

@@ -7,6 +7,7 @@
 //   --reuse          keep the data set of the previous run of the same size (bench/data/)
 //   --only TEXT      only the scenarios whose name contains TEXT (the baselines always run)
 //   --no-webhooks    skip the webhook measurements
+//   --backlog N      events in the webhook drain (default 10,000; 2,000 with --quick)
 //   --autocannon     drive maximum throughput with autocannon even where wrk is installed
 //   --report         only rewrite docs/performance.md and its chart from bench/results/latest.json
 // Last, bench/utm-at-scale.mjs records sessions into a group growing to 50,000 UTM values.
@@ -17,6 +18,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { recreateDatabase } from './database.mjs';
+import { describeCost, startDrainCost } from './drain-cost.mjs';
 import { moveHelperThreads } from './helper-threads.mjs';
 import { pinServices } from './pin-services.mjs';
 
@@ -432,7 +434,7 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
   await waitLine((l) => l === 'ready');
 
   // Throughput: a backlog of events made while no worker runs, then one worker drains it.
-  const backlog = QUICK ? 2000 : 10000;
+  const backlog = Number(flag('backlog', QUICK ? 2000 : 10000));
   const pages = `${BASE}/v0/page_groups/${pageGroupId}/pages`;
   let made = 0;
   while (made < backlog) {
@@ -448,12 +450,18 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
   const stopWorkerRss = sampleRss(worker.pid);
   // Sustained rate: timed from the first hundred arrivals (the worker has started and connected)
   // to the last, so that the process's start-up is not counted as delivery time.
-  await waitLine(() => count >= 100);
-  const [t0, c0] = [Date.now(), count];
-  await waitLine(() => count >= backlog);
-  const drainSeconds = (Date.now() - t0) / 1000;
-  const deliveriesPerSecond = Math.round((backlog - c0) / drainSeconds);
-  log(`  ${backlog - c0} deliveries by one worker in ${drainSeconds.toFixed(1)} s (after the first ${c0}): ${deliveriesPerSecond}/s`);
+  const drain = async (drainer) => {
+    await waitLine(() => count >= 100);
+    const [t0, c0] = [Date.now(), count];
+    const cost = await startDrainCost({ databaseUrl: DB_URL, redisUrl: REDIS_URL, pids: { worker: drainer.pid, receiver: receiver.pid } });
+    await waitLine(() => count >= backlog);
+    const drainSeconds = (Date.now() - t0) / 1000;
+    return { delivered: backlog - c0, drainSeconds, perSecond: Math.round((backlog - c0) / drainSeconds), cost: await cost.finish(backlog - c0) };
+  };
+  const drained = await drain(worker);
+  const deliveriesPerSecond = drained.perSecond;
+  log(`  ${drained.delivered} deliveries by one worker in ${drained.drainSeconds.toFixed(1)} s (after the first 100): ${deliveriesPerSecond}/s`);
+  log(`    ${describeCost(drained.cost)}`);
 
   // Latency at a fixed event rate: pages created at 200/s, time from each page's 201 (as the load
   // generator received it) to its event's arrival at the receiver, both on this machine's clock;
@@ -469,11 +477,30 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
   const measured = await load({ url: pages, method: 'POST', headers, body: '{}', duration: QUICK ? 5 : 10, overallRate: rate, answeredKey: 'pageId' });
   await new Promise((r) => setTimeout(r, 1500));
   const workerRss = stopWorkerRss();
-  receiver.kill('SIGTERM');
+  receiver.kill('SIGUSR1');
   await waitLine((l) => l.startsWith('summary '));
-  await stopProcess(worker);
+  const arrived = summary;
   // A page whose event has not arrived 1.5 s after the last 201 counts as that late at least.
   const end = Date.now();
+  await stopProcess(worker);
+
+  // The ceiling, in the same run: the same number of events as BullMQ jobs that carry their
+  // bodies, signed and POSTed with the worker's own code and concurrency, and no database.
+  const { rows: sample } = await runStatement("SELECT body FROM outbox_events WHERE type = 'page.version.created' ORDER BY id DESC LIMIT 1");
+  const ceilingSpec = { redisUrl: REDIS_URL, url: `http://127.0.0.1:${receiverPort}/hooks`, signingSecret: subscription.signingSecret, body: sample[0].body, count: backlog, concurrency: 64, perJob: 1 };
+  const ceilingProcess = pinned(0, join(ROOT, 'bench', 'bullmq-baseline.mjs'), [JSON.stringify(ceilingSpec)], {}, ['pipe', 'pipe', 'inherit'], SERVICE_FLAGS);
+  await new Promise((resolve) => createInterface({ input: ceilingProcess.stdout }).once('line', resolve));
+  receiver.kill('SIGUSR2');
+  await waitLine((l) => l === 'reset');
+  count = 0;
+  ceilingProcess.stdin.write('go\n');
+  const ceiling = await drain(ceilingProcess);
+  log(`  ceiling, BullMQ only (one signed POST per job, no database): ${ceiling.perSecond}/s`);
+  log(`    ${describeCost(ceiling.cost)}`);
+  await stopProcess(ceilingProcess);
+  receiver.kill('SIGTERM');
+  await waitLine((l) => l.startsWith('summary '));
+  summary = arrived;
   const fromAnswer = Object.entries(measured.answered).map(([pageId, answeredAt]) => (summary.arrivals[pageId] ?? end) - answeredAt);
   const missing = Object.keys(measured.answered).filter((pageId) => summary.arrivals[pageId] === undefined).length;
   const quantile = (values, q) => {
@@ -485,6 +512,9 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
     workerRss,
     summary: {
       deliveriesPerSecond,
+      drainCost: drained.cost,
+      ceilingDeliveriesPerSecond: ceiling.perSecond,
+      ceilingCost: ceiling.cost,
       latencyP50Ms: quantile(fromAnswer, 0.5),
       latencyP99Ms: quantile(fromAnswer, 0.99),
       eventsPerSecond: rate,

@@ -50,6 +50,56 @@ interface ClaimRow {
   body: string;
 }
 
+/**
+ * Takes a group of attempts and reads what sending each needs, in one statement.
+ *
+ * The lease is `locked_until` alone: the status stays 'pending' ('sending' was set by
+ * earlier versions and is still taken over when its lease has run out). No indexed column
+ * changes, so PostgreSQL updates the row in place on its page (a HOT update, Migration
+ * ...20261123010000 leaves room for it) instead of adding an entry to each of its three
+ * indexes. The claim commits without waiting for the disk (synchronous_commit off for this statement's
+ * own transaction only): it is a lease, not a fact. Lost in a crash of PostgreSQL, the
+ * delivery is simply pending again and is sent by the next job or the sweeper, as after a
+ * killed worker (decisions.md 28 and 55). The attempt's record stays durable. This halves
+ * the disk flushes a delivery waits for; the drain was waiting on them (IO:WALSync,
+ * LWLock:WALWrite in pg_stat_activity).
+ *
+ * The plan must stay on the primary key however stale the statistics. With `status IN
+ * ('pending', 'sending')` the planner could use the unfinished-deliveries partial index,
+ * which the statistics call tiny when a backlog has just arrived: it read every pending row
+ * to hash them (2–5 ms a statement with 10,000 pending). The same condition written as the
+ * terminal states left out (equal under the table's CHECK) does not match that index's
+ * predicate, and `d.id = ANY($1)` gives the planner the primary-key lookups.
+ */
+export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous_commit', 'off', true)),
+       r AS (SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::timestamptz[]) AS r(id, attempt_count, now, locked_until)),
+       claimed AS (
+         UPDATE webhook_deliveries d SET status = 'pending', locked_until = r.locked_until, updated_at = r.now
+         FROM r
+         WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND (d.locked_until IS NULL OR d.locked_until < r.now)
+         RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type)
+       SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, s.url, s.active, s.deleted_at IS NOT NULL AS deleted,
+              s.events, s.signing_secret_encrypted AS secret, o.body
+       FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`;
+
+/**
+ * Writes a group of attempts: each one's log row (once per attempt number) and its delivery's next
+ * state, only if the delivery is still at the attempt before. `d.id = ANY($3)` keeps the update on
+ * the primary key however stale the statistics (see the claim).
+ */
+export const RECORD_ATTEMPTS_SQL = `WITH r AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[],
+                              $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::timestamptz[])
+           AS r(id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms,
+                error, next_attempt_at, created_at, status, finished_at)),
+       logged AS (
+         INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at)
+         SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at FROM r
+         ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
+       UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL,
+         last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
+       FROM r WHERE d.id = ANY($3::text[]) AND d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1`;
+
 /** Delivery id order: groups lock their delivery rows in one order (no deadlock between two in flight). */
 const byDeliveryId = (a: { deliveryId: string }, b: { deliveryId: string }) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0);
 
@@ -95,26 +145,7 @@ export class SqlDeliveryStore extends DeliveryStore {
     const { rows } = await (await this.pool()).query<ClaimRow>({
       // A named statement: parsed and planned once per connection (this runs thousands of times a second).
       name: 'webhook-delivery-claim-all',
-      // The lease is `locked_until` alone: the status stays 'pending' ('sending' was set by
-      // earlier versions and is still taken over when its lease has run out). No indexed column
-      // changes, so PostgreSQL updates the row in place on its page (a HOT update, Migration
-      // ...20261123010000 leaves room for it) instead of adding an entry to each of its three
-      // indexes. The claim commits without waiting for the disk (synchronous_commit off for this statement's
-      // own transaction only): it is a lease, not a fact. Lost in a crash of PostgreSQL, the
-      // delivery is simply pending again and is sent by the next job or the sweeper, as after a
-      // killed worker (decisions.md 28 and 55). The attempt's record stays durable. This halves
-      // the disk flushes a delivery waits for; the drain was waiting on them (IO:WALSync,
-      // LWLock:WALWrite in pg_stat_activity).
-      text: `WITH lease AS (SELECT set_config('synchronous_commit', 'off', true)),
-       r AS (SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::timestamptz[]) AS r(id, attempt_count, now, locked_until)),
-       claimed AS (
-         UPDATE webhook_deliveries d SET status = 'pending', locked_until = r.locked_until, updated_at = r.now
-         FROM r
-         WHERE d.id = r.id AND d.attempt_count = r.attempt_count AND d.status IN ('pending', 'sending') AND (d.locked_until IS NULL OR d.locked_until < r.now)
-         RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type)
-       SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, s.url, s.active, s.deleted_at IS NOT NULL AS deleted,
-              s.events, s.signing_secret_encrypted AS secret, o.body
-       FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`,
+      text: CLAIM_ATTEMPTS_SQL,
       values: [sorted.map((c) => c.deliveryId), sorted.map((c) => c.attempt - 1), sorted.map((c) => c.now), sorted.map((c) => c.lockedUntil)],
     });
     // A row is one attempt taken. Two jobs for the same attempt in one group (a duplicate job):
@@ -154,7 +185,7 @@ export class SqlDeliveryStore extends DeliveryStore {
    * (IO:WALSync, LWLock:WALWrite). The statement applies each row as the single-row one did: the
    * attempt's log row (once per attempt number) and the delivery's next state, only if the
    * delivery is still at the attempt before this one. Rows go in delivery id order, so two groups
-   * in flight lock their rows in one order.
+   * in flight lock their rows in one order (RECORD_ATTEMPTS_SQL).
    */
   private readonly records = new GroupWriter<AttemptRecord>((rows) => this.recordAll(rows), { maxInFlight: 2, maxBatch: 200 });
 
@@ -163,18 +194,7 @@ export class SqlDeliveryStore extends DeliveryStore {
     const column = <K extends keyof AttemptRecord>(key: K) => sorted.map((row) => row[key]);
     await (await this.pool()).query({
       name: 'webhook-delivery-record-all',
-      text: `WITH r AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[],
-                              $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::timestamptz[])
-           AS r(id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms,
-                error, next_attempt_at, created_at, status, finished_at)),
-       logged AS (
-         INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at)
-         SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at FROM r
-         ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
-       UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL,
-         last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
-       FROM r WHERE d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1`,
+      text: RECORD_ATTEMPTS_SQL,
       values: [
         column('id'), column('tenantId'), column('deliveryId'), column('subscriptionId'), column('eventId'), column('eventType'), column('attempt'),
         column('statusCode'), column('durationMs'), column('error'), column('nextAttemptAt'), column('at'), column('status'), column('finishedAt'),

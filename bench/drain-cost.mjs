@@ -1,0 +1,89 @@
+// What one delivery of a webhook drain costs the machine, measured around the drain (bench/run.mjs):
+// CPU by process (the worker, the receiver, PostgreSQL, Redis, the rest) from /proc, Redis
+// commands from INFO commandstats and PostgreSQL transactions from pg_stat_database. It is the
+// profile that says which part limits the drain, beside the same figures for the BullMQ-only
+// ceiling.
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { cpuSecondsBetween, snapshot } from './cpu-share.mjs';
+
+/** Starts counting; `finish(deliveries)` returns the costs per delivery since then. */
+export async function startDrainCost({ databaseUrl, redisUrl, pids }) {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const counters = async () => ({ redisCalls: await redisCalls(redis), transactions: await transactions(db) });
+  // With pg_stat_statements loaded on the server (optional), the statements the drain ran.
+  const statements = await db.query('SELECT pg_stat_statements_reset()').then(() => true, () => false);
+  const before = { cpu: snapshot(), ...(await counters()), at: Date.now() };
+  return {
+    async finish(deliveries) {
+      const cpu = snapshot();
+      const seconds = (Date.now() - before.at) / 1000;
+      // PostgreSQL's backends report their statistics at most once a second: wait for the last.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const after = await counters();
+      const top = statements ? await topStatements(db, deliveries) : undefined;
+      await redis.quit();
+      await db.end();
+      const byRole = {};
+      const others = [];
+      for (const [group, used] of cpuSecondsBetween(before.cpu, cpu)) {
+        const role = roleOf(group, pids);
+        byRole[role] = (byRole[role] ?? 0) + used;
+        if (role === 'other' && used > 0) others.push(`${group} ${Math.round((used * 1e6) / deliveries)}`);
+      }
+      const perDeliveryUs = Object.fromEntries(Object.entries(byRole).map(([role, used]) => [role, Math.round((used * 1e6) / deliveries)]));
+      return {
+        seconds: Math.round(seconds * 10) / 10,
+        cpuUsPerDelivery: perDeliveryUs,
+        cpuUsPerDeliveryTotal: Object.values(perDeliveryUs).reduce((a, b) => a + b, 0),
+        coresBusy: Math.round((Object.values(byRole).reduce((a, b) => a + b, 0) / seconds) * 100) / 100,
+        redisCommandsPerDelivery: Math.round(((after.redisCalls - before.redisCalls) / deliveries) * 100) / 100,
+        postgresTransactionsPerDelivery: Math.round(((after.transactions - before.transactions) / deliveries) * 100) / 100,
+        // The largest of "other" (kernel threads, the bench's own process), µs per delivery.
+        otherLargest: others.slice(0, 4),
+        ...(top ? { postgresStatements: top } : {}),
+      };
+    },
+  };
+}
+
+/** One line of a cost, for the run's log. */
+export function describeCost(cost) {
+  const cpu = Object.entries(cost.cpuUsPerDelivery)
+    .filter(([, us]) => us > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([role, us]) => `${role} ${us}`)
+    .join(', ');
+  const statements = (cost.postgresStatements ?? []).map((s) => `\n      ${String(s.execUsPerDelivery).padStart(4)} µs  ${s.callsPerDelivery} calls  ${s.rowsPerCall} rows/call  ${s.query}`).join('');
+  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}; PostgreSQL transactions/delivery ${cost.postgresTransactionsPerDelivery}${statements}`;
+}
+
+function roleOf(group, pids) {
+  for (const [role, pid] of Object.entries(pids)) if (group.endsWith(`(pid ${pid})`)) return role;
+  if (group.startsWith('postgres')) return 'postgres';
+  if (group === 'redis') return 'redis';
+  return 'other';
+}
+
+async function redisCalls(redis) {
+  const info = await redis.info('commandstats');
+  return [...info.matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
+/** The statements that took most of PostgreSQL's time: calls and execution µs per delivery. */
+async function topStatements(db, deliveries) {
+  const { rows } = await db.query(
+    `SELECT calls, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+     FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+     ORDER BY total_exec_time DESC LIMIT 8`,
+  );
+  return rows.map((r) => ({ callsPerDelivery: Math.round((r.calls / deliveries) * 1000) / 1000, execUsPerDelivery: Math.round((r.total_exec_time * 1000) / deliveries), rowsPerCall: Math.round(r.rows / r.calls), query: r.query }));
+}
+
+async function transactions(db) {
+  const { rows } = await db.query('SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()');
+  return Number(rows[0].n);
+}

@@ -1,0 +1,77 @@
+import { Client } from 'pg';
+import { CLAIM_ATTEMPTS_SQL, RECORD_ATTEMPTS_SQL } from '../../src/infrastructure/persistence/webhooks/sql-delivery.store';
+import { isolatedDatabase } from '../support/isolated-database';
+
+// The worker's claim and record are named statements: after a few runs PostgreSQL plans them once
+// for any parameters (a generic plan), from the statistics of the last ANALYZE. A backlog arrives
+// faster than autovacuum analyses: the statistics still say that nothing is pending when 10,000
+// deliveries are. The plans must then still go to each delivery by its primary key. (The claim
+// written with `status IN ('pending', 'sending')` read every pending row through the
+// unfinished-deliveries index instead: 2–5 ms a statement in the benchmark's drain.)
+describe('the claim and record plans with a backlog the statistics do not know of', () => {
+  let db: { url: string; drop: () => Promise<void> };
+  let pg: Client;
+  const ids: string[] = [];
+  beforeAll(async () => {
+    db = await isolatedDatabase();
+    pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    await pg.query(`SET session_replication_role = replica`);
+    await pg.query(`INSERT INTO tenants (id, name, created_at) VALUES ('tenant_plan', 'plans', now())`);
+    await pg.query(
+      `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at)
+       VALUES ('whsub_plan', 'tenant_plan', 'http://127.0.0.1:9/hooks', '{page.version.created}', true, 'x', now(), now())`,
+    );
+    await pg.query(
+      `INSERT INTO outbox_events (id, tenant_id, type, body, created_at, published_at)
+       SELECT 'evt_' || lpad(e::text, 26, '0'), 'tenant_plan', 'page.version.created', '{}', now(), now() FROM generate_series(1, 20000) e`,
+    );
+    await pg.query(
+      `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, finished_at)
+       SELECT 'whdlv_' || lpad(e::text, 26, '0'), 'tenant_plan', 'whsub_plan', 'evt_' || lpad(e::text, 26, '0'), 'page.version.created', 'delivered', 1, now(), now(), now(), now()
+       FROM generate_series(1, 20000) e`,
+    );
+    await pg.query(`SET session_replication_role = DEFAULT`);
+    // The statistics see 20,000 finished deliveries and none pending…
+    await pg.query('ANALYZE webhook_deliveries');
+    // …then a backlog of 10,000 arrives, unanalysed.
+    await pg.query(`UPDATE webhook_deliveries SET status = 'pending', attempt_count = 0, finished_at = NULL WHERE id > 'whdlv_' || lpad('10000', 26, '0')`);
+    for (let e = 15_001; e <= 15_020; e++) ids.push(`whdlv_${String(e).padStart(26, '0')}`);
+    await pg.query(`SET plan_cache_mode = force_generic_plan`);
+  }, 60_000);
+  afterAll(async () => {
+    await pg.end();
+    await db.drop();
+  });
+
+  const genericPlan = async (name: string, sql: string, types: string[], values: unknown[]) => {
+    await pg.query(`PREPARE ${name} (${types.join(', ')}) AS ${sql}`);
+    // EXPLAIN EXECUTE takes no bound parameters: the values go in as typed literals.
+    const literal = (value: unknown): string => (value === null ? 'NULL' : value instanceof Date ? pg.escapeLiteral(value.toISOString()) : pg.escapeLiteral(String(value)));
+    const args = values.map((value, i) => `ARRAY[${(value as unknown[]).map(literal).join(', ')}]::${types[i]}`).join(', ');
+    const { rows } = await pg.query(`EXPLAIN EXECUTE ${name} (${args})`);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  };
+
+  it('claims through the primary key', async () => {
+    const now = new Date();
+    const plan = await genericPlan('claim_plan', CLAIM_ATTEMPTS_SQL, ['text[]', 'int[]', 'timestamptz[]', 'timestamptz[]'], [ids, ids.map(() => 0), ids.map(() => now), ids.map(() => now)]);
+    expect(plan).toContain('using webhook_deliveries_pkey on webhook_deliveries');
+    expect(plan).not.toContain('webhook_deliveries_unfinished_idx');
+    expect(plan).not.toMatch(/Seq Scan on webhook_deliveries/);
+  });
+
+  it('records through the primary key', async () => {
+    const now = new Date();
+    const column = <T>(value: T) => ids.map(() => value);
+    const plan = await genericPlan(
+      'record_plan',
+      RECORD_ATTEMPTS_SQL,
+      ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'int[]', 'text[]', 'timestamptz[]', 'timestamptz[]', 'text[]', 'timestamptz[]'],
+      [ids.map((id) => `whatt_${id.slice(6)}`), column('tenant_plan'), ids, column('whsub_plan'), ids.map((id) => `evt_${id.slice(6)}`), column('page.version.created'), column(1), column(204), column(3), column(null), column(null), column(now), column('delivered'), column(now)],
+    );
+    expect(plan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries d/);
+    expect(plan).not.toContain('webhook_deliveries_unfinished_idx');
+    expect(plan).not.toMatch(/Seq Scan on webhook_deliveries/);
+  });
+});
