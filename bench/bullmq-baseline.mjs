@@ -6,8 +6,10 @@
 //
 // Started by bench/run.mjs on the worker's core with a JSON argument:
 //   { redisUrl, url, signingSecret, body, count, concurrency, perJob }
-// It enqueues `count` events (`perJob` to a job: 1 is the classic one job per POST), prints
-// "added", starts working on a "go" line on stdin, and exits when every job is done.
+// It enqueues `count` events (`perJob` to a job: 1 is the classic one job per POST; more, as the
+// worker groups a backlog), prints "added", starts working on a "go" line on stdin, and exits when
+// every job is done. As in the worker, a job's POSTs go side by side and at most `concurrency`
+// are in flight in all.
 import { createInterface } from 'node:readline';
 import { Queue, Worker } from 'bullmq';
 import { createRequire } from 'node:module';
@@ -37,17 +39,28 @@ await new Promise((resolve) => createInterface({ input: process.stdin }).once('l
 
 const signer = new HmacWebhookSigner();
 const sender = new HttpWebhookSender({ timeoutMs: 10_000, allowPrivateTargets: true, connections: spec.concurrency });
+// At most `concurrency` POSTs in flight, as the worker's own cap (InFlightLimits) allows.
+let inFlight = 0;
+const waiting = [];
+const slot = () => (inFlight < spec.concurrency ? (inFlight++, Promise.resolve()) : new Promise((resolve) => waiting.push(resolve)));
+const release = () => (waiting.length > 0 ? waiting.shift()() : inFlight--);
+const post = async (body) => {
+  await slot();
+  try {
+    const eventId = JSON.parse(body).id;
+    const headers = signer.headers({ eventId, eventType: template.type, body, signingSecret: spec.signingSecret, sentAt: new Date() });
+    const result = await sender.send({ url: spec.url, body, headers });
+    if (result.statusCode !== 204) throw new Error(`receiver answered ${result.statusCode ?? result.error}`);
+  } finally {
+    release();
+  }
+};
 let done = 0;
 const finished = new Promise((resolve) => {
   const worker = new Worker(
     name,
     async (job) => {
-      for (const body of job.data.events) {
-        const eventId = JSON.parse(body).id;
-        const headers = signer.headers({ eventId, eventType: template.type, body, signingSecret: spec.signingSecret, sentAt: new Date() });
-        const result = await sender.send({ url: spec.url, body, headers });
-        if (result.statusCode !== 204) throw new Error(`receiver answered ${result.statusCode ?? result.error}`);
-      }
+      await Promise.all(job.data.events.map(post));
     },
     { connection, prefix, concurrency: spec.concurrency },
   );

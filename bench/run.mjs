@@ -411,6 +411,10 @@ async function untilNoneLeft(sql, everyMs, check = () => {}) {
   }
 }
 
+// The worker's settings in the drain; the ceilings use the same.
+const WORKER_CONCURRENCY = 64;
+const ATTEMPTS_PER_JOB = Number(process.env.WEBHOOK_ATTEMPTS_PER_JOB ?? 4);
+
 async function benchWebhooks(apiKey, pageGroupId, headers) {
   const receiverPort = 3918;
   // A reused data set (--reuse) keeps the subscriptions of earlier runs: they would multiply the
@@ -446,7 +450,7 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
   // events and deliveries during the drain), then checkpointed as before every measured round.
   await vacuum(['pages', 'page_versions', 'outbox_events', 'page_group_counters', 'webhook_deliveries', 'webhook_delivery_attempts']);
   await checkpoint();
-  const worker = await startService('worker', 0, { WEBHOOK_CONCURRENCY: '64', DATABASE_POOL_MAX: '24' });
+  const worker = await startService('worker', 0, { WEBHOOK_CONCURRENCY: String(WORKER_CONCURRENCY), WEBHOOK_ATTEMPTS_PER_JOB: String(ATTEMPTS_PER_JOB), DATABASE_POOL_MAX: '24' });
   const stopWorkerRss = sampleRss(worker.pid);
   // Sustained rate: timed from the first hundred arrivals (the worker has started and connected)
   // to the last, so that the process's start-up is not counted as delivery time.
@@ -485,19 +489,25 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
   await stopProcess(worker);
 
   // The ceiling, in the same run: the same number of events as BullMQ jobs that carry their
-  // bodies, signed and POSTed with the worker's own code and concurrency, and no database.
+  // bodies, signed and POSTed with the worker's own code and concurrency, and no database; one
+  // POST per job, then as many per job as the worker groups.
   const { rows: sample } = await runStatement("SELECT body FROM outbox_events WHERE type = 'page.version.created' ORDER BY id DESC LIMIT 1");
-  const ceilingSpec = { redisUrl: REDIS_URL, url: `http://127.0.0.1:${receiverPort}/hooks`, signingSecret: subscription.signingSecret, body: sample[0].body, count: backlog, concurrency: 64, perJob: 1 };
-  const ceilingProcess = pinned(0, join(ROOT, 'bench', 'bullmq-baseline.mjs'), [JSON.stringify(ceilingSpec)], {}, ['pipe', 'pipe', 'inherit'], SERVICE_FLAGS);
-  await new Promise((resolve) => createInterface({ input: ceilingProcess.stdout }).once('line', resolve));
-  receiver.kill('SIGUSR2');
-  await waitLine((l) => l === 'reset');
-  count = 0;
-  ceilingProcess.stdin.write('go\n');
-  const ceiling = await drain(ceilingProcess);
-  log(`  ceiling, BullMQ only (one signed POST per job, no database): ${ceiling.perSecond}/s`);
-  log(`    ${describeCost(ceiling.cost)}`);
-  await stopProcess(ceilingProcess);
+  const ceilingOf = async (perJob) => {
+    const spec = { redisUrl: REDIS_URL, url: `http://127.0.0.1:${receiverPort}/hooks`, signingSecret: subscription.signingSecret, body: sample[0].body, count: backlog, concurrency: WORKER_CONCURRENCY, perJob };
+    const child = pinned(0, join(ROOT, 'bench', 'bullmq-baseline.mjs'), [JSON.stringify(spec)], {}, ['pipe', 'pipe', 'inherit'], SERVICE_FLAGS);
+    await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+    receiver.kill('SIGUSR2');
+    await waitLine((l) => l === 'reset');
+    count = 0;
+    child.stdin.write('go\n');
+    const measured = await drain(child);
+    log(`  ceiling, BullMQ only (${perJob === 1 ? 'one signed POST per job' : `${perJob} signed POSTs per job`}, no database): ${measured.perSecond}/s`);
+    log(`    ${describeCost(measured.cost)}`);
+    await stopProcess(child);
+    return measured;
+  };
+  const ceiling = await ceilingOf(1);
+  const groupedCeiling = await ceilingOf(ATTEMPTS_PER_JOB);
   receiver.kill('SIGTERM');
   await waitLine((l) => l.startsWith('summary '));
   summary = arrived;
@@ -513,8 +523,11 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
     summary: {
       deliveriesPerSecond,
       drainCost: drained.cost,
+      attemptsPerJob: ATTEMPTS_PER_JOB,
       ceilingDeliveriesPerSecond: ceiling.perSecond,
       ceilingCost: ceiling.cost,
+      groupedCeilingDeliveriesPerSecond: groupedCeiling.perSecond,
+      groupedCeilingCost: groupedCeiling.cost,
       latencyP50Ms: quantile(fromAnswer, 0.5),
       latencyP99Ms: quantile(fromAnswer, 0.99),
       eventsPerSecond: rate,
@@ -555,7 +568,7 @@ function printTable(result) {
       `${'scenario'.padEnd(34)} ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'errors'.padStart(6)} ${'/(a)'.padStart(6)} ${'/(b)'.padStart(6)}`,
       ...rows,
       '',
-WEBHOOKS ? `webhooks: ${result.webhooks.deliveriesPerSecond} deliveries/s by one worker; at ${result.webhooks.eventsPerSecond} events/s, 201 → arrival p50 ${result.webhooks.latencyP50Ms} ms, p99 ${result.webhooks.latencyP99Ms} ms; bad signatures ${result.webhooks.badSignatures}` : 'webhooks: not measured (--no-webhooks)',
+WEBHOOKS ? `webhooks: ${result.webhooks.deliveriesPerSecond} deliveries/s by one worker (ceiling, BullMQ only and no database: ${result.webhooks.ceilingDeliveriesPerSecond}/s one POST per job, ${result.webhooks.groupedCeilingDeliveriesPerSecond}/s ${result.webhooks.attemptsPerJob} per job); at ${result.webhooks.eventsPerSecond} events/s, 201 → arrival p50 ${result.webhooks.latencyP50Ms} ms, p99 ${result.webhooks.latencyP99Ms} ms; bad signatures ${result.webhooks.badSignatures}` : 'webhooks: not measured (--no-webhooks)',
       `resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB`,
       QUICK || ONLY || !WEBHOOKS ? `partial run, not recorded: bench/data/last-partial-run.json (${result.seconds} s)` : `results: bench/results/latest.json, docs/performance.md (${result.seconds} s)`,
       '',
@@ -600,9 +613,15 @@ ${result.machine.diskFlush ? `The disk under PostgreSQL, before the load (bench/
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-Webhooks: **${result.webhooks.deliveriesPerSecond} deliveries/s** sustained by one worker process to a local receiver that verifies every signature; at ${result.webhooks.eventsPerSecond} events/s, API 201 → receiver p50 **${result.webhooks.latencyP50Ms} ms**, p99 **${result.webhooks.latencyP99Ms} ms** (${result.webhooks.delivered} events, ${result.webhooks.badSignatures} bad signatures${result.webhooks.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${result.webhooks.fromCreationP50Ms} ms, p99 ${result.webhooks.fromCreationP99Ms} ms` : ''}).
+Webhooks: **${result.webhooks.deliveriesPerSecond} deliveries/s** sustained by one worker process (${result.webhooks.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${result.webhooks.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${result.webhooks.ceilingDeliveriesPerSecond}/s with one POST per job and ${result.webhooks.groupedCeilingDeliveriesPerSecond}/s with ${result.webhooks.attemptsPerJob} per job` : ''}; at ${result.webhooks.eventsPerSecond} events/s, API 201 → receiver p50 **${result.webhooks.latencyP50Ms} ms**, p99 **${result.webhooks.latencyP99Ms} ms** (${result.webhooks.delivered} events, ${result.webhooks.badSignatures} bad signatures${result.webhooks.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${result.webhooks.fromCreationP50Ms} ms, p99 ${result.webhooks.fromCreationP99Ms} ms` : ''}).
 
-Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
+${result.webhooks.drainCost ? `What one delivery of the drain cost (bench/drain-cost.mjs; CPU from /proc, Redis commands including those inside its scripts, PostgreSQL transactions):
+
+| drain | deliveries/s | CPU µs per delivery (worker, PostgreSQL, Redis, receiver, other) | cores busy | Redis commands | PostgreSQL transactions |
+|---|---|---|---|---|---|
+${[['the worker, PostgreSQL the truth', result.webhooks.deliveriesPerSecond, result.webhooks.drainCost], ['ceiling: BullMQ only, one POST per job', result.webhooks.ceilingDeliveriesPerSecond, result.webhooks.ceilingCost], [`ceiling: BullMQ only, ${result.webhooks.attemptsPerJob} POSTs per job`, result.webhooks.groupedCeilingDeliveriesPerSecond, result.webhooks.groupedCeilingCost]].map(([name, rate, c]) => `| ${name} | ${rate} | ${c.cpuUsPerDeliveryTotal} (${['worker', 'postgres', 'redis', 'receiver', 'other'].map((k) => c.cpuUsPerDelivery[k] ?? 0).join(', ')}) | ${c.coresBusy} | ${c.redisCommandsPerDelivery} | ${c.postgresTransactionsPerDelivery} |`).join('\n')}
+
+` : ''}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
 
 ![latency against load](performance-latency.svg)
 

@@ -6,7 +6,7 @@ import { OutboxSignal } from './application/webhook/outbox-signal';
 import { RelayOutbox } from './application/webhook/relay-outbox.use-case';
 import { PurgeOldDeliveries } from './application/webhook/purge-old-deliveries.use-case';
 import { SweepDeliveries } from './application/webhook/sweep-deliveries.use-case';
-import { DeliveryJobData, WebhookSender } from './application/webhook/delivery.ports';
+import { attemptsOf, DeliveryJobData, WebhookSender } from './application/webhook/delivery.ports';
 import { InFlightLimits } from './application/webhook/in-flight-limits';
 import { AppConfig } from './infrastructure/config/app-config';
 import type { Logger } from './infrastructure/logging/logger';
@@ -52,7 +52,7 @@ export async function startWebhookWorker(deps: {
       if (!stopping) logger.warn({ err: { message: error.message } }, 'delivery queue connection error');
     });
     return made;
-  });
+  }, config.webhooks.attemptsPerJob);
   const context = await NestFactory.createApplicationContext(
     WorkerModule.forRoot({ config, orm: deps.orm, logger, databaseUrl: deps.databaseUrl, queue: deliveryQueue, metrics: deps.metrics }),
     { logger: false, abortOnError: false },
@@ -61,7 +61,8 @@ export async function startWebhookWorker(deps: {
   // The queue worker is supervised: BullMQ gives up on a connection whose start failed (Redis
   // went away during it), so a worker that stops on its own is replaced after a second.
   let lastError = 0;
-  const limits = new InFlightLimits(config.webhooks.tenantConcurrency, config.webhooks.endpointConcurrency);
+  // WEBHOOK_CONCURRENCY bounds attempts in flight (a job may carry several) and the jobs taken at once.
+  const limits = new InFlightLimits(config.webhooks.tenantConcurrency, config.webhooks.endpointConcurrency, config.webhooks.concurrency);
   const launch = (): Disposable<Worker<DeliveryJobData>> => {
     const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger, limits, deps.metrics), {
       concurrency: config.webhooks.concurrency,
@@ -75,7 +76,7 @@ export async function startWebhookWorker(deps: {
     // The attempt failed inside (database, Redis, a bug): its job is gone (removeOnFail), the
     // delivery is still due in PostgreSQL, and the sweeper makes it a new job after one lease.
     made.value.on('failed', (job, error) =>
-      logger.warn({ deliveryId: job?.data.deliveryId, attempt: job?.data.attempt, err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'),
+      logger.warn({ attempts: job ? attemptsOf(job.data) : [], err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'),
     );
     made.value.run().then(
       () => relaunch(made, 'stopped'),

@@ -53,6 +53,11 @@ export class WebhookReceiver {
     this.port = (this.server.address() as { port: number }).port;
   }
 
+  /** Requests parked now, unanswered. */
+  get parkedCount(): number {
+    return this.parked.length;
+  }
+
   /** Resolves once at least `count` requests are parked. */
   waitForParked(count: number): Promise<void> {
     if (this.parked.length >= count) return Promise.resolve();

@@ -1,10 +1,13 @@
+import { Queue } from 'bullmq';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { DELIVERY_QUEUE } from '../../src/infrastructure/queue/bullmq-delivery.queue';
 import { openTestOrm } from '../support/database';
 import { eventually } from '../support/eventually';
 import { isolatedDatabase } from '../support/isolated-database';
 import { platform, rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { webhookScenario } from '../support/webhook-scenario';
 import { startTestWorker } from '../support/webhook-worker';
 
 /** A receiver on 127.0.0.1 that reads each request and never answers it. */
@@ -73,4 +76,36 @@ describe('fairness between tenants', () => {
       await db.drop();
     }
   }, 60_000);
+});
+
+// A job carries up to WEBHOOK_ATTEMPTS_PER_JOB attempts of one tenant to one endpoint; the caps
+// still count attempts, and those over the cap go back to the queue without being sent.
+describe('jobs of several attempts under the caps', () => {
+  it('sends no more than the endpoint cap at once, hands the rest back, and delivers every attempt once', async () => {
+    const s = await webhookScenario();
+    // Eight events wait in the outbox: the worker's relay makes them two jobs of four.
+    expect(await s.createPages(8)).toEqual(Array(8).fill(201));
+    s.receiver.parking = true;
+    const worker = await startTestWorker(s.db.url, {
+      env: { WEBHOOK_ATTEMPTS_PER_JOB: '4', WEBHOOK_ENDPOINT_CONCURRENCY: '2', WEBHOOK_TENANT_CONCURRENCY: '2', WEBHOOK_TIMEOUT_MS: '10000' },
+    });
+    const queue = new Queue(DELIVERY_QUEUE, { connection: { url: 'redis://127.0.0.1:6379' }, prefix: worker.config.webhooks.queuePrefix });
+    try {
+      await s.receiver.waitForParked(2);
+      // The other job's four attempts found the endpoint full and finishing nothing: handed back.
+      const delayed = await eventually(() => queue.getDelayed(), (jobs) => jobs.length === 1);
+      expect(delayed[0].data.attempts).toHaveLength(4);
+      expect(s.receiver.parkedCount).toBe(2);
+      s.receiver.releaseParked();
+      await eventually(() => rows<{ n: string }>(s.t, "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'"), (r) => Number(r[0].n) === 8, 15_000);
+      // Each attempt was sent and recorded once: none was sent while it was handed back.
+      expect(s.receiver.received).toHaveLength(8);
+      expect(s.receiver.eventIds()).toHaveLength(8);
+      expect(await rows(s.t, 'SELECT id FROM webhook_delivery_attempts')).toHaveLength(8);
+    } finally {
+      await queue.close();
+      await worker.stop();
+      await s.close();
+    }
+  }, 30_000);
 });

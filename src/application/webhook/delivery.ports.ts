@@ -36,8 +36,28 @@ export interface DeliveryJob {
   requeue?: boolean;
 }
 
-/** What a queue job carries: ids and keys only. The signing secret and the URL never enter the queue. */
-export type DeliveryJobData = Pick<DeliveryJob, 'deliveryId' | 'attempt' | 'tenantId' | 'endpoint'>;
+/** One attempt a job asks for. */
+export type DueAttempt = Pick<DeliveryJob, 'deliveryId' | 'attempt'>;
+
+/**
+ * What a queue job carries: ids and keys only. The signing secret and the URL never enter the
+ * queue. A job carries one or several due attempts of one tenant to one endpoint
+ * (../shared/spec/decisions.md, Webhooks): a backlog costs the queue one job per few attempts.
+ * Jobs made before groups existed carry a single `deliveryId` and `attempt` instead.
+ */
+export interface DeliveryJobData {
+  tenantId: string;
+  endpoint: string;
+  attempts?: DueAttempt[];
+  deliveryId?: string;
+  attempt?: number;
+}
+
+/** The attempts a job asks for, whichever shape it was made in. */
+export function attemptsOf(data: DeliveryJobData): DueAttempt[] {
+  if (data.attempts) return data.attempts;
+  return data.deliveryId !== undefined && data.attempt !== undefined ? [{ deliveryId: data.deliveryId, attempt: data.attempt }] : [];
+}
 
 /** The deliveries table: the source of truth for what is owed to whom. */
 export abstract class DeliveryStore {

@@ -1,9 +1,11 @@
 /**
- * Caps on a worker's attempts in flight per tenant and per endpoint (fairness): receivers that
- * hang can hold at most their tenant's and their endpoint's share of the worker's slots, and the
- * other tenants' deliveries keep the rest. Counted in this process, where the slots are.
+ * Caps on a worker's attempts in flight: in all (WEBHOOK_CONCURRENCY: a job may carry several
+ * attempts), and per tenant and per endpoint (fairness): receivers that hang can hold at most
+ * their tenant's and their endpoint's share of the worker's slots, and the other tenants'
+ * deliveries keep the rest. Counted in this process, where the slots are.
  */
 export class InFlightLimits {
+  private total = 0;
   private readonly byTenant = new Map<string, number>();
   private readonly byEndpoint = new Map<string, number>();
   /** When a slot of each key was last released: a key whose slots move is not stuck. */
@@ -13,11 +15,12 @@ export class InFlightLimits {
   constructor(
     readonly perTenant: number,
     readonly perEndpoint: number,
+    readonly perWorker = Number.POSITIVE_INFINITY,
   ) {}
 
   /**
-   * A slot for one attempt: returns its release, or null when the tenant or the endpoint already
-   * has its cap in flight. An unknown key (a job from before the keys existed) is not counted.
+   * A slot for one attempt: returns its release, or null when the worker, the tenant or the
+   * endpoint already has its cap in flight. An unknown key (a job from before the keys existed) is not counted.
    */
   tryAcquire(tenantId: string | undefined, endpoint: string | undefined): (() => void) | null {
     if (!this.fits(tenantId, endpoint)) return null;
@@ -25,10 +28,10 @@ export class InFlightLimits {
   }
 
   /**
-   * As tryAcquire, but when the keys at their cap are making progress (one of their slots was
+   * As tryAcquire, but when the caps that are full are making progress (one of their slots was
    * released within `progressMs`), waits up to `waitMs` for a slot. A busy receiver that answers
-   * frees slots all the time, so its jobs do not leave the worker; one that hangs frees none, and
-   * its jobs are handed back (null) at once, leaving the slots to others.
+   * frees slots all the time, so its attempts do not leave the worker; one that hangs frees none,
+   * and its attempts are handed back (null) at once, leaving the slots to others.
    */
   acquire(tenantId: string | undefined, endpoint: string | undefined, waitMs: number, progressMs = 1000, now = Date.now()): Promise<(() => void) | null> {
     const slot = this.tryAcquire(tenantId, endpoint);
@@ -50,6 +53,11 @@ export class InFlightLimits {
     });
   }
 
+  /** Attempts in flight now in this worker (for tests and gauges). */
+  inFlight(): number {
+    return this.total;
+  }
+
   /** Attempts in flight now for a tenant (for tests and gauges). */
   inFlightFor(tenantId: string): number {
     return this.byTenant.get(tenantId) ?? 0;
@@ -58,6 +66,7 @@ export class InFlightLimits {
   /** Whether every key at its cap had a slot released within `progressMs`. */
   private progressing(tenantId: string | undefined, endpoint: string | undefined, progressMs: number, now: number): boolean {
     const full = [
+      this.total >= this.perWorker ? 'w' : null,
       tenantId && (this.byTenant.get(tenantId) ?? 0) >= this.perTenant ? `t:${tenantId}` : null,
       endpoint && (this.byEndpoint.get(endpoint) ?? 0) >= this.perEndpoint ? `e:${endpoint}` : null,
     ].filter((key): key is string => key !== null);
@@ -65,11 +74,13 @@ export class InFlightLimits {
   }
 
   private fits(tenantId: string | undefined, endpoint: string | undefined): boolean {
+    if (this.total >= this.perWorker) return false;
     if (tenantId && (this.byTenant.get(tenantId) ?? 0) >= this.perTenant) return false;
     return !(endpoint && (this.byEndpoint.get(endpoint) ?? 0) >= this.perEndpoint);
   }
 
   private take(tenantId: string | undefined, endpoint: string | undefined): () => void {
+    this.total++;
     if (tenantId) this.byTenant.set(tenantId, (this.byTenant.get(tenantId) ?? 0) + 1);
     if (endpoint) this.byEndpoint.set(endpoint, (this.byEndpoint.get(endpoint) ?? 0) + 1);
     let released = false;
@@ -77,6 +88,8 @@ export class InFlightLimits {
       if (released) return;
       released = true;
       const at = Date.now();
+      this.total--;
+      this.lastRelease.set('w', at);
       if (tenantId) this.released(this.byTenant, tenantId, `t:${tenantId}`, at);
       if (endpoint) this.released(this.byEndpoint, endpoint, `e:${endpoint}`, at);
       this.wakeWaiters();

@@ -37,6 +37,8 @@ export interface AppConfig {
     allowPrivateTargets: boolean;
     timeoutMs: number;
     concurrency: number;
+    /** Due attempts of one tenant to one endpoint that one queue job carries at most. */
+    attemptsPerJob: number;
     /** Name servers for delivery targets (the system's when absent), and one query's timeout. */
     dnsServers?: string[];
     dnsTimeoutMs: number;
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       allowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS', false, boolean, 'true or false'),
       timeoutMs: read('WEBHOOK_TIMEOUT_MS', 10000, integerIn(100, 60000), 'an integer from 100 to 60000'),
       concurrency: read('WEBHOOK_CONCURRENCY', 50, integerIn(1, 1000), 'an integer from 1 to 1000'),
+      attemptsPerJob: read('WEBHOOK_ATTEMPTS_PER_JOB', 4, integerIn(1, 100), 'an integer from 1 to 100'),
       dnsServers: read<string[] | undefined>('WEBHOOK_DNS_SERVERS', undefined, nameServers, 'a comma-separated list of IP addresses, each with an optional :port'),
       dnsTimeoutMs: read('WEBHOOK_DNS_TIMEOUT_MS', 2000, integerIn(100, 30000), 'an integer from 100 to 30000'),
       retentionDays: read('WEBHOOK_RETENTION_DAYS', 30, integerIn(1, 3650), 'an integer from 1 to 3650'),

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { DeliveryJob, DeliveryJobData, DeliveryQueue } from '../../application/webhook/delivery.ports';
+import { DeliveryJob, DeliveryJobData, DeliveryQueue, DueAttempt } from '../../application/webhook/delivery.ports';
 import type { Disposable } from './bullmq-factory';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
@@ -7,13 +7,35 @@ const ENQUEUE_TIMEOUT_MS = 3000;
 const MIN_RESET_INTERVAL_MS = 2000;
 
 /**
- * One job per attempt, id `<delivery id>.<attempt>`: the relay and a retry enqueueing the same
- * attempt twice make one job. The sweeper's jobs get a suffix of their own (`.r<time><n>`), so
- * that no job left under the usual id (failed, stuck) can ever stop a stranded delivery from
- * being enqueued again (../shared/spec/decisions.md, Webhooks).
+ * A job's id: `<delivery id>.<attempt>` for one attempt, so that the relay and a retry enqueueing
+ * the same attempt twice make one job; `<first delivery id>.<attempt>+<count>` for a group. The
+ * sweeper's jobs get a suffix of their own (`.r<time><n>`), so that no job left under the usual id
+ * (failed, stuck) can ever stop a stranded delivery from being enqueued again
+ * (../shared/spec/decisions.md, Webhooks).
  */
-export function deliveryJobId(job: { deliveryId: string; attempt: number; requeue?: boolean }, sequence = 0): string {
-  return job.requeue ? `${job.deliveryId}.${job.attempt}.r${Date.now().toString(36)}${sequence}` : `${job.deliveryId}.${job.attempt}`;
+export function deliveryJobId(job: { deliveryId: string; attempt: number; requeue?: boolean }, sequence = 0, count = 1): string {
+  const id = count > 1 ? `${job.deliveryId}.${job.attempt}+${count}` : `${job.deliveryId}.${job.attempt}`;
+  return job.requeue ? `${id}.r${Date.now().toString(36)}${sequence}` : id;
+}
+
+/**
+ * Jobs as the queue gets them: attempts due together (the relay's and the sweeper's) for the same
+ * tenant and endpoint go up to `perJob` to a job, in the order given; a retry, due on its own
+ * schedule, stays alone. Each job costs the queue and the worker a fixed dozen Redis commands and
+ * their round trips, so a backlog sent in groups of four costs about a quarter of that per
+ * attempt (docs/performance.md).
+ */
+export function groupIntoJobs(jobs: DeliveryJob[], perJob: number): { first: DeliveryJob; data: DeliveryJobData & { attempts: DueAttempt[] } }[] {
+  const groups = new Map<string, { first: DeliveryJob; attempts: DueAttempt[] }[]>();
+  for (const job of jobs) {
+    const key = `${job.tenantId}\u0000${job.endpoint}\u0000${job.delayMs}\u0000${job.requeue === true}`;
+    const chunks = groups.get(key) ?? [];
+    const last = chunks.at(-1);
+    if (last && last.attempts.length < perJob) last.attempts.push({ deliveryId: job.deliveryId, attempt: job.attempt });
+    else chunks.push({ first: job, attempts: [{ deliveryId: job.deliveryId, attempt: job.attempt }] });
+    groups.set(key, chunks);
+  }
+  return [...groups.values()].flat().map(({ first, attempts }) => ({ first, data: { tenantId: first.tenantId, endpoint: first.endpoint, attempts } }));
 }
 
 /**
@@ -25,18 +47,21 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
   private current: Disposable<Queue>;
   private lastReset = 0;
 
-  constructor(private readonly make: () => Disposable<Queue>) {
+  constructor(
+    private readonly make: () => Disposable<Queue>,
+    private readonly attemptsPerJob = 1,
+  ) {
     super();
     this.current = make();
   }
 
   async enqueue(jobs: DeliveryJob[]): Promise<void> {
     const adding = this.current.value.addBulk(
-      jobs.map((job, i) => ({
+      groupIntoJobs(jobs, this.attemptsPerJob).map(({ first, data }, i) => ({
         name: 'deliver',
-        data: { deliveryId: job.deliveryId, attempt: job.attempt, tenantId: job.tenantId, endpoint: job.endpoint } satisfies DeliveryJobData,
+        data,
         // Nothing is kept in Redis after a job ends: PostgreSQL holds each attempt's record.
-        opts: { jobId: deliveryJobId(job, i), delay: job.delayMs, removeOnComplete: true, removeOnFail: true, attempts: 1 },
+        opts: { jobId: deliveryJobId(first, i, data.attempts.length), delay: first.delayMs, removeOnComplete: true, removeOnFail: true, attempts: 1 },
       })),
     );
     let timer: NodeJS.Timeout | undefined;

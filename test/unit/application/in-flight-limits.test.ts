@@ -45,4 +45,22 @@ describe('attempts in flight per tenant and per endpoint', () => {
     granted!();
     expect(limits.inFlightFor('tenant_a')).toBe(0);
   });
+
+  it('caps the attempts in flight in the whole worker, whoever they are for (a job may carry several)', async () => {
+    const limits = new InFlightLimits(10, 10, 3);
+    const slots = [limits.tryAcquire('tenant_a', 'e1'), limits.tryAcquire('tenant_b', 'e2'), limits.tryAcquire('tenant_c', 'e3')];
+    expect(slots.every((slot) => slot !== null)).toBe(true);
+    expect(limits.tryAcquire('tenant_d', 'e4')).toBeNull();
+    expect(limits.inFlight()).toBe(3);
+    // A full worker that finishes nothing (every slot on a receiver that hangs) hands attempts back…
+    expect(await limits.acquire('tenant_d', 'e4', 60_000)).toBeNull();
+    // …and one that finishes attempts lets the next wait for the freed slot.
+    slots[0]!();
+    const held = limits.tryAcquire('tenant_a', 'e1');
+    const waiting = limits.acquire('tenant_d', 'e4', 5_000);
+    held!();
+    const granted = await waiting;
+    expect(granted).not.toBeNull();
+    expect(limits.inFlight()).toBe(3);
+  });
 });
