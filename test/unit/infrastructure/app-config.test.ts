@@ -8,6 +8,7 @@ describe('configuration', () => {
       allowPrivateTargets: false,
       timeoutMs: 10000,
       concurrency: 50,
+      attemptsPerJob: 4,
       dnsServers: undefined,
       dnsTimeoutMs: 2000,
       retentionDays: 30,
@@ -52,6 +53,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_ENCRYPTION_KEY is required/);
     expect(() => loadConfig({ SECRETS_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/SECRETS_ENCRYPTION_KEY must be base64 of exactly 32 bytes \(got "…"\)/);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadConfig({ WEBHOOK_ATTEMPTS_PER_JOB: '0' })).toThrow(/WEBHOOK_ATTEMPTS_PER_JOB/);
     expect(loadConfig({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: '1', CORS_ORIGINS: 'https://a.example, http://b.example:8080' })).toMatchObject({
       rateLimit: { max: 5, windowSeconds: 60, authFailuresMax: 100 },
       trustProxy: 1,
