@@ -14,8 +14,15 @@ export async function startDrainCost({ databaseUrl, redisUrl, pids }) {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const counters = async () => ({ redisCalls: await redisCalls(redis), transactions: await transactions(db) });
-  // With pg_stat_statements loaded on the server (optional), the statements the drain ran.
-  const statements = await db.query('SELECT pg_stat_statements_reset()').then(() => true, () => false);
+  // With pg_stat_statements loaded on the server (optional: shared_preload_libraries), the
+  // statements the drain ran.
+  const statements = await db
+    .query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
+    .then(() => db.query('SELECT pg_stat_statements_reset()'))
+    .then(
+      () => true,
+      () => false,
+    );
   const before = { cpu: snapshot(), ...(await counters()), at: Date.now() };
   return {
     async finish(deliveries) {
