@@ -7,7 +7,7 @@
 //   --reuse          keep the data set of the previous run of the same size (bench/data/)
 //   --only TEXT      only the scenarios whose name contains TEXT (the baselines always run)
 //   --no-webhooks    skip the webhook measurements
-//   --backlog N      events in the webhook drain (default 10,000; 2,000 with --quick)
+//   --backlog N      events in the webhook drain (default 20,000; 2,000 with --quick)
 //   --autocannon     drive maximum throughput with autocannon even where wrk is installed
 //   --report         only rewrite docs/performance.md and its chart from bench/results/latest.json
 // Last, bench/utm-at-scale.mjs records sessions into a group growing to 50,000 UTM values.
@@ -438,7 +438,7 @@ async function benchWebhooks(apiKey, pageGroupId, headers) {
   await waitLine((l) => l === 'ready');
 
   // Throughput: a backlog of events made while no worker runs, then one worker drains it.
-  const backlog = Number(flag('backlog', QUICK ? 2000 : 10000));
+  const backlog = Number(flag('backlog', QUICK ? 2000 : 20000));
   const pages = `${BASE}/v0/page_groups/${pageGroupId}/pages`;
   let made = 0;
   while (made < backlog) {

@@ -110,10 +110,13 @@ export class InFlightLimits {
 
   /** Gives freed room to the longest-waiting jobs that now fit, in arrival order. */
   private wakeWaiters(): void {
-    for (const waiter of [...this.waiting]) {
-      if (!this.fits(waiter.tenantId, waiter.endpoint)) continue;
-      this.waiting = this.waiting.filter((w) => w !== waiter);
-      waiter.grant(this.take(waiter.tenantId, waiter.endpoint));
+    if (this.waiting.length === 0) return;
+    // One pass (a worker may hold a few hundred waiting attempts): the granted leave the list.
+    const still: typeof this.waiting = [];
+    for (const waiter of this.waiting) {
+      if (this.fits(waiter.tenantId, waiter.endpoint)) waiter.grant(this.take(waiter.tenantId, waiter.endpoint));
+      else still.push(waiter);
     }
+    this.waiting = still;
   }
 }

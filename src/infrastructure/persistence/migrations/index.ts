@@ -12,6 +12,7 @@ import { Migration20261125000000_idempotency_owner } from './Migration2026112500
 import { Migration20261125010000_utm_values_bounded } from './Migration20261125010000_utm_values_bounded';
 import { Migration20261125020000_delivery_requeue } from './Migration20261125020000_delivery_requeue';
 import { Migration20261125030000_webhook_retention } from './Migration20261125030000_webhook_retention';
+import { Migration20261125040000_delivery_log_keys } from './Migration20261125040000_delivery_log_keys';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
@@ -30,4 +31,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125010000_utm_values_bounded', class: Migration20261125010000_utm_values_bounded },
   { name: 'Migration20261125020000_delivery_requeue', class: Migration20261125020000_delivery_requeue },
   { name: 'Migration20261125030000_webhook_retention', class: Migration20261125030000_webhook_retention },
+  { name: 'Migration20261125040000_delivery_log_keys', class: Migration20261125040000_delivery_log_keys },
 ];
