@@ -358,7 +358,7 @@ async function main() {
 }
 
 // Before each measured round: the dirty pages of what ran before (a round's writes, the webhook
-// backlog's 10,000 pages) are written out now, not by the checkpointer in the middle of the next
+// backlog's pages) are written out now, not by the checkpointer in the middle of the next
 // measurement, where its writes share the disk with every commit's flush.
 function checkpoint() {
   return runStatement('CHECKPOINT');
