@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { AppConfig } from './infrastructure/config/app-config';
-import type { Logger } from './infrastructure/logging/logger';
+import type { Logger } from './application/shared/logger';
 import { DatabaseLocation, locateDatabase } from './infrastructure/persistence/database-location';
 import { migrateLocked } from './infrastructure/persistence/migrate';
 import { createOrmConfig } from './infrastructure/persistence/mikro-orm.config';

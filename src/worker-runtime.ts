@@ -9,7 +9,7 @@ import { SweepDeliveries } from './application/webhook/sweep-deliveries.use-case
 import { attemptsOf, DeliveryJobData, WebhookSender } from './application/webhook/delivery.ports';
 import { InFlightLimits } from './application/webhook/in-flight-limits';
 import { AppConfig } from './infrastructure/config/app-config';
-import type { Logger } from './infrastructure/logging/logger';
+import type { Logger } from './application/shared/logger';
 import { BullmqDeliveryQueue, DELIVERY_QUEUE } from './infrastructure/queue/bullmq-delivery.queue';
 import { BullmqFactory, Disposable } from './infrastructure/queue/bullmq-factory';
 import { chooseQueueBackend, QueueBackend } from './infrastructure/queue/queue-backend';

@@ -32,7 +32,6 @@ import { Clock } from '../domain/shared/clock';
 import { TenantRepository } from '../domain/tenant/tenant.repository';
 import { AppConfig } from './config/app-config';
 import { Sha256ApiKeySecrets } from './crypto/sha256-api-key-secrets';
-import type { Logger } from './logging/logger';
 import { DatabaseReadinessProbe } from './persistence/database-readiness.probe';
 import { MikroOrmUnitOfWork } from './persistence/mikro-orm-unit-of-work';
 import { SqlBulkSeeder } from './persistence/sql-bulk-seeder';
@@ -50,7 +49,7 @@ import { MikroOrmApiKeyRepository } from './persistence/repositories/mikro-orm-a
 import { MikroOrmBrandRepository } from './persistence/repositories/mikro-orm-brand.repository';
 import { MikroOrmTenantRepository } from './persistence/repositories/mikro-orm-tenant.repository';
 import { SystemClock } from './time/system-clock';
-import { LOGGER } from '../application/shared/logger';
+import { LOGGER, type Logger } from '../application/shared/logger';
 
 export interface InfrastructureDeps {
   config: AppConfig;

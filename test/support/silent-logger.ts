@@ -1,4 +1,5 @@
-import { createLogger, type Logger } from '../../src/infrastructure/logging/logger';
+import { createLogger } from '../../src/infrastructure/logging/logger';
+import type { Logger } from '../../src/application/shared/logger';
 
 /** The production logger writing nothing, or into `lines` when a test reads what was logged. */
 export function testLogger(lines?: string[]): Logger {

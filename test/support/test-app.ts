@@ -6,7 +6,7 @@ import { CreateApiKey } from '../../src/application/api-key/create-api-key.use-c
 import { CreateTenant } from '../../src/application/tenant/create-tenant.use-case';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
 import type { RateLimiter } from '../../src/application/rate-limit/rate-limiter';
-import type { Logger } from '../../src/infrastructure/logging/logger';
+import type { Logger } from '../../src/application/shared/logger';
 import { inContext, openTestOrm } from './database';
 import { testLogger } from './silent-logger';
 

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
-import type { Logger } from '../../src/infrastructure/logging/logger';
+import type { Logger } from '../../src/application/shared/logger';
 import { startWebhookWorker, WebhookWorker } from '../../src/worker-runtime';
 import { openTestOrm } from './database';
 import { testLogger } from './silent-logger';

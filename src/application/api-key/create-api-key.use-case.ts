@@ -3,9 +3,8 @@ import { ApiKey } from '../../domain/api-key/api-key';
 import { ApiKeyRepository } from '../../domain/api-key/api-key.repository';
 import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets';
 import { Clock } from '../../domain/shared/clock';
-import { NotFoundError } from '../../domain/shared/domain-error';
-import { isTypeId } from '../../domain/shared/type-id';
 import { TenantRepository } from '../../domain/tenant/tenant.repository';
+import { foundOrFail } from '../shared/found-or-fail';
 
 @Injectable()
 export class CreateApiKey {
@@ -18,8 +17,7 @@ export class CreateApiKey {
 
   /** Returns the plain key: the only time it exists outside the caller's hands. */
   async execute(input: { tenantId: string }): Promise<{ apiKeyId: string; apiKey: string; displayPrefix: string }> {
-    const tenant = isTypeId(input.tenantId, 'tenant') ? await this.tenants.findById(input.tenantId) : null;
-    if (!tenant) throw new NotFoundError('tenant', input.tenantId);
+    const tenant = await foundOrFail('tenant', 'tenant', input.tenantId, () => this.tenants.findById(input.tenantId));
     const { plainKey, keyHash, displayPrefix } = this.secrets.generate();
     const key = ApiKey.issue(tenant.id, keyHash, displayPrefix, this.clock.now());
     await this.keys.save(key);

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyRepository } from '../../domain/api-key/api-key.repository';
 import { Clock } from '../../domain/shared/clock';
-import { NotFoundError } from '../../domain/shared/domain-error';
-import { isTypeId } from '../../domain/shared/type-id';
+import { foundOrFail } from '../shared/found-or-fail';
 
 @Injectable()
 export class RevokeApiKey {
@@ -12,8 +11,7 @@ export class RevokeApiKey {
   ) {}
 
   async execute(input: { apiKeyId: string }): Promise<{ apiKeyId: string; revokedAt: string }> {
-    const key = isTypeId(input.apiKeyId, 'apikey') ? await this.keys.findById(input.apiKeyId) : null;
-    if (!key) throw new NotFoundError('api key', input.apiKeyId);
+    const key = await foundOrFail('api key', 'apikey', input.apiKeyId, () => this.keys.findById(input.apiKeyId));
     key.revoke(this.clock.now());
     await this.keys.save(key);
     return { apiKeyId: key.id, revokedAt: key.revokedAt!.toISOString() };

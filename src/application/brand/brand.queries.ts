@@ -1,5 +1,5 @@
 import { JsonText } from '../shared/json-text';
-import { Page, PageRequest } from '../shared/pagination';
+import { ListSlice, ListRequest } from '../shared/pagination';
 import { BrandView } from './brand.view';
 
 /**
@@ -7,7 +7,7 @@ import { BrandView } from './brand.view';
  * when the brand was written), with no aggregate hydration and no serialisation per request.
  */
 export abstract class BrandQueries {
-  abstract list(tenantId: string, page: PageRequest): Promise<Page<JsonText<BrandView>>>;
+  abstract list(tenantId: string, page: ListRequest): Promise<ListSlice<JsonText<BrandView>>>;
   /** Null when the tenant has no brand with this id. */
   abstract findById(tenantId: string, brandId: string): Promise<JsonText<BrandView> | null>;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { JsonText } from '../shared/json-text';
-import { Page, PageRequest } from '../shared/pagination';
+import { ListSlice, ListRequest } from '../shared/pagination';
 import { BrandQueries } from './brand.queries';
 import { BrandView } from './brand.view';
 
@@ -8,7 +8,7 @@ import { BrandView } from './brand.view';
 export class ListBrands {
   constructor(private readonly brands: BrandQueries) {}
 
-  execute(input: { tenantId: string } & PageRequest): Promise<Page<JsonText<BrandView>>> {
+  execute(input: { tenantId: string } & ListRequest): Promise<ListSlice<JsonText<BrandView>>> {
     return this.brands.list(input.tenantId, { limit: input.limit, after: input.after });
   }
 }

@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { BrandChanges } from '../../domain/brand/brand';
 import { BrandRepository } from '../../domain/brand/brand.repository';
 import { Clock } from '../../domain/shared/clock';
-import { NotFoundError } from '../../domain/shared/domain-error';
-import { isTypeId } from '../../domain/shared/type-id';
 import { UnitOfWork } from '../shared/unit-of-work';
 import { BrandView, toBrandView } from './brand.view';
+import { foundOrFail } from '../shared/found-or-fail';
 
 @Injectable()
 export class UpdateBrand {
@@ -21,8 +20,7 @@ export class UpdateBrand {
    */
   execute(input: { tenantId: string; brandId: string; changes: BrandChanges }): Promise<BrandView> {
     return this.unitOfWork.run(async () => {
-      const brand = isTypeId(input.brandId, 'brand') ? await this.brands.findById(input.tenantId, input.brandId, { forUpdate: true }) : null;
-      if (!brand) throw new NotFoundError('brand', input.brandId);
+      const brand = await foundOrFail('brand', 'brand', input.brandId, () => this.brands.findById(input.tenantId, input.brandId, { forUpdate: true }));
       brand.update(input.changes, this.clock.now());
       await this.brands.save(brand);
       return toBrandView(brand);

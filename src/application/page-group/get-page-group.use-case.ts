@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../domain/shared/domain-error';
-import { isTypeId } from '../../domain/shared/type-id';
 import { PageGroupQueries } from './page-group.queries';
 import { PageGroupView } from './page-group.view';
+import { foundOrFail } from '../shared/found-or-fail';
 
 @Injectable()
 export class GetPageGroup {
@@ -10,8 +10,6 @@ export class GetPageGroup {
 
   /** The tenant's live group, as the list shows it; NotFoundError for malformed, foreign and soft-deleted ids alike. */
   async execute(input: { tenantId: string; pageGroupId: string }): Promise<PageGroupView> {
-    const group = isTypeId(input.pageGroupId, 'page') ? await this.groups.findActive(input.tenantId, input.pageGroupId) : null;
-    if (!group) throw new NotFoundError('page group', input.pageGroupId);
-    return group;
+    return foundOrFail('page group', 'page', input.pageGroupId, () => this.groups.findActive(input.tenantId, input.pageGroupId));
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PageGroupStatus } from '../../domain/page-group/page-group';
 import { JsonText } from '../shared/json-text';
-import { Page, PageRequest } from '../shared/pagination';
+import { ListSlice, ListRequest } from '../shared/pagination';
 import { PageGroupQueries } from './page-group.queries';
 import { PageGroupView } from './page-group.view';
 
@@ -9,7 +9,7 @@ import { PageGroupView } from './page-group.view';
 export class ListPageGroups {
   constructor(private readonly groups: PageGroupQueries) {}
 
-  execute(input: { tenantId: string; status?: PageGroupStatus } & PageRequest): Promise<Page<JsonText<PageGroupView>>> {
+  execute(input: { tenantId: string; status?: PageGroupStatus } & ListRequest): Promise<ListSlice<JsonText<PageGroupView>>> {
     return this.groups.list(input.tenantId, { status: input.status }, { limit: input.limit, after: input.after });
   }
 }

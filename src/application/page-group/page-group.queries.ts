@@ -1,12 +1,12 @@
 import { PageGroupStatus } from '../../domain/page-group/page-group';
 import { JsonText } from '../shared/json-text';
-import { Page, PageRequest } from '../shared/pagination';
+import { ListSlice, ListRequest } from '../shared/pagination';
 import { PageGroupView } from './page-group.view';
 
 /** Read side of page groups; soft-deleted groups never appear. */
 export abstract class PageGroupQueries {
   /** Each item as its store keeps its JSON (rendered when the group was written). */
-  abstract list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<JsonText<PageGroupView>>>;
+  abstract list(tenantId: string, filter: { status?: PageGroupStatus }, page: ListRequest): Promise<ListSlice<JsonText<PageGroupView>>>;
   /** Whether the tenant has this live group: the cheap check of nested reads. */
   abstract isActive(tenantId: string, id: string): Promise<boolean>;
   /** Null when the tenant has no such group or it is soft-deleted. */

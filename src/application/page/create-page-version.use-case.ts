@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { PageVersion } from '../../domain/page/page-version';
 import { PageRepository, PageVersionRepository } from '../../domain/page/page.repository';
 import { Clock } from '../../domain/shared/clock';
-import { ConcurrentChangeError, NotFoundError } from '../../domain/shared/domain-error';
-import { isTypeId } from '../../domain/shared/type-id';
+import { ConcurrentChangeError } from '../../domain/shared/domain-error';
+import { foundOrFail } from '../shared/found-or-fail';
 
 const ATTEMPTS = 5;
 
@@ -17,8 +17,7 @@ export class CreatePageVersion {
   ) {}
 
   async execute(input: { tenantId: string; pageId: string }): Promise<{ pageVersionId: string; pageId: string; version: number }> {
-    const page = isTypeId(input.pageId, 'pagevar') ? await this.pages.findById(input.tenantId, input.pageId) : null;
-    if (!page) throw new NotFoundError('page', input.pageId);
+    const page = await foundOrFail('page', 'pagevar', input.pageId, () => this.pages.findById(input.tenantId, input.pageId));
     // Two versions made at once may pick the same number; the loser reads the new latest and retries.
     for (let attempt = 1; ; attempt++) {
       const version = PageVersion.next(page, await this.versions.latestNumber(page.tenantId, page.id), this.clock.now());

@@ -3,10 +3,11 @@ import { Page } from '../../domain/page/page';
 import { PageRepository } from '../../domain/page/page.repository';
 import { PageGroupRepository } from '../../domain/page-group/page-group.repository';
 import { Clock } from '../../domain/shared/clock';
-import { InvalidValueError, NotFoundError } from '../../domain/shared/domain-error';
+import { InvalidValueError } from '../../domain/shared/domain-error';
 import { isTypeId } from '../../domain/shared/type-id';
 import { TemplateRepository } from '../../domain/template/template.repository';
 import { PageCreatedView, toPageCreatedView } from './page.view';
+import { foundOrFail } from '../shared/found-or-fail';
 
 /**
  * Adds a page to a group: the page, its version 1 and `page.version.created` in one transaction,
@@ -23,8 +24,7 @@ export class CreatePage {
 
   async execute(input: { tenantId: string; pageGroupId: string; pageTemplateId?: string; supplementaryContext?: string }): Promise<PageCreatedView> {
     // The group's defaults only: the page's own statement checks again that the group is live.
-    const group = isTypeId(input.pageGroupId, 'page') ? await this.groups.findActiveDefaults(input.tenantId, input.pageGroupId) : null;
-    if (!group) throw new NotFoundError('page group', input.pageGroupId);
+    const group = await foundOrFail('page group', 'page', input.pageGroupId, () => this.groups.findActiveDefaults(input.tenantId, input.pageGroupId));
     let templateId = group.pageTemplateId;
     if (input.pageTemplateId !== undefined) {
       const visible = isTypeId(input.pageTemplateId, 'pagetemplate') ? await this.templates.findVisible(input.tenantId, input.pageTemplateId) : null;

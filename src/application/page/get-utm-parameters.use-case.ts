@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../domain/shared/domain-error';
-import { isTypeId } from '../../domain/shared/type-id';
 import { JsonText } from '../shared/json-text';
 import { PageQueries } from './page.queries';
 import { UtmParametersView } from './page.view';
+import { foundOrFail } from '../shared/found-or-fail';
 
 @Injectable()
 export class GetUtmParameters {
@@ -11,8 +10,7 @@ export class GetUtmParameters {
 
   /** One read: the group check and the values come from the same statement. */
   async execute(input: { tenantId: string; pageGroupId: string }): Promise<JsonText<{ parameters: UtmParametersView }>> {
-    const parameters = isTypeId(input.pageGroupId, 'page') ? await this.pages.utmParameters(input.tenantId, input.pageGroupId) : null;
-    if (!parameters) throw new NotFoundError('page group', input.pageGroupId);
+    const parameters = await foundOrFail('page group', 'page', input.pageGroupId, () => this.pages.utmParameters(input.tenantId, input.pageGroupId));
     return new JsonText(`{"parameters":${parameters.text}}`);
   }
 }

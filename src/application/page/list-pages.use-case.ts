@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { assertActiveGroup } from '../page-group/active-group';
 import { PageGroupQueries } from '../page-group/page-group.queries';
-import { Page, PageRequest } from '../shared/pagination';
+import { ListSlice, ListRequest } from '../shared/pagination';
 import { PageQueries } from './page.queries';
 import { PageListItemView } from './page.view';
 
@@ -12,7 +12,7 @@ export class ListPages {
     private readonly pages: PageQueries,
   ) {}
 
-  async execute(input: { tenantId: string; pageGroupId: string } & PageRequest): Promise<Page<PageListItemView>> {
+  async execute(input: { tenantId: string; pageGroupId: string } & ListRequest): Promise<ListSlice<PageListItemView>> {
     await assertActiveGroup(this.groups, input.tenantId, input.pageGroupId);
     return this.pages.listByGroup(input.tenantId, input.pageGroupId, { limit: input.limit, after: input.after });
   }

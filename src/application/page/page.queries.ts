@@ -1,10 +1,10 @@
 import { JsonText } from '../shared/json-text';
-import { Page, PageRequest } from '../shared/pagination';
+import { ListSlice, ListRequest } from '../shared/pagination';
 import { PageListItemView, UtmParametersView } from './page.view';
 
 export abstract class PageQueries {
   /** The group's pages, newest first; the caller has checked the group is the tenant's and live. */
-  abstract listByGroup(tenantId: string, pageGroupId: string, page: PageRequest): Promise<Page<PageListItemView>>;
+  abstract listByGroup(tenantId: string, pageGroupId: string, page: ListRequest): Promise<ListSlice<PageListItemView>>;
   /**
    * The distinct UTM values recorded for the group (empty arrays when none), byte-order sorted, as
    * JSON; null unless the group is the tenant's and live.

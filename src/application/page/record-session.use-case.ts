@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PageSession, PageSessionRepository, UtmValues } from '../../domain/page/page-session';
 import { PageRepository } from '../../domain/page/page.repository';
 import { Clock } from '../../domain/shared/clock';
-import { NotFoundError } from '../../domain/shared/domain-error';
-import { isTypeId } from '../../domain/shared/type-id';
+import { foundOrFail } from '../shared/found-or-fail';
 
 /** Platform side: records a visit to a page with its UTM values. */
 @Injectable()
@@ -15,8 +14,7 @@ export class RecordSession {
   ) {}
 
   async execute(input: { tenantId: string; pageId: string; utm: UtmValues }): Promise<{ sessionId: string; pageId: string }> {
-    const page = isTypeId(input.pageId, 'pagevar') ? await this.pages.findById(input.tenantId, input.pageId) : null;
-    if (!page) throw new NotFoundError('page', input.pageId);
+    const page = await foundOrFail('page', 'pagevar', input.pageId, () => this.pages.findById(input.tenantId, input.pageId));
     const session = PageSession.record(page, input.utm, this.clock.now());
     await this.sessions.saveNew(session);
     return { sessionId: session.id, pageId: page.id };

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../domain/shared/domain-error';
-import { isTypeId } from '../../domain/shared/type-id';
 import { TemplateRepository } from '../../domain/template/template.repository';
 import { TemplateView, toTemplateView } from './template.view';
+import { foundOrFail } from '../shared/found-or-fail';
 
 @Injectable()
 export class GetTemplate {
@@ -10,8 +10,7 @@ export class GetTemplate {
 
   /** A system template or one of the tenant's; NotFoundError for another tenant's or a malformed id. */
   async execute(input: { tenantId: string; templateId: string }): Promise<TemplateView> {
-    const template = isTypeId(input.templateId, 'pagetemplate') ? await this.templates.findVisible(input.tenantId, input.templateId) : null;
-    if (!template) throw new NotFoundError('template', input.templateId);
+    const template = await foundOrFail('template', 'pagetemplate', input.templateId, () => this.templates.findVisible(input.tenantId, input.templateId));
     return toTemplateView(template);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, PageRequest } from '../shared/pagination';
+import { ListSlice, ListRequest } from '../shared/pagination';
 import { TemplateQueries, TemplateType } from './template.queries';
 import { TemplateView } from './template.view';
 
@@ -7,7 +7,7 @@ import { TemplateView } from './template.view';
 export class ListTemplates {
   constructor(private readonly templates: TemplateQueries) {}
 
-  execute(input: { tenantId: string; type?: TemplateType } & PageRequest): Promise<Page<TemplateView>> {
+  execute(input: { tenantId: string; type?: TemplateType } & ListRequest): Promise<ListSlice<TemplateView>> {
     return this.templates.list(input.tenantId, { type: input.type }, { limit: input.limit, after: input.after });
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
-import { Page, PageRequest } from '../shared/pagination';
+import { ListSlice, ListRequest } from '../shared/pagination';
 import { subscriptionOrFail } from './subscription-or-fail';
 import { WebhookSubscriptionQueries } from './webhook-subscription.queries';
 import { DeliveryAttemptView } from './webhook-subscription.view';
@@ -12,7 +12,7 @@ export class ListDeliveryAttempts {
     private readonly queries: WebhookSubscriptionQueries,
   ) {}
 
-  async execute(input: { tenantId: string; subscriptionId: string } & PageRequest): Promise<Page<DeliveryAttemptView>> {
+  async execute(input: { tenantId: string; subscriptionId: string } & ListRequest): Promise<ListSlice<DeliveryAttemptView>> {
     await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
     return this.queries.attempts(input.tenantId, input.subscriptionId, { limit: input.limit, after: input.after });
   }

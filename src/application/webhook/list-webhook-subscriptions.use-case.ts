@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, PageRequest } from '../shared/pagination';
+import { ListSlice, ListRequest } from '../shared/pagination';
 import { WebhookSubscriptionQueries } from './webhook-subscription.queries';
 import { WebhookSubscriptionView } from './webhook-subscription.view';
 
@@ -7,7 +7,7 @@ import { WebhookSubscriptionView } from './webhook-subscription.view';
 export class ListWebhookSubscriptions {
   constructor(private readonly queries: WebhookSubscriptionQueries) {}
 
-  execute(input: { tenantId: string } & PageRequest): Promise<Page<WebhookSubscriptionView>> {
+  execute(input: { tenantId: string } & ListRequest): Promise<ListSlice<WebhookSubscriptionView>> {
     return this.queries.list(input.tenantId, { limit: input.limit, after: input.after });
   }
 }

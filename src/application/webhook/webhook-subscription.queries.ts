@@ -1,9 +1,9 @@
-import { Page, PageRequest } from '../shared/pagination';
+import { ListSlice, ListRequest } from '../shared/pagination';
 import { DeliveryAttemptView, WebhookSubscriptionView } from './webhook-subscription.view';
 
 export abstract class WebhookSubscriptionQueries {
   /** The tenant's live subscriptions, newest first. */
-  abstract list(tenantId: string, page: PageRequest): Promise<Page<WebhookSubscriptionView>>;
+  abstract list(tenantId: string, page: ListRequest): Promise<ListSlice<WebhookSubscriptionView>>;
   /** Attempts of the subscription's deliveries, newest first. */
-  abstract attempts(tenantId: string, subscriptionId: string, page: PageRequest): Promise<Page<DeliveryAttemptView>>;
+  abstract attempts(tenantId: string, subscriptionId: string, page: ListRequest): Promise<ListSlice<DeliveryAttemptView>>;
 }

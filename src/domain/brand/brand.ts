@@ -2,6 +2,7 @@ import { InvalidValueError } from '../shared/domain-error';
 import { isHttpUrl } from '../shared/rules';
 import { newTypeId } from '../shared/type-id';
 import { applyThemeChanges, EMPTY_THEME, Theme, ThemeChanges } from './theme';
+import { movedForward } from '../shared/clock';
 
 export const APPEARANCES = ['system', 'light', 'dark'] as const;
 export type Appearance = (typeof APPEARANCES)[number];
@@ -74,8 +75,7 @@ export class Brand {
     if (changes.companyHomePage !== undefined) this.companyHomePage = changes.companyHomePage;
     this.themeLight = themeLight;
     this.themeDark = themeDark;
-    const previous = this.updatedAt.getTime();
-    this.updatedAt = new Date(Math.max(now.getTime(), previous + 1));
+    this.updatedAt = movedForward(this.updatedAt, now);
   }
 
   private static checkName(name: unknown): void {

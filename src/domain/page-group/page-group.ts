@@ -1,5 +1,6 @@
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
+import { movedForward } from '../shared/clock';
 
 export const PAGE_GROUP_STATUSES = ['draft', 'published', 'archived'] as const;
 export type PageGroupStatus = (typeof PAGE_GROUP_STATUSES)[number];
@@ -101,7 +102,7 @@ export class PageGroup {
   }
 
   private touch(now: Date): void {
-    this.updatedAt = new Date(Math.max(now.getTime(), this.updatedAt.getTime() + 1));
+    this.updatedAt = movedForward(this.updatedAt, now);
   }
 
   private static checkStatus(status: unknown): void {

@@ -2,6 +2,7 @@ import { EVENT_TYPES, EventType, isEventType } from '../events/event-catalogue';
 import { InvalidValueError } from '../shared/domain-error';
 import { isHttpUrl } from '../shared/rules';
 import { newTypeId } from '../shared/type-id';
+import { movedForward } from '../shared/clock';
 
 export interface NewWebhookSubscription {
   tenantId: string;
@@ -59,7 +60,7 @@ export class WebhookSubscription {
     this.url = url;
     this.events = events;
     if (changes.active !== undefined) this.active = changes.active;
-    this.updatedAt = new Date(Math.max(now.getTime(), this.updatedAt.getTime() + 1));
+    this.updatedAt = movedForward(this.updatedAt, now);
   }
 
   delete(now: Date): void {

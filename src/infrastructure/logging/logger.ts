@@ -1,4 +1,5 @@
-import pino, { DestinationStream, Logger } from 'pino';
+import pino, { DestinationStream } from 'pino';
+import type { Logger } from '../../application/shared/logger';
 import { LogLevel } from '../config/app-config';
 
 // Structured JSON on stdout. Anything that may carry a key or a secret is censored by path, as a
@@ -20,4 +21,3 @@ export function createLogger(level: LogLevel, name = 'api', to: 1 | 2 | Destinat
   );
 }
 
-export type { Logger };

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../../application/shared/logger';
 import { answers } from '../net/answers';
 
 export const DEFAULT_DATABASE_NAME = 'landing_api';

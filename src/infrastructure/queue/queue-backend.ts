@@ -1,4 +1,4 @@
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../../application/shared/logger';
 import { answers } from '../net/answers';
 
 export const LOCAL_REDIS = { host: '127.0.0.1', port: 6379 };

@@ -4,7 +4,7 @@ import { DeliveryQueue, DeliveryStore, OutboxRelayStore, Random, WebhookSender, 
 import { RetentionSettings, RetentionStore } from '../../application/webhook/retention.ports';
 import { WORKER_USE_CASES } from '../../application/webhook/worker-use-cases';
 import { AppConfig } from '../config/app-config';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../../application/shared/logger';
 import { PgOutboxSignal } from '../persistence/webhooks/pg-outbox.signal';
 import { SqlDeliveryStore } from '../persistence/webhooks/sql-delivery.store';
 import { SqlOutboxRelayStore } from '../persistence/webhooks/sql-outbox-relay.store';

@@ -1,7 +1,7 @@
 import { BrandQueries } from '../../../src/application/brand/brand.queries';
 import { BrandView, toBrandView } from '../../../src/application/brand/brand.view';
 import { JsonText } from '../../../src/application/shared/json-text';
-import { mapPage, Page, PageRequest, toPage } from '../../../src/application/shared/pagination';
+import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../src/application/shared/pagination';
 import { Brand } from '../../../src/domain/brand/brand';
 import { BrandRepository } from '../../../src/domain/brand/brand.repository';
 
@@ -25,12 +25,12 @@ export class InMemoryBrands extends BrandRepository {
   queries(): BrandQueries {
     const all = () => [...this.rows.values()].map(revive);
     return new (class extends BrandQueries {
-      async list(tenantId: string, page: PageRequest): Promise<Page<JsonText<BrandView>>> {
+      async list(tenantId: string, page: ListRequest): Promise<ListSlice<JsonText<BrandView>>> {
         const rows = all()
           .filter((b) => b.tenantId === tenantId && (!page.after || b.id < page.after))
           .sort((a, b) => (a.id < b.id ? 1 : -1))
           .slice(0, page.limit + 1);
-        return mapPage(toPage(rows, page.limit, (b) => b.id), asText);
+        return mapSlice(toSlice(rows, page.limit, (b) => b.id), asText);
       }
       async findById(tenantId: string, brandId: string): Promise<JsonText<BrandView> | null> {
         const brand = all().find((b) => b.id === brandId && b.tenantId === tenantId);

@@ -4,7 +4,7 @@ import { forwardedForWarning } from '../../../src/interfaces/http/middleware/for
 describe('the X-Forwarded-For warning while TRUST_PROXY is off', () => {
   it('is logged at most once a minute, and only for requests that carry the header', () => {
     const warnings: string[] = [];
-    const logger = { warn: (_f: object, m?: string) => void warnings.push(m ?? ''), error: () => {}, info: () => {}, debug: () => {} };
+    const logger = { warn: (_f: object | string, m?: string) => void warnings.push(m ?? ''), error: () => {}, info: () => {}, debug: () => {}, trace: () => {} };
     let now = 0;
     const middleware = forwardedForWarning(logger, () => now);
     let passed = 0;

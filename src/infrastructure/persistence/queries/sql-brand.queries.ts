@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { BrandQueries } from '../../../application/brand/brand.queries';
 import { BrandView } from '../../../application/brand/brand.view';
 import { JsonText } from '../../../application/shared/json-text';
-import { mapPage, Page, PageRequest, toPage } from '../../../application/shared/pagination';
+import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { preparedRows } from '../prepared';
 
 interface BrandRow {
@@ -17,13 +17,13 @@ export class SqlBrandQueries extends BrandQueries {
     super();
   }
 
-  async list(tenantId: string, page: PageRequest): Promise<Page<JsonText<BrandView>>> {
+  async list(tenantId: string, page: ListRequest): Promise<ListSlice<JsonText<BrandView>>> {
     // Keyset on (tenant_id, id DESC): ids are UUIDv7 TypeIDs, so this is newest first, and rows
     // inserted during a walk land before the cursor and never shift it.
     const rows = page.after
       ? await this.rows('brands-list-after', `WHERE tenant_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, [tenantId, page.after, page.limit + 1])
       : await this.rows('brands-list', `WHERE tenant_id = $1 ORDER BY id DESC LIMIT $2`, [tenantId, page.limit + 1]);
-    return mapPage(toPage(rows, page.limit, (row) => row.id), (row) => new JsonText<BrandView>(row.view_json));
+    return mapSlice(toSlice(rows, page.limit, (row) => row.id), (row) => new JsonText<BrandView>(row.view_json));
   }
 
   async findById(tenantId: string, brandId: string): Promise<JsonText<BrandView> | null> {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PageGroupQueries } from '../../../application/page-group/page-group.queries';
 import { PageGroupView } from '../../../application/page-group/page-group.view';
 import { JsonText } from '../../../application/shared/json-text';
-import { mapPage, Page, PageRequest, toPage } from '../../../application/shared/pagination';
+import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { PageGroupStatus, PlatformObject } from '../../../domain/page-group/page-group';
 import { preparedRows } from '../prepared';
 import { isoTimestamp, pagesCountOf } from '../sql';
@@ -38,7 +38,7 @@ export class SqlPageGroupQueries extends PageGroupQueries {
     super();
   }
 
-  async list(tenantId: string, filter: { status?: PageGroupStatus }, page: PageRequest): Promise<Page<JsonText<PageGroupView>>> {
+  async list(tenantId: string, filter: { status?: PageGroupStatus }, page: ListRequest): Promise<ListSlice<JsonText<PageGroupView>>> {
     // Served by the partial indexes on live groups: (tenant_id, id) or (tenant_id, status, id).
     // Four shapes (with or without status and cursor), each its own prepared statement.
     const where = ['g.tenant_id = $1', 'g.deleted_at IS NULL'];
@@ -62,7 +62,7 @@ export class SqlPageGroupQueries extends PageGroupQueries {
         WHERE ${where.join(' AND ')} ORDER BY g.id DESC LIMIT $${params.length}`,
       params,
     );
-    return mapPage(toPage(rows, page.limit, (row) => row.id), (row) => new JsonText<PageGroupView>(row.view_json));
+    return mapSlice(toSlice(rows, page.limit, (row) => row.id), (row) => new JsonText<PageGroupView>(row.view_json));
   }
 
   async isActive(tenantId: string, id: string): Promise<boolean> {

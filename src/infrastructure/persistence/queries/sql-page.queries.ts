@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PageQueries } from '../../../application/page/page.queries';
 import { PageListItemView, toUtmParametersView, UTM_VALUES_PER_KIND, UtmParametersView } from '../../../application/page/page.view';
 import { UTM_KINDS, UtmKind } from '../../../domain/page/page-session';
-import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
+import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { JsonText } from '../../../application/shared/json-text';
 import { preparedRows } from '../prepared';
 import { isoTimestamp } from '../sql';
@@ -34,7 +34,7 @@ export class SqlPageQueries extends PageQueries {
     super();
   }
 
-  async listByGroup(tenantId: string, pageGroupId: string, page: PageRequest): Promise<Page<PageListItemView>> {
+  async listByGroup(tenantId: string, pageGroupId: string, page: ListRequest): Promise<ListSlice<PageListItemView>> {
     const after = page.after ? 'AND id < ?' : '';
     const rows = await this.em.execute<PageRow[]>(
       `SELECT id, page_group_id, tenant_id, ${isoTimestamp('created_at')} AS created_at, ${isoTimestamp('updated_at')} AS updated_at
@@ -42,7 +42,7 @@ export class SqlPageQueries extends PageQueries {
       [pageGroupId, tenantId, ...(page.after ? [page.after] : []), page.limit + 1],
     );
     const items = rows.map((row) => ({ pageId: row.id, pageGroupId: row.page_group_id, tenantId: row.tenant_id, createdAt: row.created_at, updatedAt: row.updated_at }));
-    return toPage(items, page.limit, (item) => item.pageId);
+    return toSlice(items, page.limit, (item) => item.pageId);
   }
 
   async utmParameters(tenantId: string, pageGroupId: string): Promise<JsonText<UtmParametersView> | null> {

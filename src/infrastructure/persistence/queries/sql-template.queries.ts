@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { TemplateQueries, TemplateType } from '../../../application/template/template.queries';
 import { TemplateView, toTemplateView } from '../../../application/template/template.view';
-import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
+import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { COLUMNS, TemplateRow, toTemplate } from '../template.rows';
 
 /**
@@ -16,7 +16,7 @@ export class SqlTemplateQueries extends TemplateQueries {
     super();
   }
 
-  async list(tenantId: string, filter: { type?: TemplateType }, page: PageRequest): Promise<Page<TemplateView>> {
+  async list(tenantId: string, filter: { type?: TemplateType }, page: ListRequest): Promise<ListSlice<TemplateView>> {
     const after = page.after ? 'AND id < ?' : '';
     const walk = (owner: string) => `(SELECT ${COLUMNS} FROM templates WHERE ${owner} ${after} ORDER BY id DESC LIMIT ?)`;
     const parts: { sql: string; params: unknown[] }[] = [];
@@ -27,6 +27,6 @@ export class SqlTemplateQueries extends TemplateQueries {
       `SELECT * FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) t ORDER BY id DESC LIMIT ?`,
       [...parts.flatMap((p) => p.params), page.limit + 1],
     );
-    return toPage(rows.map((row) => toTemplateView(toTemplate(row))), page.limit, (item) => item.pageTemplateId);
+    return toSlice(rows.map((row) => toTemplateView(toTemplate(row))), page.limit, (item) => item.pageTemplateId);
   }
 }

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { Page, PageRequest, toPage } from '../../../application/shared/pagination';
+import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { WebhookSubscriptionQueries } from '../../../application/webhook/webhook-subscription.queries';
 import { DeliveryAttemptView, WebhookSubscriptionView } from '../../../application/webhook/webhook-subscription.view';
 import { EventType } from '../../../domain/events/event-catalogue';
@@ -12,17 +12,17 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
     super();
   }
 
-  async list(tenantId: string, page: PageRequest): Promise<Page<WebhookSubscriptionView>> {
+  async list(tenantId: string, page: ListRequest): Promise<ListSlice<WebhookSubscriptionView>> {
     const rows = await this.em.execute<{ id: string; url: string; events: EventType[]; active: boolean; created_at: string; updated_at: string }[]>(
       `SELECT id, url, events, active, ${isoTimestamp('created_at')} AS created_at, ${isoTimestamp('updated_at')} AS updated_at
        FROM webhook_subscriptions WHERE tenant_id = ? AND deleted_at IS NULL ${page.after ? 'AND id < ?' : ''} ORDER BY id DESC LIMIT ?`,
       [tenantId, ...(page.after ? [page.after] : []), page.limit + 1],
     );
     const items = rows.map((r) => ({ id: r.id, url: r.url, events: r.events, active: r.active, createdAt: r.created_at, updatedAt: r.updated_at }));
-    return toPage(items, page.limit, (s) => s.id);
+    return toSlice(items, page.limit, (s) => s.id);
   }
 
-  async attempts(tenantId: string, subscriptionId: string, page: PageRequest): Promise<Page<DeliveryAttemptView>> {
+  async attempts(tenantId: string, subscriptionId: string, page: ListRequest): Promise<ListSlice<DeliveryAttemptView>> {
     const rows = await this.em.execute<
       { id: string; delivery_id: string; event_id: string; event_type: string; attempt_number: number; status_code: number | null; duration_ms: number; error: string | null; next_attempt_at: string | null; created_at: string }[]
     >(
@@ -43,6 +43,6 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
       nextAttemptAt: r.next_attempt_at,
       createdAt: r.created_at,
     }));
-    return toPage(items, page.limit, (a) => a.id);
+    return toSlice(items, page.limit, (a) => a.id);
   }
 }

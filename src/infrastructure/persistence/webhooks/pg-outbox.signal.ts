@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { OutboxSignal } from '../../../application/webhook/outbox-signal';
-import type { Logger } from '../../logging/logger';
+import type { Logger } from '../../../application/shared/logger';
 import { OUTBOX_CHANNEL } from '../outbox/outbox.writer';
 
 /**

@@ -9,7 +9,7 @@ import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { toEnvelopeJson } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
-import { toPageRequest } from '../pagination/page-request';
+import { toListRequest } from '../pagination/list-request';
 import { BrandListResponse, BrandResponse } from './brand.response';
 import { CreateBrandDto } from './create-brand.dto';
 import { UpdateBrandDto } from './update-brand.dto';
@@ -32,7 +32,7 @@ export class BrandsController {
   @Header('Content-Type', 'application/json; charset=utf-8')
   async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<string> {
     // Each brand's JSON is kept by PostgreSQL (Migration...060000): sent as it is.
-    const page = await this.listBrands.execute({ tenantId, ...toPageRequest('brands', query) });
+    const page = await this.listBrands.execute({ tenantId, ...toListRequest('brands', query) });
     return toEnvelopeJson('brands', page);
   }
 

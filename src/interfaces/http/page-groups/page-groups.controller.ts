@@ -11,7 +11,7 @@ import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope, toEnvelopeJson } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
-import { toPageRequest } from '../pagination/page-request';
+import { toListRequest } from '../pagination/list-request';
 import { CreatePageDto } from './create-page.dto';
 import { ListPageGroupsQueryDto } from './list-page-groups.query';
 import { PageCreatedResponse, PageGroupListResponse, PageGroupResponse, PageListResponse, UtmParametersResponse } from './page-group.response';
@@ -36,7 +36,7 @@ export class PageGroupsController {
   async list(@TenantId() tenantId: string, @Query() query: ListPageGroupsQueryDto): Promise<string> {
     // The cursor is bound to the filter: a cursor of the `draft` list is refused by the others.
     const list = `page_groups:${query.status ?? '*'}`;
-    const request = toPageRequest(list, query);
+    const request = toListRequest(list, query);
     const page = await this.listPageGroups.execute({ tenantId, status: query.status, ...request });
     // Each group's JSON is kept by PostgreSQL (Migration...070000): sent as it is.
     return toEnvelopeJson(list, page, { limit: request.limit });
@@ -56,7 +56,7 @@ export class PageGroupsController {
   @ApiErrors(400, 404)
   async pages(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<PageListItemView>> {
     const list = `pages:${pageGroupId}`;
-    const page = await this.listPages.execute({ tenantId, pageGroupId, ...toPageRequest(list, query) });
+    const page = await this.listPages.execute({ tenantId, pageGroupId, ...toListRequest(list, query) });
     return toEnvelope(list, page);
   }
 

@@ -1,4 +1,4 @@
-import { Page } from '../../../application/shared/pagination';
+import { ListSlice } from '../../../application/shared/pagination';
 import { JsonText } from '../../../application/shared/json-text';
 import { encodeCursor } from './cursor';
 
@@ -9,7 +9,7 @@ export interface ListEnvelope<T> {
   nextCursor?: string;
 }
 
-export function toEnvelope<T>(list: string, page: Page<T>): ListEnvelope<T> {
+export function toEnvelope<T>(list: string, page: ListSlice<T>): ListEnvelope<T> {
   const envelope: ListEnvelope<T> = { items: page.items, hasMore: page.hasMore };
   if (page.hasMore && page.lastId) envelope.nextCursor = encodeCursor(list, page.lastId);
   return envelope;
@@ -20,7 +20,7 @@ export function toEnvelope<T>(list: string, page: Page<T>): ListEnvelope<T> {
  * `trailing` fields such as an echoed `limit`: the items' text goes into the answer as it is,
  * with nothing parsed or serialised again per request.
  */
-export function toEnvelopeJson<T>(list: string, page: Page<JsonText<T>>, trailing: Record<string, number> = {}): string {
+export function toEnvelopeJson<T>(list: string, page: ListSlice<JsonText<T>>, trailing: Record<string, number> = {}): string {
   const items = page.items.map((item) => item.text).join(',');
   const cursor = page.hasMore && page.lastId ? `,"nextCursor":${JSON.stringify(encodeCursor(list, page.lastId))}` : '';
   const more = Object.entries(trailing).map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`).join('');

@@ -8,7 +8,7 @@ import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { DuplicateTemplateDto } from './duplicate-template.dto';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
-import { toPageRequest } from '../pagination/page-request';
+import { toListRequest } from '../pagination/list-request';
 import { ListTemplatesQueryDto } from './list-templates.query';
 import { TemplateListResponse, TemplateResponse } from './template.response';
 
@@ -29,7 +29,7 @@ export class TemplatesController {
   async list(@TenantId() tenantId: string, @Query() query: ListTemplatesQueryDto): Promise<ListEnvelope<TemplateView>> {
     // The cursor is bound to the filter: a cursor of the `system` list is refused by the others.
     const list = `templates:${query.type ?? '*'}`;
-    return toEnvelope(list, await this.listTemplates.execute({ tenantId, type: query.type, ...toPageRequest(list, query) }));
+    return toEnvelope(list, await this.listTemplates.execute({ tenantId, type: query.type, ...toListRequest(list, query) }));
   }
 
   @Get(':template_id')

@@ -11,7 +11,7 @@ import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
-import { toPageRequest } from '../pagination/page-request';
+import { toListRequest } from '../pagination/list-request';
 import { CreateWebhookSubscriptionDto, UpdateWebhookSubscriptionDto } from './webhook-subscription.dto';
 import {
   CreatedWebhookSubscriptionResponse,
@@ -61,7 +61,7 @@ export class WebhookSubscriptionsController {
   @ApiOkResponse({ type: WebhookSubscriptionListResponse })
   @ApiErrors(400)
   async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<WebhookSubscriptionView>> {
-    return toEnvelope('webhook_subscriptions', await this.listSubscriptions.execute({ tenantId, ...toPageRequest('webhook_subscriptions', query) }));
+    return toEnvelope('webhook_subscriptions', await this.listSubscriptions.execute({ tenantId, ...toListRequest('webhook_subscriptions', query) }));
   }
 
   @Get(':subscription_id')
@@ -90,6 +90,6 @@ export class WebhookSubscriptionsController {
   @ApiErrors(400, 404)
   async deliveries(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<DeliveryAttemptView>> {
     const list = `deliveries:${subscriptionId}`;
-    return toEnvelope(list, await this.listAttempts.execute({ tenantId, subscriptionId, ...toPageRequest(list, query) }));
+    return toEnvelope(list, await this.listAttempts.execute({ tenantId, subscriptionId, ...toListRequest(list, query) }));
   }
 }
