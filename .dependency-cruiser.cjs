@@ -18,7 +18,7 @@ module.exports = {
     },
     {
       name: 'adapters-do-not-import-each-other',
-      comment: 'infrastructure and interfaces meet only in the composition root (src/*.ts).',
+      comment: 'infrastructure and interfaces meet only in the composition (src/composition, wired per process).',
       severity: 'error',
       from: { path: '^src/infrastructure' },
       to: { path: '^src/interfaces' },
@@ -28,6 +28,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/interfaces' },
       to: { path: '^src/infrastructure' },
+    },
+    {
+      name: 'layers-do-not-import-the-wiring',
+      comment: 'src/composition wires the layers per process (api, worker, cli); no layer depends on it.',
+      severity: 'error',
+      from: { path: '^src/(domain|application|infrastructure|interfaces)' },
+      to: { path: '^src/composition' },
+    },
+    {
+      name: 'entry-points-are-thin',
+      comment: 'src/main.ts and src/cli.ts only start a process of src/composition.',
+      severity: 'error',
+      from: { path: '^src/(main|cli)\\.ts$' },
+      to: { pathNot: ['^src/composition', '^node_modules/reflect-metadata'] },
     },
     {
       name: 'no-circular',

@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { AppModule } from '../../src/app.module';
+import { AppModule } from '../../src/composition/api/app.module';
 import { BrandQueries } from '../../src/application/brand/brand.queries';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
 import { configureHttp } from '../../src/interfaces/http/configure-http';

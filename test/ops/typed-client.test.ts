@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApiClient } from '../../client/index';
-import { generateOpenApiDocument } from '../../src/openapi-document';
+import { generateOpenApiDocument } from '../../src/composition/api/openapi-document';
 import { brandBody } from '../support/brand-payloads';
 import { platform } from '../support/platform';
 import { createTenant, startTestApp, TestApp } from '../support/test-app';

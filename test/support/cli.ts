@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { openCliSession } from '../../src/cli-session';
+import { openCliSession } from '../../src/composition/cli/cli-session';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
 import { CLI_COMMANDS } from '../../src/interfaces/cli/commands';
 import { runCli } from '../../src/interfaces/cli/run-cli';

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { createHttpApp } from '../../src/http-app';
+import { createHttpApp } from '../../src/composition/api/http-app';
 import { CreateApiKey } from '../../src/application/api-key/create-api-key.use-case';
 import { CreateTenant } from '../../src/application/tenant/create-tenant.use-case';
 import { loadConfig } from '../../src/infrastructure/config/app-config';

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
 import type { Logger } from '../../src/application/shared/logger';
-import { startWebhookWorker, WebhookWorker } from '../../src/worker-runtime';
+import { startWebhookWorker, WebhookWorker } from '../../src/composition/worker/webhook-worker';
 import { openTestOrm } from './database';
 import { testLogger } from './silent-logger';
 

@@ -1,9 +1,9 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { AppConfig } from './infrastructure/config/app-config';
-import type { Logger } from './application/shared/logger';
-import { DatabaseLocation, locateDatabase } from './infrastructure/persistence/database-location';
-import { migrateLocked } from './infrastructure/persistence/migrate';
-import { createOrmConfig } from './infrastructure/persistence/mikro-orm.config';
+import { AppConfig } from '../../infrastructure/config/app-config';
+import type { Logger } from '../../application/shared/logger';
+import { DatabaseLocation, locateDatabase } from '../../infrastructure/persistence/database-location';
+import { migrateLocked } from '../../infrastructure/persistence/migrate';
+import { createOrmConfig } from '../../infrastructure/persistence/mikro-orm.config';
 
 export interface Database {
   orm: MikroORM;

@@ -1,10 +1,10 @@
 import { RequestContext } from '@mikro-orm/postgresql';
 import { NestFactory } from '@nestjs/core';
-import { openDatabase } from './bootstrap';
+import { openDatabase } from '../shared/open-database';
 import { CliModule } from './cli.module';
-import { AppConfig } from './infrastructure/config/app-config';
-import type { Logger } from './application/shared/logger';
-import { CliSession } from './interfaces/cli/cli-context';
+import { AppConfig } from '../../infrastructure/config/app-config';
+import type { Logger } from '../../application/shared/logger';
+import { CliSession } from '../../interfaces/cli/cli-context';
 
 /** Opens the database (migrating it) and the use cases for one CLI command. */
 export async function openCliSession(

@@ -2,15 +2,15 @@ import 'reflect-metadata';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { createHttpApp } from './http-app';
-import { loadConfig } from './infrastructure/config/app-config';
-import { createLogger } from './infrastructure/logging/logger';
-import { createOrmConfig } from './infrastructure/persistence/mikro-orm.config';
-import { buildOpenApiDocument } from './interfaces/http/openapi/openapi';
+import { loadConfig } from '../../infrastructure/config/app-config';
+import { createLogger } from '../../infrastructure/logging/logger';
+import { createOrmConfig } from '../../infrastructure/persistence/mikro-orm.config';
+import { buildOpenApiDocument } from '../../interfaces/http/openapi/openapi';
 
 /**
  * The service's OpenAPI document, built from the same application as the running API but without
  * any connection (the ORM connects lazily and nothing here queries). `npm run openapi:generate`
- * writes it to openapi/openapi.json, from which the typed client in client/ is generated.
+ * (scripts/generate-openapi.mjs) writes it to openapi/openapi.json, from which the typed client in client/ is generated.
  */
 export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
   const config = loadConfig({
@@ -26,14 +26,4 @@ export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
     await app.close();
     await orm.close(true);
   }
-}
-
-if (require.main === module) {
-  generateOpenApiDocument().then(
-    (document) => process.stdout.write(`${JSON.stringify(document, null, 2)}\n`),
-    (error: Error) => {
-      process.stderr.write(`failed: ${error.message}\n`);
-      process.exitCode = 1;
-    },
-  );
 }

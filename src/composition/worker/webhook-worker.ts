@@ -1,25 +1,26 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Worker } from 'bullmq';
 import { NestFactory } from '@nestjs/core';
-import { DeliverWebhook } from './application/webhook/deliver-webhook.use-case';
-import { OutboxSignal } from './application/webhook/outbox-signal';
-import { RelayOutbox } from './application/webhook/relay-outbox.use-case';
-import { PurgeOldDeliveries } from './application/webhook/purge-old-deliveries.use-case';
-import { SweepDeliveries } from './application/webhook/sweep-deliveries.use-case';
-import { attemptsOf, DeliveryJobData, WebhookSender } from './application/webhook/delivery.ports';
-import { InFlightLimits } from './application/webhook/in-flight-limits';
-import { AppConfig } from './infrastructure/config/app-config';
-import type { Logger } from './application/shared/logger';
-import { BullmqDeliveryQueue, DELIVERY_QUEUE } from './infrastructure/queue/bullmq-delivery.queue';
-import { BullmqFactory, Disposable } from './infrastructure/queue/bullmq-factory';
-import { chooseQueueBackend, QueueBackend } from './infrastructure/queue/queue-backend';
-import { HttpWebhookSender } from './infrastructure/webhooks/http-webhook.sender';
-import { deliveryProcessor } from './interfaces/worker/delivery.processor';
-import { RelayLoop } from './interfaces/worker/relay.loop';
-import { IntervalLoop } from './interfaces/worker/interval.loop';
+import { DeliverWebhook } from '../../application/webhook/deliver-webhook.use-case';
+import { OutboxSignal } from '../../application/webhook/outbox-signal';
+import { RelayOutbox } from '../../application/webhook/relay-outbox.use-case';
+import { PurgeOldDeliveries } from '../../application/webhook/purge-old-deliveries.use-case';
+import { SweepDeliveries } from '../../application/webhook/sweep-deliveries.use-case';
+import { attemptsOf, DeliveryJobData, WebhookSender } from '../../application/webhook/delivery.ports';
+import { InFlightLimits } from '../../application/webhook/in-flight-limits';
+import { AppConfig } from '../../infrastructure/config/app-config';
+import type { Logger } from '../../application/shared/logger';
+import { BullmqDeliveryQueue, DELIVERY_QUEUE } from '../../infrastructure/queue/bullmq-delivery.queue';
+import { BullmqFactory, Disposable } from '../../infrastructure/queue/bullmq-factory';
+import { chooseQueueBackend, QueueBackend } from '../../infrastructure/queue/queue-backend';
+import { HttpWebhookSender } from '../../infrastructure/webhooks/http-webhook.sender';
+import { deliveryProcessor } from '../../interfaces/worker/delivery.processor';
+import { RelayLoop } from '../../interfaces/worker/relay.loop';
+import { IntervalLoop } from '../../interfaces/worker/interval.loop';
+import { superviseWorker } from './supervised-worker';
 import { WorkerModule } from './worker.module';
-import { Metrics } from './application/shared/metrics';
-import { registerQueueGauges } from './infrastructure/metrics/operational-gauges';
+import { Metrics } from '../../application/shared/metrics';
+import { registerQueueGauges } from '../../infrastructure/metrics/operational-gauges';
 
 export interface WebhookWorker {
   backend: QueueBackend;
@@ -58,12 +59,10 @@ export async function startWebhookWorker(deps: {
     { logger: false, abortOnError: false },
   );
 
-  // The queue worker is supervised: BullMQ gives up on a connection whose start failed (Redis
-  // went away during it), so a worker that stops on its own is replaced after a second.
-  let lastError = 0;
   // WEBHOOK_CONCURRENCY bounds attempts in flight (a job may carry several) and the jobs taken at once.
   const limits = new InFlightLimits(config.webhooks.tenantConcurrency, config.webhooks.endpointConcurrency, config.webhooks.concurrency);
-  const launch = (): Disposable<Worker<DeliveryJobData>> => {
+  let lastError = 0;
+  const queueWorker = superviseWorker((): Disposable<Worker<DeliveryJobData>> => {
     const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger, limits, deps.metrics), {
       concurrency: config.webhooks.concurrency,
       lockDuration: config.webhooks.attemptLockMs,
@@ -78,23 +77,8 @@ export async function startWebhookWorker(deps: {
     made.value.on('failed', (job, error) =>
       logger.warn({ attempts: job ? attemptsOf(job.data) : [], err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'),
     );
-    made.value.run().then(
-      () => relaunch(made, 'stopped'),
-      (error: Error) => relaunch(made, error.message),
-    );
     return made;
-  };
-  let current = launch();
-  let restart: NodeJS.Timeout | undefined;
-  const relaunch = (ended: Disposable<Worker<DeliveryJobData>>, reason: string) => {
-    if (stopping || ended !== current) return;
-    logger.warn({ reason }, 'delivery worker ended; starting a new one');
-    restart = setTimeout(() => {
-      if (stopping) return;
-      current = launch();
-      void ended.dispose().catch(() => {});
-    }, 1000);
-  };
+  }, logger);
 
   if (deps.metrics) registerQueueGauges(deps.metrics, () => deliveryQueue.queue());
   const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: 200 });
@@ -130,11 +114,10 @@ export async function startWebhookWorker(deps: {
     sweep,
     stop: async () => {
       stopping = true;
-      clearTimeout(restart);
       await relay.stop();
       await sweep.stop();
       await retention.stop();
-      await current.dispose();
+      await queueWorker.stop();
       await deliveryQueue.close();
       await (context.get(WebhookSender) as HttpWebhookSender).close();
       await context.close();

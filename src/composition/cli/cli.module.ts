@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { InfrastructureDeps, InfrastructureModule } from './infrastructure/infrastructure.module';
-import { UseCasesModule } from './use-cases.module';
+import { InfrastructureDeps, InfrastructureModule } from '../../infrastructure/infrastructure.module';
+import { UseCasesModule } from '../shared/use-cases.module';
 
 /** The CLI process: the same adapters and use cases as the API, with no HTTP. */
 @Module({})

@@ -1,14 +1,15 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import type { InfrastructureDeps } from './infrastructure/infrastructure.module';
-import { NestPinoLogger } from './infrastructure/logging/nest-logger';
-import { requestContext } from './infrastructure/persistence/request-context.middleware';
-import { configureHttp } from './interfaces/http/configure-http';
+import { BenchAppModule } from './bench-app.module';
+import type { InfrastructureDeps } from '../../infrastructure/infrastructure.module';
+import { NestPinoLogger } from '../../infrastructure/logging/nest-logger';
+import { requestContext } from '../../infrastructure/persistence/request-context.middleware';
+import { configureHttp } from '../../interfaces/http/configure-http';
 
 /** The API as a Nest application, configured but not listening (tests use it as it is). */
 export async function createHttpApp(deps: InfrastructureDeps): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(deps), {
+  const app = await NestFactory.create<NestExpressApplication>(deps.config.benchBaselines ? BenchAppModule.forRoot(deps) : AppModule.forRoot(deps), {
     bodyParser: false,
     logger: new NestPinoLogger(deps.logger),
     abortOnError: false,

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { DeliveryQueue } from './application/webhook/delivery.ports';
-import { InfrastructureDeps, InfrastructureModule } from './infrastructure/infrastructure.module';
-import { WebhookWorkerModule } from './infrastructure/webhooks/webhook-worker-infrastructure.module';
-import { UseCasesModule } from './use-cases.module';
+import { DeliveryQueue } from '../../application/webhook/delivery.ports';
+import { InfrastructureDeps, InfrastructureModule } from '../../infrastructure/infrastructure.module';
+import { WebhookWorkerModule } from '../../infrastructure/webhooks/webhook-worker-infrastructure.module';
+import { UseCasesModule } from '../shared/use-cases.module';
 
 /** The webhook worker: the shared adapters and use cases, plus the delivery machinery. */
 @Module({})

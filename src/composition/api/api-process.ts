@@ -1,0 +1,52 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Logger } from '../../application/shared/logger';
+import type { Metrics } from '../../application/shared/metrics';
+import { AppConfig } from '../../infrastructure/config/app-config';
+import { chooseQueueBackend } from '../../infrastructure/queue/queue-backend';
+import { RedisRateLimiter } from '../../infrastructure/rate-limit/redis-rate-limiter';
+import type { Database } from '../shared/open-database';
+import { createHttpApp } from './http-app';
+
+export interface RunningApi {
+  app: NestExpressApplication;
+  /** Stops taking requests, finishes those in flight (closing each connection as it goes idle). */
+  close(): Promise<void>;
+}
+
+/** The HTTP API, listening: rate limits in Redis when there is one, else counted in this process. */
+export async function startApi(deps: { config: AppConfig; database: Database; logger: Logger; metrics: Metrics }): Promise<RunningApi> {
+  const { config, database, logger } = deps;
+  const redis = await chooseQueueBackend(config.redisUrl, database.location.url, logger);
+  let rateLimiter: RedisRateLimiter | undefined;
+  if (redis.kind === 'redis') {
+    rateLimiter = new RedisRateLimiter(redis.url, 'lp:');
+    await rateLimiter.ready();
+  }
+  const app = await createHttpApp({ config, orm: database.orm, logger, rateLimiter, metrics: deps.metrics });
+  await app.listen(config.port, config.host);
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  logger.info(
+    { api: `${base}/v0`, docs: config.docsEnabled ? `${base}/docs` : 'disabled', openapi: config.docsEnabled ? `${base}/docs-json` : 'disabled', database: database.location.source },
+    `API listening on ${base}/v0${config.docsEnabled ? `, docs at ${base}/docs` : ''}`,
+  );
+
+  let closing = false;
+  // While closing, a connection that just finished its last response is closed at once instead
+  // of idling until the keep-alive timeout, so the process exits as soon as the work is done.
+  const server = app.getHttpServer();
+  server.on('request', (_req: unknown, res: { once(event: 'finish', listener: () => void): void }) =>
+    res.once('finish', () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    }),
+  );
+  return {
+    app,
+    close: async () => {
+      closing = true;
+      await app.close();
+      rateLimiter?.close();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { Pool } from 'pg';
+import type { InfrastructureDeps } from '../../infrastructure/infrastructure.module';
+import { BENCH_POOL } from '../../interfaces/http/bench/bench-baselines.controller';
+import { BenchModule } from '../../interfaces/http/bench/bench.module';
+import { AppModule } from './app.module';
+
+/**
+ * The API plus the benchmark's baseline routes (BENCH_BASELINES=true, set by `npm run bench`
+ * only), behind the same middleware, guards and filter, so that the baselines and the endpoints
+ * are measured in one process. Never part of the production AppModule.
+ */
+@Module({})
+export class BenchAppModule {
+  static forRoot(deps: InfrastructureDeps): DynamicModule {
+    const pool = { provide: BENCH_POOL, useFactory: () => new Pool({ connectionString: deps.orm.config.get('clientUrl'), max: deps.config.databasePoolMax }) };
+    return { module: BenchAppModule, imports: [AppModule.forRoot(deps), { module: BenchModule, providers: [pool], exports: [] }] };
+  }
+}
