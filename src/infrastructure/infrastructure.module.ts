@@ -43,10 +43,10 @@ import { SqlPageQueries } from './persistence/queries/sql-page.queries';
 import { SqlTemplateQueries } from './persistence/queries/sql-template.queries';
 import { MikroOrmPageGroupRepository } from './persistence/repositories/mikro-orm-page-group.repository';
 import { MikroOrmPageRepository, MikroOrmPageVersionRepository } from './persistence/repositories/mikro-orm-page.repository';
-import { MikroOrmTemplateRepository } from './persistence/repositories/mikro-orm-template.repository';
+import { SqlTemplateRepository } from './persistence/repositories/sql-template.repository';
 import { SqlPageSessionRepository } from './persistence/repositories/sql-page-session.repository';
 import { MikroOrmApiKeyRepository } from './persistence/repositories/mikro-orm-api-key.repository';
-import { MikroOrmBrandRepository } from './persistence/repositories/mikro-orm-brand.repository';
+import { SqlBrandRepository } from './persistence/repositories/sql-brand.repository';
 import { MikroOrmTenantRepository } from './persistence/repositories/mikro-orm-tenant.repository';
 import { SystemClock } from './time/system-clock';
 import { LOGGER, type Logger } from '../application/shared/logger';
@@ -79,9 +79,9 @@ export class InfrastructureModule {
       { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
       { provide: TenantRepository, useClass: MikroOrmTenantRepository },
       { provide: ApiKeyRepository, useClass: MikroOrmApiKeyRepository },
-      { provide: BrandRepository, useClass: MikroOrmBrandRepository },
+      { provide: BrandRepository, useClass: SqlBrandRepository },
       { provide: BrandQueries, useClass: SqlBrandQueries },
-      { provide: TemplateRepository, useClass: MikroOrmTemplateRepository },
+      { provide: TemplateRepository, useClass: SqlTemplateRepository },
       { provide: PageGroupRepository, useClass: MikroOrmPageGroupRepository },
       { provide: PageGroupQueries, useClass: SqlPageGroupQueries },
       { provide: PageRepository, useClass: MikroOrmPageRepository },

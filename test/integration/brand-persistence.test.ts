@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { SqlBrandQueries } from '../../src/infrastructure/persistence/queries/sql-brand.queries';
-import { MikroOrmBrandRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-brand.repository';
+import { SqlBrandRepository } from '../../src/infrastructure/persistence/repositories/sql-brand.repository';
 import { Brand } from '../../src/domain/brand/brand';
 import { toBrandView } from '../../src/application/brand/brand.view';
 import { openTestOrm } from '../support/database';
@@ -18,12 +18,12 @@ function brand(tenantId: string, name: string, at = new Date()): Brand {
   return Brand.create({ tenantId, name, preferredAppearance: 'dark', themeLight: { borderColor: '#123' }, themeDark: {}, companyHomePage: 'https://x.example' }, at);
 }
 
-describe('MikroOrmBrandRepository', () => {
-  it('saves a brand and reads the same aggregate back in a fresh context', async () => {
+describe('SqlBrandRepository', () => {
+  it('adds a brand and reads the same aggregate back in a fresh context', async () => {
     const tenantId = await newTenant();
     const original = brand(tenantId, 'Stored');
-    await new MikroOrmBrandRepository(orm.em.fork()).save(original);
-    const loaded = await new MikroOrmBrandRepository(orm.em.fork()).findById(tenantId, original.id);
+    await new SqlBrandRepository(orm.em.fork()).add(original);
+    const loaded = await new SqlBrandRepository(orm.em.fork()).findById(tenantId, original.id);
     expect(loaded).toBeInstanceOf(Brand);
     expect(toBrandView(loaded!)).toEqual(toBrandView(original));
   });
@@ -31,8 +31,8 @@ describe('MikroOrmBrandRepository', () => {
   it('updates through the aggregate: one UPDATE, read back by the query side in the spec order', async () => {
     const tenantId = await newTenant();
     const original = brand(tenantId, 'Before');
-    await new MikroOrmBrandRepository(orm.em.fork()).save(original);
-    const repo = new MikroOrmBrandRepository(orm.em.fork());
+    await new SqlBrandRepository(orm.em.fork()).add(original);
+    const repo = new SqlBrandRepository(orm.em.fork());
     const loaded = (await repo.findById(tenantId, original.id))!;
     loaded.update({ name: 'After', themeLight: { borderColor: null, logo: { type: 'url', url: 'https://x.example/l.png' } } }, new Date());
     await repo.save(loaded);
@@ -46,8 +46,8 @@ describe('MikroOrmBrandRepository', () => {
     const owner = await newTenant();
     const other = await newTenant();
     const stored = brand(owner, 'Private');
-    await new MikroOrmBrandRepository(orm.em.fork()).save(stored);
-    expect(await new MikroOrmBrandRepository(orm.em.fork()).findById(other, stored.id)).toBeNull();
+    await new SqlBrandRepository(orm.em.fork()).add(stored);
+    expect(await new SqlBrandRepository(orm.em.fork()).findById(other, stored.id)).toBeNull();
     expect(await new SqlBrandQueries(orm.em.fork()).findById(other, stored.id)).toBeNull();
     expect((await new SqlBrandQueries(orm.em.fork()).list(other, { limit: 100 })).items).toEqual([]);
   });
@@ -56,18 +56,18 @@ describe('MikroOrmBrandRepository', () => {
     const tenantId = await newTenant();
     const bad = brand(tenantId, 'ok');
     bad.name = '';
-    await expect(new MikroOrmBrandRepository(orm.em.fork()).save(bad)).rejects.toThrow();
+    await expect(new SqlBrandRepository(orm.em.fork()).add(bad)).rejects.toThrow();
   });
 });
 
 describe('SqlBrandQueries keyset pages', () => {
   it('walks every brand once, newest first, across exact page edges', async () => {
     const tenantId = await newTenant();
-    const repo = new MikroOrmBrandRepository(orm.em.fork());
+    const repo = new SqlBrandRepository(orm.em.fork());
     const ids: string[] = [];
     for (let i = 0; i < 9; i++) {
       const b = brand(tenantId, `p${i}`);
-      await repo.save(b);
+      await repo.add(b);
       ids.push(b.id);
     }
     const queries = new SqlBrandQueries(orm.em.fork());

@@ -4,7 +4,7 @@ import { Brand } from '../../src/domain/brand/brand';
 import { EMPTY_THEME } from '../../src/domain/brand/theme';
 import { Tenant } from '../../src/domain/tenant/tenant';
 import { SqlBrandQueries } from '../../src/infrastructure/persistence/queries/sql-brand.queries';
-import { MikroOrmBrandRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-brand.repository';
+import { SqlBrandRepository } from '../../src/infrastructure/persistence/repositories/sql-brand.repository';
 import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
 import { openTestOrm } from '../support/database';
 
@@ -32,14 +32,14 @@ describe('brand view JSON kept by PostgreSQL', () => {
       { tenantId, name, preferredAppearance: 'light', themeLight: { buttonTextColor: '#abcdef', favicon: { type: 'url', url: 'https://cdn.example/f.ico?a=1&b="2"' } }, themeDark: {}, companyHomePage: 'https://home.example/é' },
       new Date('2026-11-22T10:11:12.345Z'),
     );
-    await new MikroOrmBrandRepository(orm.em.fork()).save(brand);
+    await new SqlBrandRepository(orm.em.fork()).add(brand);
     expect(await stored(brand.id)).toBe(JSON.stringify(toBrandView(brand)));
   });
 
   it('leaves companyHomePage out when unset and follows a PATCH that clears it', async () => {
     const brand = Brand.create({ tenantId, name: 'Home', preferredAppearance: 'dark', themeLight: {}, themeDark: {}, companyHomePage: 'https://h.example' }, new Date());
-    const repo = new MikroOrmBrandRepository(orm.em.fork());
-    await repo.save(brand);
+    const repo = new SqlBrandRepository(orm.em.fork());
+    await repo.add(brand);
     expect(JSON.parse(await stored(brand.id)).companyHomePage).toBe('https://h.example');
     brand.update({ companyHomePage: null }, new Date(brand.createdAt.getTime() + 1000));
     await repo.save(brand);

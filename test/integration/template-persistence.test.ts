@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Template } from '../../src/domain/template/template';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
-import { MikroOrmTemplateRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-template.repository';
+import { SqlTemplateRepository } from '../../src/infrastructure/persistence/repositories/sql-template.repository';
 import { inContext, openTestOrm } from '../support/database';
 import { newTenantId } from '../support/tenants';
 
@@ -20,9 +20,9 @@ describe('template persistence', () => {
     const [owner, other] = [await newTenant(), await newTenant()];
     const system = Template.createSystem({ name: 'Launch "x" 🚀', templateContent: '<h1>? $1 \\ \n</h1>', description: null }, new Date('2026-11-23T01:02:03.456Z'));
     const copy = system.duplicateFor(owner, undefined, new Date('2026-11-23T02:03:04.567Z'));
-    const repo = new MikroOrmTemplateRepository(orm.em.fork());
-    await repo.save(system);
-    await repo.save(copy);
+    const repo = new SqlTemplateRepository(orm.em.fork());
+    await repo.add(system);
+    await repo.add(copy);
 
     const read = await repo.findVisible(owner, copy.id);
     expect(read).toBeInstanceOf(Template);
@@ -39,13 +39,13 @@ describe('template persistence', () => {
     await expect(
       inContext(orm, () =>
         new MikroOrmUnitOfWork(orm.em).run(async () => {
-          const repo = new MikroOrmTemplateRepository(orm.em);
-          await repo.save(system);
+          const repo = new SqlTemplateRepository(orm.em);
+          await repo.add(system);
           expect(await repo.findSystem(system.id)).toEqual(system);
           throw new Error('rolled back');
         }),
       ),
     ).rejects.toThrow('rolled back');
-    expect(await new MikroOrmTemplateRepository(orm.em.fork()).findSystem(system.id)).toBeNull();
+    expect(await new SqlTemplateRepository(orm.em.fork()).findSystem(system.id)).toBeNull();
   });
 });

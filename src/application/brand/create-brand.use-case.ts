@@ -13,7 +13,7 @@ export class CreateBrand {
 
   async execute(input: NewBrand): Promise<BrandView> {
     const brand = Brand.create(input, this.clock.now());
-    await this.brands.save(brand);
+    await this.brands.add(brand);
     return toBrandView(brand);
   }
 }

@@ -14,7 +14,7 @@ export class CreateSystemTemplate {
 
   async execute(input: { name: string; templateContent: string; description?: string }): Promise<TemplateView> {
     const template = Template.createSystem(input, this.clock.now());
-    await this.templates.save(template);
+    await this.templates.add(template);
     return toTemplateView(template);
   }
 }

@@ -15,7 +15,7 @@ export class DuplicateTemplate {
   async execute(input: { tenantId: string; templateId: string; name?: string }): Promise<TemplateView> {
     const original = await foundOrFail('template', 'pagetemplate', input.templateId, () => this.templates.findVisible(input.tenantId, input.templateId));
     const copy = original.duplicateFor(input.tenantId, input.name, this.clock.now());
-    await this.templates.save(copy);
+    await this.templates.add(copy);
     return toTemplateView(copy);
   }
 }

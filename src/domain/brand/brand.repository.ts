@@ -7,6 +7,8 @@ export abstract class BrandRepository {
    * read-modify-write cannot lose a change made at the same time.
    */
   abstract findById(tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<Brand | null>;
-  /** Inserts or updates the brand in one transaction. */
+  /** Inserts a brand just created (Brand.create). */
+  abstract add(brand: Brand): Promise<void>;
+  /** Writes the changes of a brand read with findById. */
   abstract save(brand: Brand): Promise<void>;
 }

@@ -6,5 +6,5 @@ export abstract class TemplateRepository {
   /** Null when no system template has this id. */
   abstract findSystem(id: string): Promise<Template | null>;
   /** Inserts a new template: templates are never changed once written. */
-  abstract save(template: Template): Promise<void>;
+  abstract add(template: Template): Promise<void>;
 }

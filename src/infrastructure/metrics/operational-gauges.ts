@@ -1,17 +1,17 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Queue } from 'bullmq';
 import { Metrics } from '../../application/shared/metrics';
+import { sqlRows } from '../persistence/sql-statement';
 
 /** Outbox backlog, age of its oldest event and unfinished deliveries, read from PostgreSQL at scrape. */
 export function registerOutboxGauges(metrics: Metrics, orm: MikroORM): void {
   const read = async () => {
-    const rows = await orm.em
-      .fork()
-      .execute<{ backlog: string; oldest: string | null; pending: string }[]>(
-        `SELECT (SELECT count(*) FROM outbox_events WHERE published_at IS NULL) AS backlog,
-                (SELECT extract(epoch FROM now() - min(created_at)) FROM outbox_events WHERE published_at IS NULL) AS oldest,
-                (SELECT count(*) FROM webhook_deliveries WHERE status IN ('pending', 'sending')) AS pending`,
-      );
+    const rows = await sqlRows<{ backlog: string; oldest: string | null; pending: string }>(
+      orm.em.fork(),
+      `SELECT (SELECT count(*) FROM outbox_events WHERE published_at IS NULL) AS backlog,
+              (SELECT extract(epoch FROM now() - min(created_at)) FROM outbox_events WHERE published_at IS NULL) AS oldest,
+              (SELECT count(*) FROM webhook_deliveries WHERE status IN ('pending', 'sending')) AS pending`,
+    );
     return rows[0];
   };
   metrics.gauge('outbox_backlog_events', 'Committed events not yet relayed to deliveries', [], async () => [{ value: Number((await read()).backlog) }]);

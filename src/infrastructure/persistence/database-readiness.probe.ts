@@ -3,6 +3,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { ReadinessProbe } from '../../application/health/readiness.probe';
 import { RateLimiter } from '../../application/rate-limit/rate-limiter';
 import { RedisRateLimiter } from '../rate-limit/redis-rate-limiter';
+import { sqlRows } from './sql-statement';
 
 type Checks = Record<string, 'ok' | 'unavailable'>;
 
@@ -40,7 +41,7 @@ export class DatabaseReadinessProbe extends ReadinessProbe {
 
   private async probe(): Promise<Checks> {
     this.databaseProbes++;
-    await this.orm.em.getConnection().execute('SELECT 1');
+    await sqlRows(this.orm.em.fork(), 'SELECT 1');
     if (!(this.limiter instanceof RedisRateLimiter)) return { database: 'ok' };
     const redis = await this.limiter.redis.ping().then(
       () => 'ok' as const,

@@ -2,13 +2,13 @@ import { defineConfig, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from './migrations';
 import { ApiKeySchema } from './schemas/api-key.schema';
-import { BrandSchema } from './schemas/brand.schema';
 import { PageGroupSchema } from './schemas/page-group.schema';
 import { PageSchema, PageVersionSchema } from './schemas/page.schema';
-import { TemplateSchema } from './schemas/template.schema';
 import { TenantSchema } from './schemas/tenant.schema';
 
-export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema, BrandSchema, TemplateSchema, PageGroupSchema, PageSchema, PageVersionSchema];
+// Brands and templates have SQL repositories of their own (sql-brand.repository.ts,
+// sql-template.repository.ts): the ORM maps only the aggregates it writes.
+export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema, PageGroupSchema, PageSchema, PageVersionSchema];
 
 /**
  * `statementTimeoutMs` bounds every statement on the pool's connections (PostgreSQL's

@@ -1,11 +1,11 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { BulkSeeder, BulkSeedResult, BulkSeedSizes, ProgressListener } from '../../application/seed/bulk-seeder';
 import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets';
 import { EMPTY_THEME } from '../../domain/brand/theme';
 import { UTM_KINDS } from '../../domain/page/page-session';
 import { newTypeId } from '../../domain/shared/type-id';
+import { sqlQuery } from './sql-statement';
 
 const BATCH = 5000;
 const VOCABULARY: Record<(typeof UTM_KINDS)[number], string[]> = {
@@ -31,18 +31,17 @@ export class SqlBulkSeeder extends BulkSeeder {
 
   async seed(sizes: BulkSeedSizes, onProgress: ProgressListener): Promise<BulkSeedResult> {
     const started = Date.now();
-    const pool = (await this.em.getConnection().getNativeClient()) as Pool;
     const now = new Date();
     const pick = <T>(items: T[], i: number) => items[i % items.length];
 
     const tenants = Array.from({ length: sizes.tenants }, () => newTypeId('tenant'));
     await this.batches('tenants', tenants.length, onProgress, async (from, to) => {
       const ids = tenants.slice(from, to);
-      await pool.query('INSERT INTO tenants (id, name, created_at) SELECT id, $2, $3 FROM unnest($1::text[]) id', [ids, 'Bench tenant', now]);
+      await sqlQuery(this.em, 'INSERT INTO tenants (id, name, created_at) SELECT id, $2, $3 FROM unnest($1::text[]) id', [ids, 'Bench tenant', now]);
     });
 
     const key = this.secrets.generate();
-    await pool.query('INSERT INTO api_keys (id, tenant_id, key_hash, display_prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [
+    await sqlQuery(this.em, 'INSERT INTO api_keys (id, tenant_id, key_hash, display_prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [
       newTypeId('apikey'), tenants[0], key.keyHash, key.displayPrefix, now,
     ]);
 
@@ -52,7 +51,7 @@ export class SqlBulkSeeder extends BulkSeeder {
       const ids = Array.from({ length: to - from }, () => newTypeId('brand'));
       brandIds.push(...ids.slice(0, Math.max(0, 1000 - brandIds.length)));
       const owners = ids.map((_, i) => pick(tenants, from + i));
-      await pool.query(
+      await sqlQuery(this.em, 
         `INSERT INTO brands (id, tenant_id, name, preferred_appearance, theme_light, theme_dark, company_home_page, created_at, updated_at)
          SELECT id, tenant_id, 'Brand ' || n, 'system', $3::json, $3::json, 'https://brand.example/' || n, $4, $4
          FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS b(id, tenant_id, n)`,
@@ -61,7 +60,7 @@ export class SqlBulkSeeder extends BulkSeeder {
     });
 
     const templateId = newTypeId('pagetemplate');
-    await pool.query(
+    await sqlQuery(this.em, 
       `INSERT INTO templates (id, name, description, template_content, is_editable, is_system, version, created_at)
        VALUES ($1, 'Bench template', 'For benchmarks', '<main>{{hero}}</main>', false, true, 1, $2)`,
       [templateId, now],
@@ -70,7 +69,7 @@ export class SqlBulkSeeder extends BulkSeeder {
     const groups = Array.from({ length: sizes.pageGroups }, (_, i) => ({ id: newTypeId('page'), tenantId: pick(tenants, i) }));
     await this.batches('page groups', groups.length, onProgress, async (from, to) => {
       const slice = groups.slice(from, to);
-      await pool.query(
+      await sqlQuery(this.em, 
         `INSERT INTO page_groups (id, tenant_id, name, status, page_template_id, actions, created_at, updated_at)
          SELECT id, tenant_id, 'Group ' || n, (ARRAY['draft','published','archived'])[1 + n % 3], $3, '[{"type":"link","label":"Go"}]', $4, $4
          FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS g(id, tenant_id, n)`,
@@ -84,18 +83,18 @@ export class SqlBulkSeeder extends BulkSeeder {
     await this.batches('pages', pages.length, onProgress, async (from, to) => {
       const slice = pages.slice(from, to);
       const [ids, owners, groupIds] = [slice.map((p) => p.id), slice.map((p) => p.tenantId), slice.map((p) => p.groupId)];
-      await pool.query(
+      await sqlQuery(this.em, 
         `INSERT INTO pages (id, tenant_id, page_group_id, page_template_id, created_at, updated_at)
          SELECT id, tenant_id, group_id, $4, $5, $5 FROM unnest($1::text[], $2::text[], $3::text[]) AS p(id, tenant_id, group_id)`,
         [ids, owners, groupIds, templateId, now],
       );
-      await pool.query(
+      await sqlQuery(this.em, 
         `INSERT INTO page_versions (id, tenant_id, page_id, page_group_id, number, created_at)
          SELECT id, tenant_id, page_id, group_id, 1, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS v(id, tenant_id, page_id, group_id)`,
         [slice.map(() => newTypeId('pagever')), owners, ids, groupIds, now],
       );
     });
-    await pool.query('UPDATE page_group_counters SET pages_count = $2 WHERE page_group_id = ANY($1::text[]) AND shard = 0', [groups.map((g) => g.id), sizes.pagesPerGroup]);
+    await sqlQuery(this.em, 'UPDATE page_group_counters SET pages_count = $2 WHERE page_group_id = ANY($1::text[]) AND shard = 0', [groups.map((g) => g.id), sizes.pagesPerGroup]);
 
     const hot = groups[0];
     const hotPages = pages.filter((p) => p.groupId === hot.id);
@@ -106,7 +105,7 @@ export class SqlBulkSeeder extends BulkSeeder {
       const n = to - from;
       const chosen = Array.from({ length: n }, (_, i) => (from + i < hotSessions ? pick(hotPages, from + i) : pick(pages, (from + i) * 7919)));
       const utm = UTM_KINDS.map((kind) => chosen.map((_, i) => pick(VOCABULARY[kind], (from + i) * (kind.length + 3))));
-      await pool.query(
+      await sqlQuery(this.em, 
         `INSERT INTO page_sessions (id, tenant_id, page_id, page_group_id, utm_campaign, utm_content, utm_medium, utm_source, utm_term, created_at)
          SELECT *, $10::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])`,
         [chosen.map(() => newTypeId('pagesession')), chosen.map((p) => p.tenantId), chosen.map((p) => p.id), chosen.map((p) => p.groupId), ...utm, now],
@@ -122,7 +121,7 @@ export class SqlBulkSeeder extends BulkSeeder {
         }),
       );
       if (fresh.length > 0) {
-        await pool.query(
+        await sqlQuery(this.em, 
           `WITH added AS (
              INSERT INTO page_group_utm_values (page_group_id, kind, value, last_seen_at)
              SELECT *, $4::timestamptz FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING
@@ -134,7 +133,7 @@ export class SqlBulkSeeder extends BulkSeeder {
         utmValues += fresh.length;
       }
     });
-    await pool.query('ANALYZE');
+    await sqlQuery(this.em, 'ANALYZE');
 
     return {
       tenants: tenants.length,

@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { IdempotencyKeyTakenOver, IdempotencyRecord, IdempotencyStore } from '../../application/idempotency/idempotency-store';
 import { SecretCipher } from '../crypto/secret-cipher';
+import { sqlQuery, sqlRows } from './sql-statement';
 
 /**
  * Kept responses are encrypted like other secrets at rest: a replayed create can carry one (the
@@ -20,9 +21,10 @@ export class SqlIdempotencyStore extends IdempotencyStore {
     // A fresh fork: the reservation must commit on its own, before the request's own work, so
     // that a concurrent retry sees it (409) rather than racing it.
     const em = this.em.fork();
-    const reserved = await em.execute<{ key: string }[]>(
+    const reserved = await sqlRows<{ key: string }>(
+      em,
       `INSERT INTO idempotency_keys (tenant_id, key, fingerprint, owner, state, locked_until, created_at, expires_at)
-       VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)
+       VALUES ($1, $2, $3, $4, 'in_progress', $5, $6, $7)
        ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, owner = excluded.owner, state = 'in_progress',
          locked_until = excluded.locked_until, created_at = excluded.created_at, expires_at = excluded.expires_at,
          response_status = NULL, response_body = NULL
@@ -34,14 +36,12 @@ export class SqlIdempotencyStore extends IdempotencyStore {
     );
     // Expired keys are removed a few at a time, now and then, instead of by a separate job.
     if (Math.random() < 0.01) {
-      void em
-        .fork()
-        .execute('DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < ? LIMIT 500)', [now], 'run')
-        .catch(() => {});
+      void sqlRows(em.fork(), 'DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < $1 LIMIT 500)', [now]).catch(() => {});
     }
     if (reserved.length > 0) return null;
-    const rows = await em.execute<{ fingerprint: string; state: 'in_progress' | 'completed'; response_status: number | null; response_body: string | null }[]>(
-      'SELECT fingerprint, state, response_status, response_body FROM idempotency_keys WHERE tenant_id = ? AND key = ?',
+    const rows = await sqlRows<{ fingerprint: string; state: 'in_progress' | 'completed'; response_status: number | null; response_body: string | null }>(
+      em,
+      'SELECT fingerprint, state, response_status, response_body FROM idempotency_keys WHERE tenant_id = $1 AND key = $2',
       [tenantId, key],
     );
     const row = rows[0];
@@ -58,18 +58,16 @@ export class SqlIdempotencyStore extends IdempotencyStore {
   async complete(tenantId: string, key: string, owner: string, status: number, body: string): Promise<void> {
     // Only the holder writes the response. A retry's takeover that ran first has changed the
     // owner; one that comes later waits for this row's lock and then finds it completed.
-    const result = await this.em.execute<{ affectedRows: number }>(
-      `UPDATE idempotency_keys SET state = 'completed', response_status = ?, response_body = ?
-       WHERE tenant_id = ? AND key = ? AND owner = ? AND state = 'in_progress'`,
+    const result = await sqlQuery(
+      this.em,
+      `UPDATE idempotency_keys SET state = 'completed', response_status = $1, response_body = $2
+       WHERE tenant_id = $3 AND key = $4 AND owner = $5 AND state = 'in_progress'`,
       [status, this.cipher.encrypt(body), tenantId, key, owner],
-      'run',
     );
-    if (result.affectedRows !== 1) throw new IdempotencyKeyTakenOver();
+    if (result.rowCount !== 1) throw new IdempotencyKeyTakenOver();
   }
 
   async release(tenantId: string, key: string, owner: string): Promise<void> {
-    await this.em
-      .fork()
-      .execute(`DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ? AND owner = ? AND state = 'in_progress'`, [tenantId, key, owner], 'run');
+    await sqlRows(this.em.fork(), `DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND owner = $3 AND state = 'in_progress'`, [tenantId, key, owner]);
   }
 }

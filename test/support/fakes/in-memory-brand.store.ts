@@ -17,7 +17,14 @@ export class InMemoryBrands extends BrandRepository {
     return brand.tenantId === tenantId ? brand : null;
   }
 
+  async add(brand: Brand): Promise<void> {
+    if (this.rows.has(brand.id)) throw new Error(`brand ${brand.id} was added already`);
+    this.saves++;
+    this.rows.set(brand.id, JSON.stringify(brand));
+  }
+
   async save(brand: Brand): Promise<void> {
+    if (!this.rows.has(brand.id)) throw new Error(`brand ${brand.id} was never added`);
     this.saves++;
     this.rows.set(brand.id, JSON.stringify(brand));
   }

@@ -33,7 +33,7 @@ export class InMemoryTemplates extends TemplateRepository {
     const template = this.rows.get(id);
     return template?.isSystem ? template : null;
   }
-  async save(template: Template) {
+  async add(template: Template) {
     this.rows.set(template.id, template);
   }
 }

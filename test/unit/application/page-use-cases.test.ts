@@ -18,8 +18,8 @@ function setup() {
   const versions = new InMemoryVersions(pages);
   const system = Template.createSystem({ name: 'S', templateContent: 'c' }, clock.now());
   const foreign = system.duplicateFor(OTHER, undefined, clock.now());
-  void templates.save(system);
-  void templates.save(foreign);
+  void templates.add(system);
+  void templates.add(foreign);
   const group = PageGroup.create({ tenantId: TENANT, name: 'G', pageTemplateId: system.id }, clock.now());
   void groups.save(group);
   return {

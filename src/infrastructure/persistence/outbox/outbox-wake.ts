@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EntityManager } from '@mikro-orm/postgresql';
-import type { Pool } from 'pg';
+import { sqlRows } from '../sql-statement';
 
 export const OUTBOX_CHANNEL = 'outbox_events';
 
@@ -48,10 +48,8 @@ function wakeRelay(em: EntityManager): void {
   scheduled = true;
   setImmediate(() => {
     scheduled = false;
-    void (em.getConnection().getNativeClient() as Promise<Pool>)
-      .then((pool) => pool.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`))
-      .catch(() => {
-        // Best effort by design (the relay polls); a failing database shows in the request itself.
-      });
+    void sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`).catch(() => {
+      // Best effort by design (the relay polls); a failing database shows in the request itself.
+    });
   });
 }

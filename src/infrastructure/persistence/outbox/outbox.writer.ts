@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { DomainEvent } from '../../../domain/shared/domain-event';
+import { sqlRows } from '../sql-statement';
 import { markOutboxWritten, OUTBOX_CHANNEL } from './outbox-wake';
 
 export { OUTBOX_CHANNEL };
@@ -15,11 +16,14 @@ export function eventBody(event: DomainEvent): string {
 /** Appends events to the outbox on the context EntityManager: inside its transaction if any. */
 export async function writeToOutbox(em: EntityManager, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const values = events.map(() => '(?, ?, ?, ?, ?)').join(', ');
-  const params = events.flatMap((event) => [event.id, event.tenantId, event.type, eventBody(event), event.occurredAt]);
-  await em.execute(`INSERT INTO outbox_events (id, tenant_id, type, body, created_at) VALUES ${values}`, params, 'run');
+  await sqlRows(
+    em,
+    `INSERT INTO outbox_events (id, tenant_id, type, body, created_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
+    [events.map((e) => e.id), events.map((e) => e.tenantId), events.map((e) => e.type), events.map(eventBody), events.map((e) => e.occurredAt)],
+  );
   // The relay is woken after the commit by the enclosing `committingOutbox` (outbox-wake.ts says
   // why). A writer outside one notifies in its transaction (delivered on commit, dropped on
   // rollback); the relay also polls, so a missed notification only adds latency.
-  if (!markOutboxWritten()) await em.execute(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`, [], 'run');
+  if (!markOutboxWritten()) await sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 }

@@ -4,7 +4,7 @@ import { BrandQueries } from '../../../application/brand/brand.queries';
 import { BrandView } from '../../../application/brand/brand.view';
 import { JsonText } from '../../../application/shared/json-text';
 import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
-import { preparedRows } from '../prepared';
+import { sqlRows } from '../sql-statement';
 
 interface BrandRow {
   id: string;
@@ -34,6 +34,6 @@ export class SqlBrandQueries extends BrandQueries {
   // view_json is the brand's response JSON, rendered by PostgreSQL when the row was written
   // (Migration...060000): sent as it is, never parsed here.
   private rows(name: string, where: string, params: unknown[]): Promise<BrandRow[]> {
-    return preparedRows<BrandRow>(this.em, name, `SELECT id, view_json FROM brands ${where}`, params);
+    return sqlRows<BrandRow>(this.em, `SELECT id, view_json FROM brands ${where}`, params);
   }
 }

@@ -5,7 +5,7 @@ import { PageGroupView } from '../../../application/page-group/page-group.view';
 import { JsonText } from '../../../application/shared/json-text';
 import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { PageGroupStatus, PlatformObject } from '../../../domain/page-group/page-group';
-import { preparedRows } from '../prepared';
+import { sqlRows } from '../sql-statement';
 import { isoTimestamp, pagesCountOf } from '../sql';
 
 interface PageGroupRow {
@@ -55,9 +55,8 @@ export class SqlPageGroupQueries extends PageGroupQueries {
     const name = `page-groups-list${filter.status ? '-status' : ''}${page.after ? '-after' : ''}`;
     // The item's JSON, rendered by PostgreSQL when the group was written, around its current count
     // of pages (Migration...20261123000000).
-    const rows = await preparedRows<{ id: string; view_json: string }>(
+    const rows = await sqlRows<{ id: string; view_json: string }>(
       this.em,
-      name,
       `SELECT g.id, g.view_head || ${PAGES_COUNT} || g.view_tail AS view_json FROM page_groups g
         WHERE ${where.join(' AND ')} ORDER BY g.id DESC LIMIT $${params.length}`,
       params,
@@ -66,12 +65,12 @@ export class SqlPageGroupQueries extends PageGroupQueries {
   }
 
   async isActive(tenantId: string, id: string): Promise<boolean> {
-    const rows = await this.em.execute('SELECT 1 FROM page_groups WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL', [id, tenantId]);
+    const rows = await sqlRows(this.em, 'SELECT 1 FROM page_groups WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL', [id, tenantId]);
     return rows.length > 0;
   }
 
   async findActive(tenantId: string, id: string): Promise<PageGroupView | null> {
-    const rows = await this.em.execute<PageGroupRow[]>(`SELECT ${COLUMNS} FROM page_groups g WHERE g.tenant_id = ? AND g.id = ? AND g.deleted_at IS NULL`, [tenantId, id]);
+    const rows = await sqlRows<PageGroupRow>(this.em, `SELECT ${COLUMNS} FROM page_groups g WHERE g.tenant_id = $1 AND g.id = $2 AND g.deleted_at IS NULL`, [tenantId, id]);
     return rows.length === 0 ? null : toView(rows[0]);
   }
 }

@@ -5,7 +5,7 @@ import { PageListItemView, toUtmParametersView, UTM_VALUES_PER_KIND, UtmParamete
 import { UTM_KINDS, UtmKind } from '../../../domain/page/page-session';
 import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { JsonText } from '../../../application/shared/json-text';
-import { preparedRows } from '../prepared';
+import { sqlParams, sqlRows } from '../sql-statement';
 import { isoTimestamp } from '../sql';
 
 interface PageRow {
@@ -35,11 +35,12 @@ export class SqlPageQueries extends PageQueries {
   }
 
   async listByGroup(tenantId: string, pageGroupId: string, page: ListRequest): Promise<ListSlice<PageListItemView>> {
-    const after = page.after ? 'AND id < ?' : '';
-    const rows = await this.em.execute<PageRow[]>(
+    const p = sqlParams();
+    const rows = await sqlRows<PageRow>(
+      this.em,
       `SELECT id, page_group_id, tenant_id, ${isoTimestamp('created_at')} AS created_at, ${isoTimestamp('updated_at')} AS updated_at
-       FROM pages WHERE page_group_id = ? AND tenant_id = ? ${after} ORDER BY id DESC LIMIT ?`,
-      [pageGroupId, tenantId, ...(page.after ? [page.after] : []), page.limit + 1],
+       FROM pages WHERE page_group_id = ${p(pageGroupId)} AND tenant_id = ${p(tenantId)} ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
+      p.values,
     );
     const items = rows.map((row) => ({ pageId: row.id, pageGroupId: row.page_group_id, tenantId: row.tenant_id, createdAt: row.created_at, updatedAt: row.updated_at }));
     return toSlice(items, page.limit, (item) => item.pageId);
@@ -48,9 +49,8 @@ export class SqlPageQueries extends PageQueries {
   async utmParameters(tenantId: string, pageGroupId: string): Promise<JsonText<UtmParametersView> | null> {
     // The kept JSON, read by primary key together with the group check; rendered again first when
     // a value arrived since it was rendered (its generation moved on).
-    const rows = await preparedRows<{ body: string | null; generation: string | null; body_generation: string | null }>(
+    const rows = await sqlRows<{ body: string | null; generation: string | null; body_generation: string | null }>(
       this.em,
-      'utm-summary',
       `SELECT s.body, s.generation, s.body_generation FROM page_groups g LEFT JOIN page_group_utm_summaries s ON s.page_group_id = g.id
        WHERE g.id = $1 AND g.tenant_id = $2 AND g.deleted_at IS NULL`,
       [pageGroupId, tenantId],
@@ -69,11 +69,10 @@ export class SqlPageQueries extends PageQueries {
    * read are either in this rendering or in a later generation.
    */
   private async renderUtmSummary(pageGroupId: string, generation: string): Promise<string> {
-    const values = await preparedRows<{ kind: UtmKind; value: string }>(this.em, 'utm-recent', RECENT_UTM_VALUES, [pageGroupId, UTM_KINDS]);
+    const values = await sqlRows<{ kind: UtmKind; value: string }>(this.em, RECENT_UTM_VALUES, [pageGroupId, UTM_KINDS]);
     const body = JSON.stringify(toUtmParametersView(values));
-    await preparedRows(
+    await sqlRows(
       this.em,
-      'utm-keep',
       `UPDATE page_group_utm_summaries s SET body = $2, body_generation = $3
        FROM (SELECT page_group_id FROM page_group_utm_summaries WHERE page_group_id = $1 AND generation = $3 FOR UPDATE SKIP LOCKED) unlocked
        WHERE s.page_group_id = unlocked.page_group_id`,

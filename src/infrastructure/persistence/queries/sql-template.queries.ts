@@ -4,6 +4,7 @@ import { TemplateQueries, TemplateType } from '../../../application/template/tem
 import { TemplateView, toTemplateView } from '../../../application/template/template.view';
 import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { COLUMNS, TemplateRow, toTemplate } from '../template.rows';
+import { sqlParams, sqlRows } from '../sql-statement';
 
 /**
  * The list merges two walks of templates_tenant_id_id_idx, newest first: the system templates
@@ -17,16 +18,12 @@ export class SqlTemplateQueries extends TemplateQueries {
   }
 
   async list(tenantId: string, filter: { type?: TemplateType }, page: ListRequest): Promise<ListSlice<TemplateView>> {
-    const after = page.after ? 'AND id < ?' : '';
-    const walk = (owner: string) => `(SELECT ${COLUMNS} FROM templates WHERE ${owner} ${after} ORDER BY id DESC LIMIT ?)`;
-    const parts: { sql: string; params: unknown[] }[] = [];
-    const tail = [...(page.after ? [page.after] : []), page.limit + 1];
-    if (filter.type !== 'custom') parts.push({ sql: walk('tenant_id IS NULL'), params: tail });
-    if (filter.type !== 'system') parts.push({ sql: walk('tenant_id = ?'), params: [tenantId, ...tail] });
-    const rows = await this.em.execute<TemplateRow[]>(
-      `SELECT * FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) t ORDER BY id DESC LIMIT ?`,
-      [...parts.flatMap((p) => p.params), page.limit + 1],
-    );
+    const p = sqlParams();
+    const walk = (owner: string) => `(SELECT ${COLUMNS} FROM templates WHERE ${owner} ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)})`;
+    const parts: string[] = [];
+    if (filter.type !== 'custom') parts.push(walk('tenant_id IS NULL'));
+    if (filter.type !== 'system') parts.push(walk(`tenant_id = ${p(tenantId)}`));
+    const rows = await sqlRows<TemplateRow>(this.em, `SELECT * FROM (${parts.join(' UNION ALL ')}) t ORDER BY id DESC LIMIT ${p(page.limit + 1)}`, p.values);
     return toSlice(rows.map((row) => toTemplateView(toTemplate(row))), page.limit, (item) => item.pageTemplateId);
   }
 }

@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ApiKey } from '../../../domain/api-key/api-key';
 import { ApiKeyPrincipal, ApiKeyRepository } from '../../../domain/api-key/api-key.repository';
-import { preparedRows } from '../prepared';
+import { sqlRows } from '../sql-statement';
 
 @Injectable()
 export class MikroOrmApiKeyRepository extends ApiKeyRepository {
@@ -16,9 +16,8 @@ export class MikroOrmApiKeyRepository extends ApiKeyRepository {
 
   async findActiveByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {
     // The hot path of every request: one unique-index probe, no entity, no identity map.
-    const rows = await preparedRows<{ id: string; tenant_id: string }>(
+    const rows = await sqlRows<{ id: string; tenant_id: string }>(
       this.em,
-      'api-key-by-hash',
       'SELECT id, tenant_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
       [keyHash],
     );

@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { PageGroup } from '../../../domain/page-group/page-group';
 import { PageGroupRepository } from '../../../domain/page-group/page-group.repository';
-import { statementRows } from '../prepared';
+import { sqlRows } from '../sql-statement';
 
 @Injectable()
 export class MikroOrmPageGroupRepository extends PageGroupRepository {
@@ -15,9 +15,8 @@ export class MikroOrmPageGroupRepository extends PageGroupRepository {
   }
 
   async findActiveDefaults(tenantId: string, id: string): Promise<{ pageTemplateId: string | null } | null> {
-    const rows = await statementRows<{ page_template_id: string | null }>(
+    const rows = await sqlRows<{ page_template_id: string | null }>(
       this.em,
-      'page-group-defaults',
       'SELECT page_template_id FROM page_groups WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL',
       [id, tenantId],
     );

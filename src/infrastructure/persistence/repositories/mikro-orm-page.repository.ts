@@ -7,7 +7,7 @@ import { PageRepository, PageVersionRepository } from '../../../domain/page/page
 import { ConcurrentChangeError, NotFoundError } from '../../../domain/shared/domain-error';
 import { committingOutbox, markOutboxWritten } from '../outbox/outbox-wake';
 import { eventBody, writeToOutbox } from '../outbox/outbox.writer';
-import { statementRows } from '../prepared';
+import { sqlRows } from '../sql-statement';
 
 /** Each group's count of pages is spread over this many rows (Migration...20261123000000). */
 export const PAGE_COUNTER_SHARDS = 8;
@@ -40,7 +40,7 @@ export class MikroOrmPageRepository extends PageRepository {
     // after the wait) and the page is a 404; a delete that comes later waits for this commit.
     // 50 parallel creations count 50.
     const rows = await committingOutbox(this.em, async () => {
-      const written = await statementRows<{ n: number }>(this.em, 'page-create', CREATE_PAGE, [
+      const written = await sqlRows<{ n: number }>(this.em, CREATE_PAGE, [
         page.pageGroupId, randomInt(PAGE_COUNTER_SHARDS), page.tenantId,
         page.id, page.pageTemplateId, page.supplementaryContext, page.createdAt, page.updatedAt,
         firstVersion.id, firstVersion.number, firstVersion.createdAt,
@@ -86,8 +86,9 @@ export class MikroOrmPageVersionRepository extends PageVersionRepository {
   }
 
   async latestNumber(tenantId: string, pageId: string): Promise<number> {
-    const rows = await this.em.execute<{ latest: number | null }[]>(
-      'SELECT max(number) AS latest FROM page_versions WHERE page_id = ? AND tenant_id = ?',
+    const rows = await sqlRows<{ latest: number | null }>(
+      this.em,
+      'SELECT max(number) AS latest FROM page_versions WHERE page_id = $1 AND tenant_id = $2',
       [pageId, tenantId],
     );
     return rows[0]?.latest ?? 0;
@@ -98,7 +99,7 @@ export class MikroOrmPageVersionRepository extends PageVersionRepository {
       await committingOutbox(this.em, () => this.em.transactional(async (em) => {
         em.persist(version);
         await em.flush();
-        await em.execute('UPDATE pages SET updated_at = greatest(updated_at, ?) WHERE id = ?', [version.createdAt, version.pageId], 'run');
+        await sqlRows(em, 'UPDATE pages SET updated_at = greatest(updated_at, $1) WHERE id = $2', [version.createdAt, version.pageId]);
         await writeToOutbox(em, version.peekEvents());
       }));
       version.pullEvents();

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { PageSession, PageSessionRepository, UTM_KINDS } from '../../../domain/page/page-session';
+import { sqlRows } from '../sql-statement';
 
 @Injectable()
 export class SqlPageSessionRepository extends PageSessionRepository {
@@ -11,19 +12,15 @@ export class SqlPageSessionRepository extends PageSessionRepository {
   async saveNew(session: PageSession): Promise<void> {
     const { utm } = session;
     await this.em.transactional(async (em) => {
-      await em.execute(
+      await sqlRows(
+        em,
         `INSERT INTO page_sessions (id, tenant_id, page_id, page_group_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [session.id, session.tenantId, session.pageId, session.pageGroupId, utm.source ?? null, utm.medium ?? null, utm.campaign ?? null, utm.term ?? null, utm.content ?? null, session.createdAt],
-        'run',
       );
       const kinds = UTM_KINDS.filter((kind) => utm[kind] !== undefined);
       if (kinds.length === 0) return;
-      await em.execute(
-        recordUtmValues(kinds.length),
-        [...kinds.flatMap((kind) => [kind, utm[kind]]), session.pageGroupId, session.createdAt],
-        'run',
-      );
+      await sqlRows(em, RECORD_UTM_VALUES, [kinds, kinds.map((kind) => utm[kind]), session.pageGroupId, session.createdAt]);
     });
   }
 }
@@ -34,10 +31,9 @@ export class SqlPageSessionRepository extends PageSessionRepository {
  * most hourly, so a busy value does not rewrite its row on every visit. When a value is new or
  * moved, the group summary's generation moves on, and the next read renders it again.
  */
-function recordUtmValues(count: number): string {
-  return `
-    WITH seen (kind, value) AS (VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}),
-    p AS (SELECT ?::text AS page_group_id, ?::timestamptz AS seen_at),
+const RECORD_UTM_VALUES = `
+    WITH seen (kind, value) AS (SELECT * FROM unnest($1::text[], $2::text[])),
+    p AS (SELECT $3::text AS page_group_id, $4::timestamptz AS seen_at),
     moved AS (
       INSERT INTO page_group_utm_values (page_group_id, kind, value, last_seen_at)
       SELECT p.page_group_id, seen.kind, seen.value, p.seen_at FROM seen, p
@@ -47,4 +43,3 @@ function recordUtmValues(count: number): string {
     INSERT INTO page_group_utm_summaries (page_group_id, generation)
     SELECT page_group_id, 1 FROM p WHERE EXISTS (SELECT 1 FROM moved)
     ON CONFLICT (page_group_id) DO UPDATE SET generation = page_group_utm_summaries.generation + 1`;
-}

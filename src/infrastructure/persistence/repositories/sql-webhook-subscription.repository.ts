@@ -4,6 +4,7 @@ import { EventType } from '../../../domain/events/event-catalogue';
 import { WebhookSubscription } from '../../../domain/webhook/webhook-subscription';
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription.repository';
 import { SecretCipher } from '../../crypto/secret-cipher';
+import { sqlRows } from '../sql-statement';
 
 interface SubscriptionRow {
   id: string;
@@ -28,8 +29,9 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
   }
 
   async findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<WebhookSubscription | null> {
-    const rows = await this.em.execute<SubscriptionRow[]>(
-      `SELECT * FROM webhook_subscriptions WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    const rows = await sqlRows<SubscriptionRow>(
+      this.em,
+      `SELECT * FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [id, tenantId],
     );
     if (rows.length === 0) return null;
@@ -52,13 +54,14 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       // Creations for one tenant take turns on its row (NO KEY UPDATE: other writes that only
       // reference the tenant are not held up); the count is then a new statement, which sees
       // what the one before committed.
-      await em.execute('SELECT 1 FROM tenants WHERE id = ? FOR NO KEY UPDATE', [s.tenantId]);
-      const inserted = await em.execute<{ id: string }[]>(
+      await sqlRows(em, 'SELECT 1 FROM tenants WHERE id = $1 FOR NO KEY UPDATE', [s.tenantId]);
+      const inserted = await sqlRows<{ id: string }>(
+        em,
         `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at)
-         SELECT ?, ?, ?, ?::text[], ?, ?, ?, ?, ?
-         WHERE (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id = ? AND deleted_at IS NULL) < ?
+         SELECT $1, $2, $3, $4::text[], $5, $6, $7, $8, $9
+         WHERE (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id = $2 AND deleted_at IS NULL) < $10
          RETURNING id`,
-        [s.id, s.tenantId, s.url, `{${s.events.map((e) => `"${e}"`).join(',')}}`, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, s.tenantId, limit],
+        [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit],
       );
       return inserted.length === 1;
     });
@@ -66,10 +69,10 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
 
   async save(s: WebhookSubscription): Promise<void> {
     // The secret was written once, by addWithin; updates never touch it.
-    await this.em.execute(
-      `UPDATE webhook_subscriptions SET url = ?, events = ?::text[], active = ?, updated_at = ?, deleted_at = ? WHERE id = ? AND tenant_id = ?`,
-      [s.url, `{${s.events.map((e) => `"${e}"`).join(',')}}`, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId],
-      'run',
+    await sqlRows(
+      this.em,
+      `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5 WHERE id = $6 AND tenant_id = $7`,
+      [s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId],
     );
   }
 }

@@ -1,12 +1,12 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { AttemptResult, DeliveryClaim, DeliveryJob, DeliveryStore } from '../../../application/webhook/delivery.ports';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { NextStep } from '../../../domain/webhook/retry-policy';
 import { SecretCipher } from '../../crypto/secret-cipher';
 import { endpointKey } from '../../webhooks/endpoint-key';
 import { GroupWriter } from '../group-writer';
+import { sqlQuery, sqlRows } from '../sql-statement';
 
 /** One attempt's record: its log row and the delivery's next state. */
 interface AttemptRecord {
@@ -142,12 +142,12 @@ export class SqlDeliveryStore extends DeliveryStore {
   private async claimAll(items: ClaimRequest[]): Promise<(ClaimRow | null)[]> {
     const sorted = [...items].sort(byDeliveryId);
     // One statement: take each attempt and read what sending it needs (one round trip, not two).
-    const { rows } = await (await this.pool()).query<ClaimRow>({
-      // A named statement: parsed and planned once per connection (this runs thousands of times a second).
-      name: 'webhook-delivery-claim-all',
-      text: CLAIM_ATTEMPTS_SQL,
-      values: [sorted.map((c) => c.deliveryId), sorted.map((c) => c.attempt - 1), sorted.map((c) => c.now), sorted.map((c) => c.lockedUntil)],
-    });
+    // On the pool, a prepared statement (sqlQuery): parsed and planned once per connection.
+    const { rows } = await sqlQuery<ClaimRow>(
+      this.orm.em,
+      CLAIM_ATTEMPTS_SQL,
+      [sorted.map((c) => c.deliveryId), sorted.map((c) => c.attempt - 1), sorted.map((c) => c.now), sorted.map((c) => c.lockedUntil)],
+    );
     // A row is one attempt taken. Two jobs for the same attempt in one group (a duplicate job):
     // the row goes to the first, the other finds nothing to take, as it would after it.
     const taken = new Map(rows.map((row) => [`${row.id} ${row.attempt_count + 1}`, row]));
@@ -192,19 +192,14 @@ export class SqlDeliveryStore extends DeliveryStore {
   private async recordAll(rows: AttemptRecord[]): Promise<void> {
     const sorted = [...rows].sort(byDeliveryId);
     const column = <K extends keyof AttemptRecord>(key: K) => sorted.map((row) => row[key]);
-    await (await this.pool()).query({
-      name: 'webhook-delivery-record-all',
-      text: RECORD_ATTEMPTS_SQL,
-      values: [
+    await sqlQuery(
+      this.orm.em,
+      RECORD_ATTEMPTS_SQL,
+      [
         column('id'), column('tenantId'), column('deliveryId'), column('subscriptionId'), column('eventId'), column('eventType'), column('attempt'),
         column('statusCode'), column('durationMs'), column('error'), column('nextAttemptAt'), column('at'), column('status'), column('finishedAt'),
       ],
-    });
-  }
-
-  /** The ORM's own node-postgres pool, for named statements on the hot path. */
-  private pool(): Promise<Pool> {
-    return this.orm.em.getConnection().getNativeClient() as Promise<Pool>;
+    );
   }
 
   /** Decrypted secrets by ciphertext: AES-GCM is cheap, but not free at thousands per second. */
@@ -220,33 +215,33 @@ export class SqlDeliveryStore extends DeliveryStore {
   }
 
   async cancel(claim: DeliveryClaim, at: Date): Promise<void> {
-    await this.orm.em.fork().execute(
-      `UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL, next_attempt_at = NULL, updated_at = ?, finished_at = ?
-       WHERE id = ? AND status IN ('pending', 'sending')`,
-      [at, at, claim.deliveryId],
-      'run',
+    await sqlRows(
+      this.orm.em,
+      `UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL, next_attempt_at = NULL, updated_at = $1, finished_at = $1
+       WHERE id = $2 AND status IN ('pending', 'sending')`,
+      [at, claim.deliveryId],
     );
   }
 
   async disableIfDead(subscriptionId: string, at: Date, windowMs: number): Promise<boolean> {
-    const { rows } = await (await this.pool()).query({
-      name: 'webhook-subscription-disable-if-dead',
-      text: `UPDATE webhook_subscriptions SET active = false, updated_at = greatest(updated_at + interval '1 millisecond', $2)
+    const { rows } = await sqlQuery(
+      this.orm.em,
+      `UPDATE webhook_subscriptions SET active = false, updated_at = greatest(updated_at + interval '1 millisecond', $2)
              WHERE id = $1 AND active AND deleted_at IS NULL
                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries
                                WHERE subscription_id = $1 AND status = 'delivered' AND finished_at > $3)
              RETURNING id`,
-      values: [subscriptionId, at, new Date(at.getTime() - windowMs)],
-    });
+      [subscriptionId, at, new Date(at.getTime() - windowMs)],
+    );
     return rows.length > 0;
   }
 
   async findStranded(now: Date, limit: number, graceMs: number): Promise<DeliveryJob[]> {
     const before = new Date(now.getTime() - graceMs);
-    const { rows } = await (await this.pool()).query<{ id: string; attempt_count: number; tenant_id: string; url: string }>({
-      name: 'webhook-delivery-find-stranded',
-      // SKIP LOCKED: two workers' sweeps share the stranded rows instead of both taking each.
-      text: `WITH stranded AS (
+    // SKIP LOCKED: two workers' sweeps share the stranded rows instead of both taking each.
+    const { rows } = await sqlQuery<{ id: string; attempt_count: number; tenant_id: string; url: string }>(
+      this.orm.em,
+      `WITH stranded AS (
          SELECT id FROM webhook_deliveries
          WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2)
            AND (enqueued_at IS NULL OR enqueued_at <= $1)
@@ -255,8 +250,8 @@ export class SqlDeliveryStore extends DeliveryStore {
        FROM stranded, webhook_subscriptions s
        WHERE d.id = stranded.id AND s.id = d.subscription_id
        RETURNING d.id, d.attempt_count, d.tenant_id, s.url`,
-      values: [before, now, limit],
-    });
+      [before, now, limit],
+    );
     return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt_count + 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.url) }));
   }
 }

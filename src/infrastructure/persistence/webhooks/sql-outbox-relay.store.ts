@@ -1,9 +1,9 @@
-import { MikroORM } from '@mikro-orm/postgresql';
+import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { Pool, PoolClient } from 'pg';
 import { DeliveryJob, OutboxRelayStore } from '../../../application/webhook/delivery.ports';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { endpointKey } from '../../webhooks/endpoint-key';
+import { sqlRows } from '../sql-statement';
 
 /**
  * Deliveries one relay round writes at most (the round's events are cut to fit, one event at
@@ -24,7 +24,7 @@ interface Subscription {
  * Claims committed outbox events with FOR UPDATE SKIP LOCKED (so any number of relays can run),
  * makes one delivery per matching active subscription, and marks the events published, all in
  * one transaction. `UNIQUE (event_id, subscription_id)` keeps a delivery from being made twice.
- * Named statements over array parameters: the same statements, parsed once, whatever the batch.
+ * Statements over array parameters: the same text whatever the batch.
  */
 @Injectable()
 export class SqlOutboxRelayStore extends OutboxRelayStore {
@@ -33,24 +33,18 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
   }
 
   async fanOut(limit: number, now: Date): Promise<{ events: number; deliveries: DeliveryJob[]; more: boolean }> {
-    const pool = (await this.orm.em.getConnection().getNativeClient()) as Pool;
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const { rows: claimed } = await client.query<{ id: string; tenant_id: string; type: string }>({
-        name: 'outbox-claim',
-        text: 'SELECT id, tenant_id, type FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-        values: [limit],
-      });
-      if (claimed.length === 0) {
-        await client.query('COMMIT');
-        return { events: 0, deliveries: [], more: false };
-      }
-      const { rows: subscriptions } = await client.query<Subscription>({
-        name: 'outbox-subscriptions-with-url',
-        text: 'SELECT id, tenant_id, events, url FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL',
-        values: [[...new Set(claimed.map((e) => e.tenant_id))]],
-      });
+    return this.orm.em.fork().transactional(async (em) => {
+      const claimed = await sqlRows<{ id: string; tenant_id: string; type: string }>(
+        em,
+        'SELECT id, tenant_id, type FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+        [limit],
+      );
+      if (claimed.length === 0) return { events: 0, deliveries: [], more: false };
+      const subscriptions = await sqlRows<Subscription>(
+        em,
+        'SELECT id, tenant_id, events, url FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL',
+        [[...new Set(claimed.map((e) => e.tenant_id))]],
+      );
       const matching = (event: { tenant_id: string; type: string }) => subscriptions.filter((s) => s.tenant_id === event.tenant_id && s.events.includes(event.type));
       // The events this round takes: as many as fit RELAY_ROUND_ROWS deliveries (one at least).
       // The others stay unpublished, and their row locks go with this transaction's end.
@@ -68,38 +62,32 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
         for (const s of to) {
           chunk.push({ id: newTypeId('whdlv', now.getTime()), tenantId: event.tenant_id, subscriptionId: s.id, eventId: event.id, type: event.type, endpoint: endpointKey(s.url) });
           if (chunk.length === INSERT_CHUNK) {
-            deliveries.push(...(await insertDeliveries(client, chunk, now)));
+            deliveries.push(...(await insertDeliveries(em, chunk, now)));
             chunk = [];
           }
         }
       }
-      if (chunk.length > 0) deliveries.push(...(await insertDeliveries(client, chunk, now)));
-      await client.query({ name: 'outbox-published', text: 'UPDATE outbox_events SET published_at = $1 WHERE id = ANY($2::text[])', values: [now, events.map(({ event }) => event.id)] });
-      await client.query('COMMIT');
+      if (chunk.length > 0) deliveries.push(...(await insertDeliveries(em, chunk, now)));
+      await sqlRows(em, 'UPDATE outbox_events SET published_at = $1 WHERE id = ANY($2::text[])', [now, events.map(({ event }) => event.id)]);
       return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length };
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 }
 
 /** Inserts one chunk of deliveries; returns the jobs of those made now (not made before). */
 async function insertDeliveries(
-  client: PoolClient,
+  em: EntityManager,
   chunk: { id: string; tenantId: string; subscriptionId: string; eventId: string; type: string; endpoint: string }[],
   now: Date,
 ): Promise<DeliveryJob[]> {
-  const { rows } = await client.query<{ id: string }>({
-    name: 'outbox-deliveries',
-    text: `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
+  const rows = await sqlRows<{ id: string }>(
+    em,
+    `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
            SELECT id, tenant_id, subscription_id, event_id, event_type, 'pending', 0, $6, $6, $6
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS d(id, tenant_id, subscription_id, event_id, event_type)
            ON CONFLICT (event_id, subscription_id) DO NOTHING RETURNING id`,
-    values: [chunk.map((r) => r.id), chunk.map((r) => r.tenantId), chunk.map((r) => r.subscriptionId), chunk.map((r) => r.eventId), chunk.map((r) => r.type), now],
-  });
+    [chunk.map((r) => r.id), chunk.map((r) => r.tenantId), chunk.map((r) => r.subscriptionId), chunk.map((r) => r.eventId), chunk.map((r) => r.type), now],
+  );
   const made = new Set(rows.map((row) => row.id));
   return chunk.filter((r) => made.has(r.id)).map((r) => ({ deliveryId: r.id, attempt: 1, delayMs: 0, tenantId: r.tenantId, endpoint: r.endpoint }));
 }

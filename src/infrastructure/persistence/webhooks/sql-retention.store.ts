@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { RetentionStore } from '../../../application/webhook/retention.ports';
+import { sqlQuery } from '../sql-statement';
 
 /**
  * Each batch is one statement (its own short transaction), through the indexes of
@@ -15,31 +15,27 @@ export class SqlRetentionStore extends RetentionStore {
   }
 
   async purgeDeliveries(before: Date, limit: number): Promise<number> {
-    const { rowCount } = await (await this.pool()).query({
-      name: 'webhook-retention-deliveries',
-      // The attempts go in the same statement: the foreign key is checked at its end.
-      text: `WITH old AS (
+    // The attempts go in the same statement: the foreign key is checked at its end.
+    const { rowCount } = await sqlQuery(
+      this.orm.em,
+      `WITH old AS (
          SELECT id FROM webhook_deliveries WHERE finished_at < $1 ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED),
        attempts AS (DELETE FROM webhook_delivery_attempts a USING old WHERE a.delivery_id = old.id)
        DELETE FROM webhook_deliveries d USING old WHERE d.id = old.id`,
-      values: [before, limit],
-    });
-    return rowCount ?? 0;
+      [before, limit],
+    );
+    return rowCount;
   }
 
   async purgeEvents(before: Date, limit: number): Promise<number> {
-    const { rowCount } = await (await this.pool()).query({
-      name: 'webhook-retention-events',
-      text: `DELETE FROM outbox_events WHERE id IN (
+    const { rowCount } = await sqlQuery(
+      this.orm.em,
+      `DELETE FROM outbox_events WHERE id IN (
          SELECT o.id FROM outbox_events o
          WHERE o.published_at < $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id)
          ORDER BY o.published_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-      values: [before, limit],
-    });
-    return rowCount ?? 0;
-  }
-
-  private pool(): Promise<Pool> {
-    return this.orm.em.getConnection().getNativeClient() as Promise<Pool>;
+      [before, limit],
+    );
+    return rowCount;
   }
 }

@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Template } from '../../../domain/template/template';
 import { TemplateRepository } from '../../../domain/template/template.repository';
-import { statementRows } from '../prepared';
+import { sqlRows } from '../sql-statement';
 import { COLUMNS, TemplateRow, toTemplate } from '../template.rows';
 
 /**
@@ -10,28 +10,27 @@ import { COLUMNS, TemplateRow, toTemplate } from '../template.rows';
  * duplicate), so they need none of the ORM's change tracking: a read is one prepared statement
  * and a write one INSERT, without the unit of work's flush and its BEGIN/COMMIT round trips
  * (duplicate was the slowest endpoint at half load). On the unit of work's connection when there
- * is one (statementRows), so the demo seed's transaction sees its own templates.
+ * is one (sqlRows), so the demo seed's transaction sees its own templates.
  */
 @Injectable()
-export class MikroOrmTemplateRepository extends TemplateRepository {
+export class SqlTemplateRepository extends TemplateRepository {
   constructor(private readonly em: EntityManager) {
     super();
   }
 
   async findVisible(tenantId: string, id: string): Promise<Template | null> {
-    const rows = await statementRows<TemplateRow>(this.em, 'template-visible', `SELECT ${COLUMNS} FROM templates WHERE id = $1 AND (tenant_id IS NULL OR tenant_id = $2)`, [id, tenantId]);
+    const rows = await sqlRows<TemplateRow>(this.em, `SELECT ${COLUMNS} FROM templates WHERE id = $1 AND (tenant_id IS NULL OR tenant_id = $2)`, [id, tenantId]);
     return rows.length === 0 ? null : toTemplate(rows[0]);
   }
 
   async findSystem(id: string): Promise<Template | null> {
-    const rows = await statementRows<TemplateRow>(this.em, 'template-system', `SELECT ${COLUMNS} FROM templates WHERE id = $1 AND tenant_id IS NULL`, [id]);
+    const rows = await sqlRows<TemplateRow>(this.em, `SELECT ${COLUMNS} FROM templates WHERE id = $1 AND tenant_id IS NULL`, [id]);
     return rows.length === 0 ? null : toTemplate(rows[0]);
   }
 
-  async save(template: Template): Promise<void> {
-    await statementRows(
+  async add(template: Template): Promise<void> {
+    await sqlRows(
       this.em,
-      'template-insert',
       `INSERT INTO templates (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         template.id, template.tenantId, template.sourcePageTemplateId, template.name, template.description, template.templateContent,

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Appearance, Brand } from '../../../domain/brand/brand';
 import { BrandRepository } from '../../../domain/brand/brand.repository';
 import { Theme } from '../../../domain/brand/theme';
-import { statementRows } from '../prepared';
+import { sqlRows } from '../sql-statement';
 import { hydrate } from '../schemas/entity-class';
 
 interface BrandRow {
@@ -20,55 +20,47 @@ interface BrandRow {
 
 const COLUMNS = 'id, tenant_id, name, preferred_appearance, theme_light, theme_dark, company_home_page, created_at, updated_at';
 
-/** Brands read from the database: `save` updates these and inserts any other. */
-const stored = new WeakSet<Brand>();
-
 /**
  * Brands with plain statements instead of the ORM's unit of work: a create is one INSERT and a
  * PATCH one SELECT … FOR UPDATE and one UPDATE, without change sets, a flush and (for a create)
  * its BEGIN/COMMIT round trips; the API's CPU per write was mostly that machinery (POST pages and
  * duplicate, docs/performance-analysis.md). Themes are written as JSON.stringify writes them, as
  * the ORM did: the stored view (Migration...060000) is rendered from that text. On the unit of
- * work's connection when there is one (statementRows), so the PATCH's row lock holds.
+ * work's connection when there is one (sqlRows), so the PATCH's row lock holds.
  */
 @Injectable()
-export class MikroOrmBrandRepository extends BrandRepository {
+export class SqlBrandRepository extends BrandRepository {
   constructor(private readonly em: EntityManager) {
     super();
   }
 
   async findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<Brand | null> {
-    const rows = await statementRows<BrandRow>(
+    const rows = await sqlRows<BrandRow>(
       this.em,
-      options.forUpdate ? 'brand-aggregate-for-update' : 'brand-aggregate-by-id',
       `SELECT ${COLUMNS} FROM brands WHERE id = $1 AND tenant_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [id, tenantId],
     );
-    if (rows.length === 0) return null;
-    const brand = toBrand(rows[0]);
-    stored.add(brand);
-    return brand;
+    return rows.length === 0 ? null : toBrand(rows[0]);
+  }
+
+  async add(brand: Brand): Promise<void> {
+    await sqlRows(this.em, `INSERT INTO brands (${COLUMNS}) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9)`, [
+      brand.id, brand.tenantId, ...this.fields(brand), brand.createdAt, brand.updatedAt,
+    ]);
   }
 
   async save(brand: Brand): Promise<void> {
-    const fields = [brand.name, brand.preferredAppearance, JSON.stringify(brand.themeLight), JSON.stringify(brand.themeDark), brand.companyHomePage];
-    if (stored.has(brand)) {
-      await statementRows(
-        this.em,
-        'brand-update',
-        `UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6
-         WHERE id = $7 AND tenant_id = $8`,
-        [...fields, brand.updatedAt, brand.id, brand.tenantId],
-      );
-      return;
-    }
-    await statementRows(
+    await sqlRows(
       this.em,
-      'brand-insert',
-      `INSERT INTO brands (${COLUMNS}) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9)`,
-      [brand.id, brand.tenantId, ...fields, brand.createdAt, brand.updatedAt],
+      `UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6
+       WHERE id = $7 AND tenant_id = $8`,
+      [...this.fields(brand), brand.updatedAt, brand.id, brand.tenantId],
     );
-    stored.add(brand);
+  }
+
+  /** The columns a change may touch; themes as JSON.stringify writes them (the stored view is rendered from that text). */
+  private fields(brand: Brand): unknown[] {
+    return [brand.name, brand.preferredAppearance, JSON.stringify(brand.themeLight), JSON.stringify(brand.themeDark), brand.companyHomePage];
   }
 }
 

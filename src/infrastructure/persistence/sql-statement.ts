@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CompiledQuery, type Transaction } from 'kysely';
+import type { Pool } from 'pg';
+
+/**
+ * The one way the adapters run SQL of their own. `text` numbers its parameters $1, $2…, and the
+ * values travel bound, never inlined.
+ * - Inside a unit of work (the context EntityManager is in a transaction) the statement runs on
+ *   that transaction's connection: it sees the transaction's writes and holds its locks.
+ * - Outside one it runs on the ORM's pool as a named prepared statement: PostgreSQL parses and
+ *   plans it once per connection instead of on every call (docs/performance-analysis.md). The
+ *   name comes from the text, so one text is always one statement.
+ */
+export async function sqlQuery<T>(em: EntityManager, text: string, values: readonly unknown[] = []): Promise<{ rows: T[]; rowCount: number }> {
+  const transaction = em.getTransactionContext<Transaction<unknown>>();
+  if (transaction) {
+    const result = await transaction.executeQuery<T>(CompiledQuery.raw(text, [...values]));
+    return { rows: result.rows, rowCount: Number(result.numAffectedRows ?? result.rows.length) };
+  }
+  const pool = (await em.getConnection().getNativeClient()) as Pool;
+  const result = await pool.query({ name: statementName(text), text, values: [...values] });
+  return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
+}
+
+/** The rows of one statement (see sqlQuery). */
+export async function sqlRows<T>(em: EntityManager, text: string, values: readonly unknown[] = []): Promise<T[]> {
+  return (await sqlQuery<T>(em, text, values)).rows;
+}
+
+const names = new Map<string, string>();
+/** Texts are fixed in the code; past this many, a text made per call would be a bug: it runs unnamed. */
+const MAX_NAMED = 1000;
+
+/** A prepared statement's name: a digest of its text (PostgreSQL keeps at most 63 bytes of it). */
+function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= MAX_NAMED) return undefined;
+    name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Numbers values in the order a text places them, for texts with optional parts:
+ * `const p = sqlParams(); const text = \`… id = ${p(id)}\`; sqlRows(em, text, p.values)`.
+ */
+export function sqlParams(): ((value: unknown) => string) & { values: unknown[] } {
+  const values: unknown[] = [];
+  return Object.assign((value: unknown) => `$${values.push(value)}`, { values });
+}
