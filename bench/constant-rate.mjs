@@ -1,7 +1,6 @@
-// Open-loop load at a constant arrival rate, for "latency at a given load" (half load, the latency
-// curve, webhook events at 200/s). autocannon's `overallRate` is not that: each connection sends
-// its whole per-second quota back to back and then waits for the next second, so "half load" is
-// full load for half of every second and its p99 is the saturated p99. Here request i is due at
+// Requests at a constant arrival rate from Node, for the webhook latency run's pages
+// (bench/event-feed.mjs), which must read each answer's body; the API's own fixed-rate
+// measurements use bench/open-loop.c (decisions.md 78). Request i is due at
 // start + i / rate whatever happened to earlier ones, and its latency is counted from when it was
 // due, not from when it was sent (no coordinated omission, as wrk2 does). A warm-up at the same
 // rate comes first and is not counted: it opens the connections and warms both JITs, which

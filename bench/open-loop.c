@@ -1,8 +1,8 @@
 // Open-loop HTTP/1.1 load at a constant arrival rate, in C (the role wrk2 plays; Debian does not
-// package it). Built by bench/load.mjs with the machine's C compiler, and used for half load and
-// the latency curve in place of bench/constant-rate.mjs when it builds: the Node generator spent
-// 0.4 ms of CPU per request on core 1, which it shares with PostgreSQL and Redis, and its own
-// event loop sent requests up to 20–60 ms late; that lateness is counted in every latency.
+// package it, decisions.md 78). Built by bench/lib/generators.mjs with the machine's C compiler,
+// and the one generator for half load and the latency curve: a Node generator spent 0.4 ms of CPU
+// per request on the core it shares with PostgreSQL and Redis, and its own event loop sent
+// requests up to 20–60 ms late; that lateness is counted in every latency.
 //
 // Request i is due at start + i / rate whatever happened to earlier ones; its latency runs from
 // when it was due, not from when it was sent (no coordinated omission). A request due while all

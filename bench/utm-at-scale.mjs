@@ -36,7 +36,8 @@ async function main() {
   await sql.connect();
   const page = { tenantId: 'tenant_01jdutmscale0000000000000', pageGroupId: 'page_01jdutmscale0000000000000', id: 'pagevar_01jdutmscale000000000000' };
   await sql.query(`INSERT INTO tenants (id, name, created_at) VALUES ($1, 'utm at scale', now())`, [page.tenantId]);
-  await sql.query(`INSERT INTO page_groups (id, tenant_id, name, status, created_at, updated_at) VALUES ($1, $2, 'g', 'published', now(), now())`, [page.pageGroupId, page.tenantId]);
+  // Only the UTM endpoint's queries run here: no list reads the group, so its stored list item is left empty.
+  await sql.query(`INSERT INTO page_groups (id, tenant_id, name, status, created_at, updated_at, view_head, view_tail) VALUES ($1, $2, 'g', 'published', now(), now(), '', '')`, [page.pageGroupId, page.tenantId]);
   await sql.query(`INSERT INTO pages (id, tenant_id, page_group_id, created_at, updated_at) VALUES ($1, $2, $3, now(), now())`, [page.id, page.tenantId, page.pageGroupId]);
 
   const results = [];

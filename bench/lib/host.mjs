@@ -1,0 +1,69 @@
+// The changes a run may make to the machine, each only when its flag asks for it, each undone
+// when the run ends (--pin, --autovacuum; bench/lib/options.mjs).
+import { spawnSync } from 'node:child_process';
+import pg from 'pg';
+import { moveHelperThreads } from '../helper-threads.mjs';
+import { pinServices } from '../pin-services.mjs';
+
+export function hostChanges(options, log) {
+  let undo = [];
+  const pin = options.hostChanges.pin;
+  return {
+    /**
+     * The open-loop generator's command prefix: the top CPU priority of its core when pinned (it
+     * shares core 1 with PostgreSQL and Redis, and a request it sends late is counted late; at
+     * top priority it sends as soon as a request is due and sleeps again, decisions.md 57).
+     */
+    generatorPriority: pin && spawnSync('nice', ['-n', '-20', 'true'], { encoding: 'utf8' }).stderr === '' ? ['nice', '-n', '-20'] : [],
+
+    /**
+     * --autovacuum: a server set up for tests may run with autovacuum off (this kind of machine
+     * does); a production server never would, and without it the dead versions of rows that the
+     * writes update (a group's page counter, thousands of times a round) pile up for the whole run
+     * and slow every later read of them.
+     */
+    async autovacuum() {
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query("SELECT setting FROM pg_settings WHERE name = 'autovacuum'");
+        if (rows[0].setting === 'on') return;
+        if (!options.hostChanges.autovacuum) {
+          log('autovacuum is off on this server and stays off (--autovacuum turns it on for the run)');
+          return;
+        }
+        await client.query('ALTER SYSTEM SET autovacuum = on');
+        await client.query('SELECT pg_reload_conf()');
+        log('autovacuum was off on this server: on for the run, restored afterwards');
+        undo.push(() => spawnSync('psql', [options.databaseUrl, '-qc', 'ALTER SYSTEM RESET autovacuum', '-c', 'SELECT pg_reload_conf()'], { stdio: 'ignore' }));
+      } finally {
+        await client.end();
+      }
+    },
+
+    /** --pin: PostgreSQL and Redis onto core 1 (bench/pin-services.mjs says why) until `unpinServices`. */
+    async pinServices() {
+      if (!pin) return;
+      const unpin = await pinServices({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, core: 1, log });
+      undo.push(unpin);
+      this.unpinServices = () => {
+        unpin();
+        undo = undo.filter((u) => u !== unpin);
+      };
+    },
+    unpinServices() {},
+
+    /** --pin: the API's V8 helper threads beside its JavaScript thread, on core 1 (decisions.md 60); how many moved. */
+    moveApiHelperThreads(pid) {
+      if (!pin) return 0;
+      const moved = moveHelperThreads(pid, 1);
+      log(moved > 0 ? `the API's ${moved} V8 helper threads moved to core 1` : "the API's V8 helper threads could not be moved: they share core 0");
+      return moved;
+    },
+
+    /** Puts back everything changed. */
+    restore() {
+      for (const u of undo.splice(0)) u();
+    },
+  };
+}

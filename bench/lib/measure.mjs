@@ -1,0 +1,76 @@
+// The API's measurements: maximum throughput (closed loop, wrk), latency at half of it and the
+// latency curve (open loop at a constant rate, bench/open-loop.c), in interleaved rounds.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runOrder } from './scenarios.mjs';
+import { round, summariseFixedRate, summariseMaximum } from './stats.mjs';
+import { BASE, ROOT } from './services.mjs';
+
+// CPU time the hypervisor gave to other guests (steal), from /proc/stat: on a shared virtual
+// machine it comes and goes, and every process of the run stalls while it lasts. Each
+// measurement carries the share of the machine's time stolen while it ran.
+function cpuTimes() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+}
+
+/** One measurement by bench/load.mjs (its own process, on core 1 when pinned), with the CPU steal while it ran. */
+export function load(services, host, spec) {
+  const before = cpuTimes();
+  return new Promise((resolve, reject) => {
+    const child = services.node(1, join(ROOT, 'bench', 'load.mjs'), [JSON.stringify(spec)], {}, undefined, [], spec.overallRate ? host.generatorPriority : []);
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited ${code}`));
+      const after = cpuTimes();
+      resolve({ ...JSON.parse(out), stealPercent: round(((after.steal - before.steal) / Math.max(1, after.total - before.total)) * 100) });
+    });
+  });
+}
+
+export async function measureEndpoints({ services, host, options, log, scenarios, headers }) {
+  const spec = (s, extra = {}) => ({ url: `${BASE}${s.path}`, paths: s.paths, method: s.method, headers, body: s.body, duration: options.durationSeconds, ...extra });
+  const order = runOrder(scenarios);
+
+  // Warm-up, not counted: every route once, so that the first scenario measured (baseline (a))
+  // does not pay for the JIT and the connection pools that the others find warm.
+  log('warming up…');
+  for (const s of scenarios) await load(services, host, spec(s, { duration: options.quick ? 1 : 2 }));
+  const maxRuns = Object.fromEntries(scenarios.map((s) => [s.name, []]));
+  for (let r = 1; r <= options.rounds; r++) {
+    await services.checkpoint();
+    for (const s of order) {
+      const result = await load(services, host, spec(s));
+      maxRuns[s.name].push(result);
+      log(`round ${r}/${options.rounds}  ${s.name.padEnd(34)} ${String(Math.round(result.rps)).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  errors ${result.errors}  steal ${result.stealPercent} %`);
+    }
+  }
+  const maximum = Object.fromEntries(scenarios.map((s) => [s.name, summariseMaximum(maxRuns[s.name])]));
+
+  log('latency at half of the maximum throughput…');
+  const halfRuns = {};
+  for (let r = 1; r <= options.rounds; r++) {
+    await services.checkpoint();
+    for (const s of order.filter((x) => !x.baseline)) {
+      const rate = Math.max(1, Math.floor(maximum[s.name].rps / 2));
+      const result = await load(services, host, spec(s, { overallRate: rate }));
+      (halfRuns[s.name] ??= []).push(result);
+      log(`round ${r}/${options.rounds}  ${s.name.padEnd(34)} at ${rate} req/s: p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  max ${result.maxMs} ms  errors ${result.errors}  steal ${result.stealPercent} %  generator: sent late p99 ${result.generator.sendLagP99Ms} / max ${result.generator.sendLagMaxMs} ms`);
+    }
+  }
+  const half = Object.fromEntries(Object.entries(halfRuns).map(([name, runs]) => [name, summariseFixedRate(runs)]));
+
+  const curve = [];
+  const list = scenarios.find((s) => s.name.startsWith('GET /v0/brands ('));
+  if (list) {
+    log('latency against load for GET /v0/brands…');
+    await services.checkpoint();
+    for (const share of [0.25, 0.5, 0.75, 0.9]) {
+      const rate = Math.floor(maximum[list.name].rps * share);
+      const result = await load(services, host, spec(list, { overallRate: rate }));
+      curve.push({ rate, share, p50Ms: result.p50Ms, p99Ms: result.p99Ms });
+    }
+  }
+  return { maximum, half, latencyCurve: { scenario: list?.name, points: curve } };
+}

@@ -1,0 +1,118 @@
+// What a run prints and records: the console table, docs/performance.md and its chart. Pure: each
+// function takes the run's result (the shape of bench/results/latest.json) and returns text.
+
+const pad = (value, width, end = false) => (end ? String(value).padEnd(width) : String(value).padStart(width));
+
+/** The console summary of a run; `recorded` says where its results went. */
+export function table(result, recorded) {
+  const head = `${pad('scenario', 34, true)} ${pad('req/s', 7)} ${pad('p50', 6)} ${pad('p99', 6)} ${pad('errors', 6)} ${pad('/(a)', 6)} ${pad('/(b)', 6)}`;
+  const rows = result.scenarios.map((s) => `${pad(s.name, 34, true)} ${pad(s.rps, 7)} ${pad(s.p50Ms, 6)} ${pad(s.p99Ms, 6)} ${pad(s.errors, 6)} ${pad(s.ratioToBareNest, 6)} ${pad(s.ratioToRawPg, 6)}`);
+  const w = result.webhooks;
+  return [
+    head,
+    ...rows,
+    '',
+    w.deliveriesPerSecond !== undefined
+      ? `webhooks: ${w.deliveriesPerSecond} deliveries/s by one worker (ceiling, BullMQ only and no database: ${w.ceilingDeliveriesPerSecond}/s one POST per job, ${w.groupedCeilingDeliveriesPerSecond}/s ${w.attemptsPerJob} per job); at ${w.eventsPerSecond} events/s, 201 → arrival p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms; bad signatures ${w.badSignatures}`
+      : 'webhooks: not measured',
+    `resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB`,
+    recorded ? `results: bench/results/latest.json, docs/performance.md (${result.seconds} s)` : `partial run, not recorded: bench/data/last-partial-run.json (${result.seconds} s)`,
+    '',
+  ].join('\n');
+}
+
+/** The latency-against-load chart (SVG) of the open-loop points. */
+export function chart(recorded) {
+  // Open-loop points only: a closed-loop figure at saturation is bounded by its connections and
+  // would not be comparable (results recorded before 2026-11-23 still hold such a point).
+  const curve = { ...recorded, points: recorded.points.filter((p) => p.share < 1) };
+  const w = 640, h = 360, margin = 50;
+  const maxX = Math.max(...curve.points.map((p) => p.rate));
+  const maxY = Math.max(...curve.points.map((p) => p.p99Ms), 1);
+  const x = (v) => margin + (v / maxX) * (w - 2 * margin);
+  const y = (v) => h - margin - (v / maxY) * (h - 2 * margin);
+  const line = (key, color) =>
+    `<polyline fill="none" stroke="${color}" stroke-width="2" points="${curve.points.map((p) => `${x(p.rate).toFixed(1)},${y(p[key]).toFixed(1)}`).join(' ')}"/>` +
+    curve.points.map((p) => `<circle cx="${x(p.rate).toFixed(1)}" cy="${y(p[key]).toFixed(1)}" r="3" fill="${color}"/>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif" font-size="12">
+<rect width="100%" height="100%" fill="white"/>
+<text x="${w / 2}" y="20" text-anchor="middle">${curve.scenario}: latency against load</text>
+<line x1="${margin}" y1="${h - margin}" x2="${w - margin}" y2="${h - margin}" stroke="black"/><line x1="${margin}" y1="${margin}" x2="${margin}" y2="${h - margin}" stroke="black"/>
+<text x="${w / 2}" y="${h - 10}" text-anchor="middle">offered load (req/s, constant rate; 25, 50, 75, 90 % of the maximum)</text>
+<text x="15" y="${h / 2}" transform="rotate(-90 15 ${h / 2})" text-anchor="middle">latency (ms)</text>
+<text x="${margin - 5}" y="${y(maxY) + 4}" text-anchor="end">${maxY}</text><text x="${margin - 5}" y="${h - margin + 4}" text-anchor="end">0</text>
+<text x="${w - margin}" y="${h - margin + 15}" text-anchor="end">${maxX}</text>
+${line('p99Ms', '#dc2626')}${line('p50Ms', '#2563eb')}
+<text x="${w - margin}" y="${margin}" text-anchor="end" fill="#dc2626">p99</text><text x="${w - margin}" y="${margin + 15}" text-anchor="end" fill="#2563eb">p50</text>
+</svg>
+`;
+}
+
+/** Where the processes ran: the host changes the run made (flags --pin and --autovacuum), or none. */
+export function placement(machine) {
+  const pinned = machine.hostChanges?.pin ?? true; // runs recorded before the flags were always pinned
+  const parts = pinned
+    ? [
+        `the API pinned to core 0${machine.apiHelperThreadsCore === 1 ? ' (its JavaScript thread; its V8 helper threads for garbage collection and compiling on core 1)' : ''}; PostgreSQL, Redis and the load generator on core 1 (PostgreSQL back on both cores for the webhook measurements)`,
+      ]
+    : ['no process pinned to a core (run without --pin)'];
+  if (machine.hostChanges?.autovacuum) parts.push("autovacuum switched on for the run (--autovacuum) and the server's setting restored after it");
+  return parts.join('; ');
+}
+
+function webhookCosts(w) {
+  if (!w.drainCost) return '';
+  const drains = [
+    ['the worker, PostgreSQL the truth', w.deliveriesPerSecond, w.drainCost],
+    ['ceiling: BullMQ only, one POST per job', w.ceilingDeliveriesPerSecond, w.ceilingCost],
+    [`ceiling: BullMQ only, ${w.attemptsPerJob} POSTs per job`, w.groupedCeilingDeliveriesPerSecond, w.groupedCeilingCost],
+  ];
+  const rows = drains.map(
+    ([name, rate, c]) =>
+      `| ${name} | ${rate} | ${c.cpuUsPerDeliveryTotal} (${['worker', 'postgres', 'redis', 'receiver', 'other'].map((k) => c.cpuUsPerDelivery[k] ?? 0).join(', ')}) | ${c.coresBusy} | ${c.redisCommandsPerDelivery} | ${c.postgresTransactionsPerDelivery} |`,
+  );
+  return `What one delivery of the drain cost (bench/drain-cost.mjs; CPU from /proc, Redis commands including those inside its scripts, PostgreSQL transactions):
+
+| drain | deliveries/s | CPU µs per delivery (worker, PostgreSQL, Redis, receiver, other) | cores busy | Redis commands | PostgreSQL transactions |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+
+`;
+}
+
+function halfLoadCell(s) {
+  if (!s.halfLoad) return '—';
+  const h = s.halfLoad;
+  return `${h.rps} → p50 ${h.p50Ms}, p99 ${h.p99Ms} (rounds: ${h.p99MsEachRound.join(', ')}${h.stealPercentEachRound ? `; CPU steal % ${h.stealPercentEachRound.join(', ')}` : ''})`;
+}
+
+/** docs/performance.md. */
+export function markdown(result) {
+  const m = result.machine;
+  const w = result.webhooks;
+  const d = m.diskFlush;
+  const rows = result.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.ratioToBareNest} | ${s.ratioToRawPg} | ${halfLoadCell(s)} |`);
+  const openLoop = m.openLoopGenerator === 'c' ? 'bench/open-loop.c' : 'bench/constant-rate.mjs';
+  return `# Performance
+
+Measured by \`npm run bench${m.hostChanges?.pin || m.hostChanges?.autovacuum ? ` --${[m.hostChanges.pin && 'pin', m.hostChanges.autovacuum && 'autovacuum'].filter(Boolean).join(' --')}` : ''}\`${m.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${m.cpus} cores, ${m.memoryGb} GiB, Node ${m.node}); ${placement(m)}.
+Maximum throughput: ${m.loadGenerator ?? 'autocannon'}, 32 connections, after a warm-up. Half load and the latency curve: an open-loop generator at a constant rate (${openLoop}${m.openLoopPriority === 'nice -20' ? ', at the top CPU priority of its core, so that it sends on time' : ''}), latency counted from when each request was due (no coordinated omission), after 1 s of warm-up. PATCH goes round 100 brands of the tenant. Each round measures the reads, then the writes, after a checkpoint.
+Data set: ${m.seed.tenants} tenants, ${m.seed.brands} brands, ${m.seed.pageGroups} page groups, ${m.seed.sessions} sessions (all in the measured page group). Medians of ${m.rounds} interleaved round(s) of ${m.durationSeconds} s.
+Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs.
+${d ? `The disk under PostgreSQL, before the load (bench/fsync-probe.mjs, 8 KB + fdatasync at ${d.rate}/s for ${d.flushes} flushes): p50 ${d.p50Ms} ms, p99 ${d.p99Ms} ms, max ${d.maxMs} ms; ${d.over50Ms} flushes over 50 ms, so ${Math.round(d.shareOfArrivalsWaitingOver50Ms * 1000) / 10} % of commits arriving at any moment would wait > 50 ms for the disk alone.\n` : ''}
+| scenario | req/s | p50 ms | p99 ms | errors | ÷ (a) | ÷ (b) | half load: req/s → ms (median of rounds) |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).
+
+${webhookCosts(w)}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
+
+![latency against load](performance-latency.svg)
+
+Targets, what was changed and why some are missed: [performance-analysis.md](performance-analysis.md).
+
+Raw results: \`bench/results/latest.json\` (and a dated copy), in the shape
+\`{ machine, scenarios: [{ name, rps, p50Ms, p99Ms, errors, ratioToBareNest, ratioToRawPg }], webhooks, rssMb }\`.
+`;
+}

@@ -1,0 +1,148 @@
+// Webhooks end to end: one worker draining a backlog of events to a receiver that verifies every
+// signature, the same-run ceiling of BullMQ alone (no database), and the latency from a page's 201
+// to its event's arrival at a fixed rate of events.
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describeCost, startDrainCost } from '../drain-cost.mjs';
+import { arrivalLatencies, quantile } from './stats.mjs';
+import { BASE, ROOT, SERVICE_FLAGS } from './services.mjs';
+
+// The worker's settings in the drain; the ceilings use the same.
+const WORKER_CONCURRENCY = 64;
+const RECEIVER_PORT = 3918;
+// The scenarios' events (POST pages, duplicates) were made while no worker ran and no
+// subscription existed. A worker running all along would have relayed each to nobody as it came;
+// one run does so before the receiver subscribes, or the drain would time the relay working
+// through them besides the deliveries it counts.
+const UNPUBLISHED_EVENTS = 'SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL';
+
+/** Pages created at a fixed rate by bench/event-feed.mjs; each 201's arrival time by page id. */
+function feed(services, host, spec) {
+  return new Promise((resolve, reject) => {
+    const child = services.node(1, join(ROOT, 'bench', 'event-feed.mjs'), [JSON.stringify(spec)], {}, undefined, [], host.generatorPriority);
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`event feed exited ${code}`))));
+  });
+}
+
+export async function benchWebhooks({ services, host, options, log, headers, pageGroupId }) {
+  // A reused data set (--reuse) keeps the subscriptions of earlier runs: they would multiply the
+  // deliveries of every event.
+  const earlier = await (await fetch(`${BASE}/v0/webhook_subscriptions?limit=100`, { headers })).json();
+  for (const s of earlier.items ?? []) await fetch(`${BASE}/v0/webhook_subscriptions/${s.id}`, { method: 'DELETE', headers });
+  const unpublished = await services.countOf(UNPUBLISHED_EVENTS);
+  if (unpublished > 0) {
+    const relay = await services.startService('worker', 0, { DATABASE_POOL_MAX: '4' });
+    await services.untilNoneLeft(UNPUBLISHED_EVENTS, 100, () => {
+      if (relay.exitCode !== null || relay.signalCode !== null) throw new Error("the worker relaying the scenarios' events stopped (bench/results/worker.log)");
+    });
+    await services.stopProcess(relay);
+    log(`  ${unpublished} events of the scenarios relayed before subscribing (no subscription existed when they were made)`);
+  }
+
+  const subscription = await (
+    await fetch(`${BASE}/v0/webhook_subscriptions`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${RECEIVER_PORT}/hooks`, events: ['page.version.created'] }) })
+  ).json();
+  const receiver = services.node(1, join(ROOT, 'bench', 'receiver.mjs'), [], { SIGNING_SECRET: subscription.signingSecret, PORT: String(RECEIVER_PORT) });
+  const waiters = [];
+  let count = 0;
+  let summary;
+  createInterface({ input: receiver.stdout }).on('line', (line) => {
+    if (line.startsWith('count ')) count = Number(line.slice(6));
+    if (line.startsWith('summary ')) summary = JSON.parse(line.slice(8));
+    for (const w of [...waiters]) if (w.test(line)) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+  });
+  const waitLine = (test) => new Promise((resolve) => waiters.push({ test, resolve }));
+  await waitLine((l) => l === 'ready');
+
+  // Throughput: a backlog of events made through the API while no worker runs, then one worker drains it.
+  const pages = `${BASE}/v0/page_groups/${pageGroupId}/pages`;
+  for (let made = 0; made < options.backlog; ) {
+    const batch = await Promise.all(Array.from({ length: 50 }, () => fetch(pages, { method: 'POST', headers }).then((r) => r.status)));
+    made += batch.filter((s) => s === 201).length;
+  }
+  // Vacuumed now rather than by autovacuum in the middle of the drain, then checkpointed as before every measured round.
+  await services.vacuum(['pages', 'page_versions', 'outbox_events', 'page_group_counters', 'webhook_deliveries', 'webhook_delivery_attempts']);
+  await services.checkpoint();
+  const worker = await services.startService('worker', 0, { WEBHOOK_CONCURRENCY: String(WORKER_CONCURRENCY), WEBHOOK_ATTEMPTS_PER_JOB: String(options.attemptsPerJob), DATABASE_POOL_MAX: '24' });
+  const stopWorkerRss = services.sampleRss(worker.pid);
+  // Sustained rate: timed from the first hundred arrivals (the drainer has started and connected)
+  // to the last, so that the process's start-up is not counted as delivery time.
+  const drain = async (drainer) => {
+    await waitLine(() => count >= 100);
+    const [t0, c0] = [Date.now(), count];
+    const cost = await startDrainCost({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, pids: { worker: drainer.pid, receiver: receiver.pid } });
+    await waitLine(() => count >= options.backlog);
+    const seconds = (Date.now() - t0) / 1000;
+    return { delivered: options.backlog - c0, seconds, perSecond: Math.round((options.backlog - c0) / seconds), cost: await cost.finish(options.backlog - c0) };
+  };
+  const drained = await drain(worker);
+  log(`  ${drained.delivered} deliveries by one worker in ${drained.seconds.toFixed(1)} s (after the first 100): ${drained.perSecond}/s`);
+  log(`    ${describeCost(drained.cost)}`);
+
+  // Latency at a fixed event rate: pages created at 200/s, from each page's 201 (as the feed
+  // received it) to its event's arrival, both on this machine's clock; also from the event's
+  // creation in the API. The backlog's tail is finished first, then 3 s of warm-up at the same
+  // rate are sent and not counted.
+  await services.untilNoneLeft("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'sending')", 200);
+  const rate = 200;
+  await feed(services, host, { url: pages, headers, rate, duration: 3 });
+  await new Promise((r) => setTimeout(r, 500));
+  receiver.kill('SIGUSR2');
+  await waitLine((l) => l === 'reset');
+  const fed = await feed(services, host, { url: pages, headers, rate, duration: options.quick ? 5 : 10, answeredKey: 'pageId' });
+  await new Promise((r) => setTimeout(r, 1500));
+  const workerRss = stopWorkerRss();
+  receiver.kill('SIGUSR1');
+  await waitLine((l) => l.startsWith('summary '));
+  const arrived = summary;
+  const end = Date.now(); // a page whose event has not arrived 1.5 s after the last 201 counts as that late at least
+  await services.stopProcess(worker);
+
+  // The ceiling, in the same run: as many BullMQ jobs carrying the event's body, signed and POSTed
+  // with the worker's own code and concurrency, and no database; one POST per job, then as many
+  // per job as the worker groups.
+  const { rows: sample } = await services.runStatement("SELECT body FROM outbox_events WHERE type = 'page.version.created' ORDER BY id DESC LIMIT 1");
+  const ceilingOf = async (perJob) => {
+    const spec = { redisUrl: options.redisUrl, url: `http://127.0.0.1:${RECEIVER_PORT}/hooks`, signingSecret: subscription.signingSecret, body: sample[0].body, count: options.backlog, concurrency: WORKER_CONCURRENCY, perJob };
+    const child = services.node(0, join(ROOT, 'bench', 'bullmq-baseline.mjs'), [JSON.stringify(spec)], {}, ['pipe', 'pipe', 'inherit'], SERVICE_FLAGS);
+    await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+    receiver.kill('SIGUSR2');
+    await waitLine((l) => l === 'reset');
+    count = 0;
+    child.stdin.write('go\n');
+    const measured = await drain(child);
+    log(`  ceiling, BullMQ only (${perJob === 1 ? 'one signed POST per job' : `${perJob} signed POSTs per job`}, no database): ${measured.perSecond}/s`);
+    log(`    ${describeCost(measured.cost)}`);
+    await services.stopProcess(child);
+    return measured;
+  };
+  const ceiling = await ceilingOf(1);
+  const groupedCeiling = await ceilingOf(options.attemptsPerJob);
+  receiver.kill('SIGTERM');
+
+  const latency = arrivalLatencies(fed.answered, arrived.arrivals, end);
+  const fromCreation = { p50Ms: quantile(arrived.latencies, 0.5), p99Ms: quantile(arrived.latencies, 0.99) };
+  log(`  at ${rate} events/s: 201 → arrival p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms (${latency.count} pages, ${latency.missing} not arrived); creation → arrival p50 ${fromCreation.p50Ms} ms, p99 ${fromCreation.p99Ms} ms`);
+  return {
+    workerRss,
+    summary: {
+      deliveriesPerSecond: drained.perSecond,
+      drainCost: drained.cost,
+      attemptsPerJob: options.attemptsPerJob,
+      ceilingDeliveriesPerSecond: ceiling.perSecond,
+      ceilingCost: ceiling.cost,
+      groupedCeilingDeliveriesPerSecond: groupedCeiling.perSecond,
+      groupedCeilingCost: groupedCeiling.cost,
+      latencyP50Ms: latency.p50Ms,
+      latencyP99Ms: latency.p99Ms,
+      eventsPerSecond: rate,
+      delivered: arrived.distinct,
+      notArrived: latency.missing,
+      badSignatures: arrived.badSignatures,
+      fromCreationP50Ms: fromCreation.p50Ms,
+      fromCreationP99Ms: fromCreation.p99Ms,
+    },
+  };
+}

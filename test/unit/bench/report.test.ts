@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const load = () => import(join(ROOT, 'bench', 'lib', 'report.mjs'));
+const recorded = () => JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'latest.json'), 'utf8'));
+
+describe('bench report', () => {
+  it('renders the committed results into the committed docs/performance.md and chart', async () => {
+    const { markdown, chart } = await load();
+    const result = recorded();
+    expect(markdown(result)).toBe(readFileSync(join(ROOT, 'docs', 'performance.md'), 'utf8'));
+    expect(chart(result.latencyCurve)).toBe(readFileSync(join(ROOT, 'docs', 'performance-latency.svg'), 'utf8'));
+  });
+
+  it('says which host changes a run made, and none when it made none', async () => {
+    const { markdown, placement } = await load();
+    const result = recorded();
+    const plain = { ...result.machine, hostChanges: { pin: false, autovacuum: false } };
+    expect(placement(plain)).toBe('no process pinned to a core (run without --pin)');
+    expect(markdown({ ...result, machine: plain })).toContain('Measured by `npm run bench` on this machine');
+    const both = { ...result.machine, hostChanges: { pin: true, autovacuum: true } };
+    expect(placement(both)).toMatch(/^the API pinned to core 0.*; autovacuum switched on for the run/);
+    expect(markdown({ ...result, machine: both })).toContain('Measured by `npm run bench --pin --autovacuum` on this machine');
+  });
+
+  it('prints one line per scenario, the webhook figures and where the results went', async () => {
+    const { table } = await load();
+    const result = recorded();
+    const lines = table(result, true).split('\n');
+    expect(lines[0]).toMatch(/^scenario\s+req\/s\s+p50\s+p99\s+errors\s+\/\(a\)\s+\/\(b\)$/);
+    for (const s of result.scenarios) expect(lines.some((l: string) => l.startsWith(s.name) && l.includes(` ${s.rps} `))).toBe(true);
+    expect(table(result, true)).toContain(`webhooks: ${result.webhooks.deliveriesPerSecond} deliveries/s by one worker`);
+    expect(table(result, true)).toContain('results: bench/results/latest.json');
+    expect(table({ ...result, webhooks: {} }, false)).toMatch(/webhooks: not measured[\s\S]*partial run, not recorded/);
+  });
+});

@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+
+// bench/lib/stats.mjs is ESM (the bench runs as plain Node); jest loads it through a native import.
+const load = () => import(join(__dirname, '..', '..', '..', 'bench', 'lib', 'stats.mjs'));
+
+describe('bench statistics', () => {
+  it('takes the middle value, the upper one of an even count, whatever the order', async () => {
+    const { median } = await load();
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(3);
+    expect(median([])).toBeUndefined();
+  });
+
+  it('takes quantiles by nearest rank, capped at the largest value', async () => {
+    const { quantile } = await load();
+    const values = Array.from({ length: 100 }, (_, i) => 100 - i); // 100..1, unsorted
+    expect(quantile(values, 0.5)).toBe(51);
+    expect(quantile(values, 0.99)).toBe(100);
+    expect(quantile(values, 1)).toBe(100);
+    expect(quantile([7], 0.99)).toBe(7);
+  });
+
+  it('summarises rounds by medians and sums their errors', async () => {
+    const { summariseMaximum, summariseFixedRate } = await load();
+    const runs = [
+      { rps: 100, p50Ms: 3, p99Ms: 30, errors: 1, stealPercent: 0 },
+      { rps: 300, p50Ms: 1, p99Ms: 10, errors: 0, stealPercent: 2.5 },
+      { rps: 200, p50Ms: 2, p99Ms: 90, errors: 2, stealPercent: 0.1 },
+    ];
+    expect(summariseMaximum(runs)).toEqual({ rps: 200, p50Ms: 2, p99Ms: 30, errors: 3 });
+    expect(summariseFixedRate(runs)).toEqual({ p50Ms: 2, p99Ms: 30, p99MsEachRound: [30, 10, 90], stealPercentEachRound: [0, 2.5, 0.1], errors: 3 });
+  });
+
+  it('gives each scenario its ratios to the baselines of the same run and its half load', async () => {
+    const { scenarioLines } = await load();
+    const scenarios = [{ name: 'a' }, { name: 'b' }, { name: 'list' }];
+    const maximum = { a: { rps: 6000, p50Ms: 4, p99Ms: 9, errors: 0 }, b: { rps: 3000, p50Ms: 7, p99Ms: 20, errors: 0 }, list: { rps: 2999.6, p50Ms: 8, p99Ms: 18, errors: 1 } };
+    const half = { list: { p50Ms: 1, p99Ms: 5, p99MsEachRound: [5], stealPercentEachRound: [0], errors: 0 } };
+    const [, , list] = scenarioLines(scenarios, maximum, half, { bare: 'a', rawPg: 'b' });
+    expect(list).toEqual({
+      name: 'list', rps: 3000, p50Ms: 8, p99Ms: 18, errors: 1, ratioToBareNest: 0.5, ratioToRawPg: 1,
+      halfLoad: { rps: 1499, p50Ms: 1, p99Ms: 5, p99MsEachRound: [5], stealPercentEachRound: [0], errors: 0 },
+    });
+  });
+
+  it('counts an event that never arrived as arriving at the end of the run', async () => {
+    const { arrivalLatencies } = await load();
+    const answered = { p1: 1000, p2: 1000, p3: 1000, p4: 1000 };
+    const arrivals = { p1: 1003, p2: 1004, p3: 1005 };
+    expect(arrivalLatencies(answered, arrivals, 3000)).toEqual({ p50Ms: 5, p99Ms: 2000, count: 4, missing: 1 });
+  });
+});
