@@ -41,7 +41,7 @@ import { SqlBrandQueries } from './persistence/queries/sql-brand.queries';
 import { SqlPageGroupQueries } from './persistence/queries/sql-page-group.queries';
 import { SqlPageQueries } from './persistence/queries/sql-page.queries';
 import { SqlTemplateQueries } from './persistence/queries/sql-template.queries';
-import { MikroOrmPageGroupRepository } from './persistence/repositories/mikro-orm-page-group.repository';
+import { SqlPageGroupRepository } from './persistence/repositories/sql-page-group.repository';
 import { MikroOrmPageRepository, MikroOrmPageVersionRepository } from './persistence/repositories/mikro-orm-page.repository';
 import { SqlTemplateRepository } from './persistence/repositories/sql-template.repository';
 import { SqlPageSessionRepository } from './persistence/repositories/sql-page-session.repository';
@@ -82,7 +82,7 @@ export class InfrastructureModule {
       { provide: BrandRepository, useClass: SqlBrandRepository },
       { provide: BrandQueries, useClass: SqlBrandQueries },
       { provide: TemplateRepository, useClass: SqlTemplateRepository },
-      { provide: PageGroupRepository, useClass: MikroOrmPageGroupRepository },
+      { provide: PageGroupRepository, useClass: SqlPageGroupRepository },
       { provide: PageGroupQueries, useClass: SqlPageGroupQueries },
       { provide: PageRepository, useClass: MikroOrmPageRepository },
       { provide: PageVersionRepository, useClass: MikroOrmPageVersionRepository },

@@ -4,7 +4,8 @@ import { SqlBrandRepository } from '../../src/infrastructure/persistence/reposit
 import { Brand } from '../../src/domain/brand/brand';
 import { toBrandView } from '../../src/application/brand/brand.view';
 import { openTestOrm } from '../support/database';
-import { newTenantId } from '../support/tenants';
+import { newTenantId } from '../support/builders/stored';
+import { aBrand } from '../support/builders/aggregates';
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -14,9 +15,7 @@ afterAll(() => orm.close(true));
 
 const newTenant = () => newTenantId(orm, 'Repo tenant');
 
-function brand(tenantId: string, name: string, at = new Date()): Brand {
-  return Brand.create({ tenantId, name, preferredAppearance: 'dark', themeLight: { borderColor: '#123' }, themeDark: {}, companyHomePage: 'https://x.example' }, at);
-}
+const brand = (tenantId: string, name: string, at = new Date()): Brand => aBrand(tenantId, { name }, at);
 
 describe('SqlBrandRepository', () => {
   it('adds a brand and reads the same aggregate back in a fresh context', async () => {

@@ -1,13 +1,13 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
-import { Page } from '../../src/domain/page/page';
 import { PageGroup } from '../../src/domain/page-group/page-group';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
 import { OUTBOX_CHANNEL } from '../../src/infrastructure/persistence/outbox/outbox-wake';
 import { MikroOrmPageRepository, PAGE_COUNTER_SHARDS } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
 import { inContext, openTestOrm } from '../support/database';
-import { groupOfNewTenant as newGroup } from '../support/page-groups';
+import { groupOfNewTenant as newGroup } from '../support/builders/stored';
 import { isolatedDatabase } from '../support/isolated-database';
+import { aPage } from '../support/builders/aggregates';
 
 // The relay's NOTIFY is sent after the event's transaction commits (outbox-wake.ts). What the
 // relay relies on: when a wake-up arrives, the events it announces are committed and visible to
@@ -43,7 +43,7 @@ function visibleAtNextWake(eventIds: () => string[]): Promise<number> {
   });
 }
 
-const newPage = (group: PageGroup) => Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+const newPage = (group: PageGroup) => aPage(group);
 
 describe('relay wake-up after the commit', () => {
   it('arrives once the page, its event included, is committed', async () => {

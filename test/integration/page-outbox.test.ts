@@ -1,15 +1,15 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Page } from '../../src/domain/page/page';
 import { PageVersion } from '../../src/domain/page/page-version';
 import { ConcurrentChangeError, NotFoundError } from '../../src/domain/shared/domain-error';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
-import { MikroOrmPageGroupRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page-group.repository';
+import { SqlPageGroupRepository } from '../../src/infrastructure/persistence/repositories/sql-page-group.repository';
 import { MikroOrmPageRepository, MikroOrmPageVersionRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
 import { Client } from 'pg';
 import { inContext, openTestOrm } from '../support/database';
-import { groupOfNewTenant as newGroup } from '../support/page-groups';
+import { groupOfNewTenant as newGroup } from '../support/builders/stored';
 import { eventually } from '../support/eventually';
 import { testDatabaseUrl } from '../support/test-database-url';
+import { aPage } from '../support/builders/aggregates';
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ const groupOfNewTenant = () => newGroup(orm, 'Outbox');
 describe('page and outbox in one transaction', () => {
   it('commits the page, version 1, the outbox row and pagesCount together', async () => {
     const group = await groupOfNewTenant();
-    const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+    const { page, firstVersion } = aPage(group);
     const eventId = firstVersion.peekEvents()[0].id;
     await inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
     expect(await count('SELECT count(*) AS n FROM pages WHERE id = ?', [page.id])).toBe(1);
@@ -40,19 +40,19 @@ describe('page and outbox in one transaction', () => {
     const version = async () => (await orm.em.fork().execute<{ v: string }[]>('SELECT xmin::text AS v FROM page_groups WHERE id = ?', [group.id]))[0].v;
     const before = await version();
     for (let i = 0; i < 2; i++) {
-      const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+      const { page, firstVersion } = aPage(group);
       await inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
     }
     expect(await version()).toBe(before);
     expect(await count('SELECT coalesce(sum(pages_count), 0) AS n FROM page_group_counters WHERE page_group_id = ?', [group.id])).toBe(2);
-    const loaded = await new MikroOrmPageGroupRepository(orm.em.fork()).findActiveById(group.tenantId, group.id);
+    const loaded = await new SqlPageGroupRepository(orm.em.fork()).findActiveById(group.tenantId, group.id);
     expect(loaded?.pagesCount).toBe(2);
   });
 
   it('refuses a page in a deleted group, and counts again once the group is restored', async () => {
     const group = await groupOfNewTenant();
     const create = () => {
-      const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+      const { page, firstVersion } = aPage(group);
       return inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
     };
     await orm.em.fork().execute('UPDATE page_groups SET deleted_at = now() WHERE id = ?', [group.id]);
@@ -65,7 +65,7 @@ describe('page and outbox in one transaction', () => {
 
   it('rolls the outbox row back with the page when the transaction fails after writing them', async () => {
     const group = await groupOfNewTenant();
-    const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+    const { page, firstVersion } = aPage(group);
     const eventId = firstVersion.peekEvents()[0].id;
     await expect(
       inContext(orm, () =>
@@ -84,12 +84,12 @@ describe('page and outbox in one transaction', () => {
   it('writes nothing for a group deleted before the page lands', async () => {
     const group = await groupOfNewTenant();
     await inContext(orm, async () => {
-      const repo = new MikroOrmPageGroupRepository(orm.em);
+      const repo = new SqlPageGroupRepository(orm.em);
       const loaded = (await repo.findActiveById(group.tenantId, group.id))!;
       loaded.softDelete(new Date());
       await repo.save(loaded);
     });
-    const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+    const { page, firstVersion } = aPage(group);
     await expect(inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion))).rejects.toThrow(NotFoundError);
     expect(await count('SELECT count(*) AS n FROM pages WHERE id = ?', [page.id])).toBe(0);
     expect(await count('SELECT count(*) AS n FROM outbox_events WHERE tenant_id = ?', [group.tenantId])).toBe(0);
@@ -104,7 +104,7 @@ describe('page and outbox in one transaction', () => {
       await holder.query('BEGIN');
       await holder.query('UPDATE page_groups SET deleted_at = now() WHERE id = $1', [group.id]);
       const pid = (await holder.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-      const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+      const { page, firstVersion } = aPage(group);
       const saving = inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
       const outcome = saving.then(() => 'saved', (error: unknown) => error);
       // The page's statement waits on the delete's lock of the group's counter rows.
@@ -133,7 +133,7 @@ describe('page and outbox in one transaction', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT shard FROM page_group_counters WHERE page_group_id = $1 AND shard <> 5 FOR UPDATE', [group.id]);
       for (let i = 0; i < 2; i++) {
-        const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+        const { page, firstVersion } = aPage(group);
         await inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
       }
       await holder.query('COMMIT');
@@ -149,7 +149,7 @@ describe('page and outbox in one transaction', () => {
 
   it('lets only one of two versions with the same number in, with no event for the loser', async () => {
     const group = await groupOfNewTenant();
-    const { page, firstVersion } = Page.create({ tenantId: group.tenantId, pageGroupId: group.id, pageTemplateId: null }, new Date());
+    const { page, firstVersion } = aPage(group);
     await inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
     const a = PageVersion.next(page, 1, new Date());
     const b = PageVersion.next(page, 1, new Date());

@@ -3,7 +3,7 @@ import { Template } from '../../src/domain/template/template';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
 import { SqlTemplateRepository } from '../../src/infrastructure/persistence/repositories/sql-template.repository';
 import { inContext, openTestOrm } from '../support/database';
-import { newTenantId } from '../support/tenants';
+import { newTenantId } from '../support/builders/stored';
 
 // Templates are read and written with plain statements (no ORM change tracking): what is read
 // back must be the aggregate that was written, with its behaviour.

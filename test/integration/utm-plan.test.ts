@@ -14,9 +14,10 @@ describe('UTM parameters query plan', () => {
     const tenantId = newTypeId('tenant');
     await em.execute(`INSERT INTO tenants (id, name, created_at) VALUES (?, 'utm plan', now())`, [tenantId]);
     // 200 groups with 1,000 distinct values each: enough rows for the planner to show its real choice.
+    // No list reads these groups, so their stored list items are left empty.
     await em.execute(
-      `INSERT INTO page_groups (id, tenant_id, name, status, created_at, updated_at)
-       SELECT 'page_utmplan' || lpad(g::text, 10, '0') || '0000000000000000', ?, 'g', 'draft', now(), now() FROM generate_series(1, 200) g`,
+      `INSERT INTO page_groups (id, tenant_id, name, status, created_at, updated_at, view_head, view_tail)
+       SELECT 'page_utmplan' || lpad(g::text, 10, '0') || '0000000000000000', ?, 'g', 'draft', now(), now(), '', '' FROM generate_series(1, 200) g`,
       [tenantId],
     );
     await em.execute(

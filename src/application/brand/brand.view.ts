@@ -1,7 +1,11 @@
 import { Appearance, Brand } from '../../domain/brand/brand';
-import { Theme } from '../../domain/brand/theme';
+import { completeTheme, Theme } from '../../domain/brand/theme';
 
-/** Brand (response) of the spec, field for field; `companyHomePage` is omitted when unset. */
+/**
+ * Brand (response) of the spec, field for field, in its key order; `companyHomePage` is omitted
+ * when unset. The one definition of the shape: the API answers it and the repository stores its
+ * JSON text beside the row (`brands.view_json`) for the reads to send as they are.
+ */
 export interface BrandView {
   brandId: string;
   name: string;
@@ -20,8 +24,8 @@ export function toBrandView(brand: Brand): BrandView {
     name: brand.name,
     preferredAppearance: brand.preferredAppearance,
     tenantId: brand.tenantId,
-    themeLight: brand.themeLight,
-    themeDark: brand.themeDark,
+    themeLight: completeTheme(brand.themeLight),
+    themeDark: completeTheme(brand.themeDark),
     ...(brand.companyHomePage !== null && { companyHomePage: brand.companyHomePage }),
     createdAt: brand.createdAt.toISOString(),
     updatedAt: brand.updatedAt.toISOString(),

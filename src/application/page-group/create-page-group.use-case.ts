@@ -24,7 +24,7 @@ export class CreatePageGroup {
     if (input.brandId) await foundOrFail('brand', 'brand', input.brandId, (id) => this.brands.findById(input.tenantId, id));
     if (input.pageTemplateId) await foundOrFail('template', 'pagetemplate', input.pageTemplateId, (id) => this.templates.findVisible(input.tenantId, id));
     const group = PageGroup.create(input, this.clock.now());
-    await this.groups.save(group);
+    await this.groups.add(group);
     return toPageGroupView(group);
   }
 }

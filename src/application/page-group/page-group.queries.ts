@@ -9,6 +9,6 @@ export abstract class PageGroupQueries {
   abstract list(tenantId: string, filter: { status?: PageGroupStatus }, page: ListRequest): Promise<ListSlice<JsonText<PageGroupView>>>;
   /** Whether the tenant has this live group: the cheap check of nested reads. */
   abstract isActive(tenantId: string, id: string): Promise<boolean>;
-  /** Null when the tenant has no such group or it is soft-deleted. */
-  abstract findActive(tenantId: string, id: string): Promise<PageGroupView | null>;
+  /** The item of the list, as its JSON; null when the tenant has no such group or it is soft-deleted. */
+  abstract findActive(tenantId: string, id: string): Promise<JsonText<PageGroupView> | null>;
 }

@@ -42,7 +42,7 @@ export type DueAttempt = Pick<DeliveryJob, 'deliveryId' | 'attempt'>;
 /**
  * What a queue job carries: ids and keys only. The signing secret and the URL never enter the
  * queue. A job carries one or several due attempts of one tenant to one endpoint
- * (../shared/spec/decisions.md, Webhooks): a backlog costs the queue one job per few attempts.
+ * (docs/decisions.md 72): a backlog costs the queue one job per few attempts.
  * Jobs made before groups existed carry a single `deliveryId` and `attempt` instead.
  */
 export interface DeliveryJobData {

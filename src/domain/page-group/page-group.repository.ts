@@ -9,6 +9,8 @@ export abstract class PageGroupRepository {
    * second, and loading the group cost the API more than writing the page).
    */
   abstract findActiveDefaults(tenantId: string, id: string): Promise<{ pageTemplateId: string | null } | null>;
-  /** Inserts or updates the group's own fields (never `pagesCount`, which the database keeps). */
+  /** Inserts a group made by PageGroup.create. */
+  abstract add(group: PageGroup): Promise<void>;
+  /** Updates a loaded group's own fields (never `pagesCount`, which the database keeps). */
   abstract save(group: PageGroup): Promise<void>;
 }

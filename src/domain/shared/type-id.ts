@@ -1,6 +1,6 @@
 // TypeID (jetify spec): `<prefix>_<26 chars of Crockford base32 (lower case) of a UUIDv7>`.
 // Written here rather than imported so the domain depends on nothing outside itself; the spec's
-// own test vectors are checked in test/unit/domain/type-id.test.ts.
+// own test vectors are checked in test/unit/domain/shared/type-id.test.ts.
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const DECODE: Record<string, number> = Object.fromEntries([...ALPHABET].map((c, i) => [c, i]));

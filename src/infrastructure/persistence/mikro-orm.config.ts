@@ -2,13 +2,12 @@ import { defineConfig, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from './migrations';
 import { ApiKeySchema } from './schemas/api-key.schema';
-import { PageGroupSchema } from './schemas/page-group.schema';
 import { PageSchema, PageVersionSchema } from './schemas/page.schema';
 import { TenantSchema } from './schemas/tenant.schema';
 
-// Brands and templates have SQL repositories of their own (sql-brand.repository.ts,
-// sql-template.repository.ts): the ORM maps only the aggregates it writes.
-export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema, PageGroupSchema, PageSchema, PageVersionSchema];
+// Brands, templates and page groups have SQL repositories of their own (repositories/sql-*.ts):
+// the ORM maps only the aggregates it writes.
+export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema, PageSchema, PageVersionSchema];
 
 /**
  * `statementTimeoutMs` bounds every statement on the pool's connections (PostgreSQL's

@@ -1,5 +1,5 @@
 // Small SQL helpers for the read side, which answers in the response shape without hydrating
-// entities (../shared/toolchain.md measured that at ~3x the cost of raw rows).
+// entities: hydration costs several times what the rows do (docs/performance-analysis.md).
 
 /** A timestamptz column as the API's ISO 8601 string, made by PostgreSQL. */
 export function isoTimestamp(column: string): string {

@@ -11,7 +11,7 @@ const MIN_RESET_INTERVAL_MS = 2000;
  * the same attempt twice make one job; `<first delivery id>.<attempt>+<count>` for a group. The
  * sweeper's jobs get a suffix of their own (`.r<time><n>`), so that no job left under the usual id
  * (failed, stuck) can ever stop a stranded delivery from being enqueued again
- * (../shared/spec/decisions.md, Webhooks).
+ * (docs/webhooks.md, failure model).
  */
 export function deliveryJobId(job: { deliveryId: string; attempt: number; requeue?: boolean }, sequence = 0, count = 1): string {
   const id = count > 1 ? `${job.deliveryId}.${job.attempt}+${count}` : `${job.deliveryId}.${job.attempt}`;

@@ -14,9 +14,9 @@ export const USER_AGENT = 'LandingPlatform-Webhooks/1.0 (+https://docs.landing-p
  */
 export class HmacWebhookSigner extends WebhookSigner {
   /**
-   * Both keys of each secret, made once. Keying an HMAC with a Buffer decoded from base64 on
-   * every attempt cost 24 µs against 3.5 µs with a ready KeyObject (node 24), and a worker signs
-   * every attempt: 4 % of its CPU in a drain. Bounded: cleared past 10,000 secrets.
+   * Both keys of each secret, made once: keying an HMAC from a Buffer decoded from base64 costs
+   * several times what a ready KeyObject does, and a worker signs every attempt
+   * (docs/performance-analysis.md). Bounded: cleared past 10,000 secrets.
    */
   private readonly keys = new Map<string, { spec: KeyObject; standard: KeyObject }>();
 

@@ -18,6 +18,9 @@ export class InMemoryGroups extends PageGroupRepository {
     const group = await this.findActiveById(tenantId, id);
     return group && { pageTemplateId: group.pageTemplateId };
   }
+  async add(group: PageGroup) {
+    this.rows.set(group.id, group);
+  }
   async save(group: PageGroup) {
     this.rows.set(group.id, group);
   }

@@ -13,9 +13,10 @@ import { Migration20261125010000_utm_values_bounded } from './Migration202611250
 import { Migration20261125020000_delivery_requeue } from './Migration20261125020000_delivery_requeue';
 import { Migration20261125030000_webhook_retention } from './Migration20261125030000_webhook_retention';
 import { Migration20261125040000_delivery_log_keys } from './Migration20261125040000_delivery_log_keys';
+import { Migration20261125050000_views_from_the_application } from './Migration20261125050000_views_from_the_application';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
-// with nothing to discover and nothing silently skipped (../shared/toolchain.md, MikroORM traps).
+// with nothing to discover and nothing silently skipped (a folder scan finds .ts or .js, not both, depending on how the process was started).
 export const MIGRATIONS = [
   { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
   { name: 'Migration20261122010000_pages', class: Migration20261122010000_pages },
@@ -32,4 +33,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125020000_delivery_requeue', class: Migration20261125020000_delivery_requeue },
   { name: 'Migration20261125030000_webhook_retention', class: Migration20261125030000_webhook_retention },
   { name: 'Migration20261125040000_delivery_log_keys', class: Migration20261125040000_delivery_log_keys },
+  { name: 'Migration20261125050000_views_from_the_application', class: Migration20261125050000_views_from_the_application },
 ];

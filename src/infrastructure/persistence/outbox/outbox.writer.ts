@@ -13,14 +13,35 @@ export function eventBody(event: DomainEvent): string {
   return JSON.stringify({ id: event.id, type: event.type, createdAt: event.occurredAt.toISOString(), tenantId: event.tenantId, data: event.data });
 }
 
+// Every outbox row is written from these: the one INSERT of a batch (writeToOutbox) and the one
+// inside a larger statement (outboxInsertAfter).
+const OUTBOX_COLUMNS = 'id, tenant_id, type, body, created_at';
+const OUTBOX_TYPES = ['text', 'text', 'text', 'text', 'timestamptz'];
+
+/** An event's outbox row, in the order of OUTBOX_COLUMNS and OUTBOX_TYPES: the parameters of outboxInsertAfter. */
+export function outboxParams(event: DomainEvent): unknown[] {
+  return [event.id, event.tenantId, event.type, eventBody(event), event.occurredAt];
+}
+
+/**
+ * The outbox row of one event as a statement of a larger one: an `INSERT … SELECT` of its values
+ * as parameters $first…$first+4 (`outboxParams`), `FROM after` so that it is written only when the
+ * row it follows was. For writes that are one statement (a page with its first version); call
+ * `markOutboxWritten` when it wrote.
+ */
+export function outboxInsertAfter(after: string, first: number): string {
+  const values = OUTBOX_TYPES.map((type, i) => `$${first + i}::${type}`).join(', ');
+  return `INSERT INTO outbox_events (${OUTBOX_COLUMNS}) SELECT ${values} FROM ${after}`;
+}
+
 /** Appends events to the outbox on the context EntityManager: inside its transaction if any. */
 export async function writeToOutbox(em: EntityManager, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
+  const rows = events.map(outboxParams);
   await sqlRows(
     em,
-    `INSERT INTO outbox_events (id, tenant_id, type, body, created_at)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
-    [events.map((e) => e.id), events.map((e) => e.tenantId), events.map((e) => e.type), events.map(eventBody), events.map((e) => e.occurredAt)],
+    `INSERT INTO outbox_events (${OUTBOX_COLUMNS}) SELECT * FROM unnest(${OUTBOX_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})`,
+    OUTBOX_TYPES.map((_, column) => rows.map((row) => row[column])),
   );
   // The relay is woken after the commit by the enclosing `committingOutbox` (outbox-wake.ts says
   // why). A writer outside one notifies in its transaction (delivered on commit, dropped on

@@ -31,8 +31,8 @@ export class SqlBrandQueries extends BrandQueries {
     return rows.length === 0 ? null : new JsonText<BrandView>(rows[0].view_json);
   }
 
-  // view_json is the brand's response JSON, rendered by PostgreSQL when the row was written
-  // (Migration...060000): sent as it is, never parsed here.
+  // view_json is the brand's response JSON, stored by the writer of the row (stored-views.ts):
+  // sent as it is, never parsed here.
   private rows(name: string, where: string, params: unknown[]): Promise<BrandRow[]> {
     return sqlRows<BrandRow>(this.em, `SELECT id, view_json FROM brands ${where}`, params);
   }

@@ -6,7 +6,7 @@ import { PageVersion } from '../../../domain/page/page-version';
 import { PageRepository, PageVersionRepository } from '../../../domain/page/page.repository';
 import { ConcurrentChangeError, NotFoundError } from '../../../domain/shared/domain-error';
 import { committingOutbox, markOutboxWritten } from '../outbox/outbox-wake';
-import { eventBody, writeToOutbox } from '../outbox/outbox.writer';
+import { outboxInsertAfter, outboxParams, writeToOutbox } from '../outbox/outbox.writer';
 import { sqlRows } from '../sql-statement';
 
 /** Each group's count of pages is spread over this many rows (Migration...20261123000000). */
@@ -27,24 +27,22 @@ export class MikroOrmPageRepository extends PageRepository {
     if (events.length !== 1) throw new Error(`a first version carries one event, not ${events.length}`);
     const [event] = events;
     // One statement: the group's count, the page, its version 1 and the event, atomic without a
-    // BEGIN/COMMIT round trip each and without the ORM's change sets (it was 6 round trips and two
-    // flushes). Each insert reads the row the previous one returned, so when the count matches no
-    // live group nothing is written. The count's row lock is held for this statement and its
-    // commit only; the row is the first of the group's eight, from one picked at random, that no
-    // other transaction holds (SKIP LOCKED), so concurrent pages of one group do not wait for each
-    // other's disk flush. Picked at random alone, at 350 pages/s 87–138 of ~900 samples of the
-    // sessions waited for another page's commit (Lock:transactionid). Only when all eight are held (a
-    // delete in progress, or eight creations at once) does it wait for its random one. Still
-    // exact: a delete that committed first has set `live` false (trigger of
+    // BEGIN/COMMIT round trip each and without the ORM's change sets. Each insert reads the row
+    // the previous one returned, so when the count matches no live group nothing is written.
+    // The count's row lock is held for this statement and its commit only; the row is the first
+    // of the group's eight, from one picked at random, that no other transaction holds (SKIP
+    // LOCKED), so concurrent pages of one group do not wait for each other's disk flush (picked
+    // at random alone, creations often did: docs/performance-analysis.md). Only when all eight
+    // are held (a delete in progress, or eight creations at once) does it wait for its random
+    // one. Still exact: a delete that committed first has set `live` false (trigger of
     // Migration...20261123000000), so the count matches nothing (READ COMMITTED re-reads the row
     // after the wait) and the page is a 404; a delete that comes later waits for this commit.
-    // 50 parallel creations count 50.
     const rows = await committingOutbox(this.em, async () => {
       const written = await sqlRows<{ n: number }>(this.em, CREATE_PAGE, [
         page.pageGroupId, randomInt(PAGE_COUNTER_SHARDS), page.tenantId,
         page.id, page.pageTemplateId, page.supplementaryContext, page.createdAt, page.updatedAt,
         firstVersion.id, firstVersion.number, firstVersion.createdAt,
-        event.id, event.type, eventBody(event), event.occurredAt,
+        ...outboxParams(event),
       ]);
       if (written[0].n > 0) markOutboxWritten();
       return written;
@@ -74,9 +72,7 @@ const CREATE_PAGE = `
     INSERT INTO page_versions (id, tenant_id, page_id, page_group_id, number, created_at)
     SELECT $9::text, tenant_id, id, page_group_id, $10::int, $11::timestamptz FROM page
     RETURNING tenant_id),
-  event AS (
-    INSERT INTO outbox_events (id, tenant_id, type, body, created_at)
-    SELECT $12::text, tenant_id, $13::text, $14::text, $15::timestamptz FROM version)
+  event AS (${outboxInsertAfter('version', 12)})
   SELECT count(*)::int AS n FROM counted`;
 
 @Injectable()

@@ -5,6 +5,7 @@ import { BrandRepository } from '../../../domain/brand/brand.repository';
 import { Theme } from '../../../domain/brand/theme';
 import { sqlRows } from '../sql-statement';
 import { hydrate } from '../schemas/entity-class';
+import { storedBrandView } from '../stored-views';
 
 interface BrandRow {
   id: string;
@@ -24,9 +25,9 @@ const COLUMNS = 'id, tenant_id, name, preferred_appearance, theme_light, theme_d
  * Brands with plain statements instead of the ORM's unit of work: a create is one INSERT and a
  * PATCH one SELECT … FOR UPDATE and one UPDATE, without change sets, a flush and (for a create)
  * its BEGIN/COMMIT round trips; the API's CPU per write was mostly that machinery (POST pages and
- * duplicate, docs/performance-analysis.md). Themes are written as JSON.stringify writes them, as
- * the ORM did: the stored view (Migration...060000) is rendered from that text. On the unit of
- * work's connection when there is one (sqlRows), so the PATCH's row lock holds.
+ * duplicate, docs/performance-analysis.md). Each write stores the brand's response JSON beside the
+ * row (stored-views.ts) for the reads to send. On the unit of work's connection when there is one
+ * (sqlRows), so the PATCH's row lock holds.
  */
 @Injectable()
 export class SqlBrandRepository extends BrandRepository {
@@ -44,21 +45,22 @@ export class SqlBrandRepository extends BrandRepository {
   }
 
   async add(brand: Brand): Promise<void> {
-    await sqlRows(this.em, `INSERT INTO brands (${COLUMNS}) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9)`, [
-      brand.id, brand.tenantId, ...this.fields(brand), brand.createdAt, brand.updatedAt,
+    await sqlRows(this.em, `INSERT INTO brands (${COLUMNS}, view_json) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10)`, [
+      brand.id, brand.tenantId, ...this.fields(brand), brand.createdAt, brand.updatedAt, storedBrandView(brand),
     ]);
   }
 
   async save(brand: Brand): Promise<void> {
     await sqlRows(
       this.em,
-      `UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6
-       WHERE id = $7 AND tenant_id = $8`,
-      [...this.fields(brand), brand.updatedAt, brand.id, brand.tenantId],
+      `UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6,
+         view_json = $7
+       WHERE id = $8 AND tenant_id = $9`,
+      [...this.fields(brand), brand.updatedAt, storedBrandView(brand), brand.id, brand.tenantId],
     );
   }
 
-  /** The columns a change may touch; themes as JSON.stringify writes them (the stored view is rendered from that text). */
+  /** The columns a change may touch (but the stored view). */
   private fields(brand: Brand): unknown[] {
     return [brand.name, brand.preferredAppearance, JSON.stringify(brand.themeLight), JSON.stringify(brand.themeDark), brand.companyHomePage];
   }

@@ -67,7 +67,7 @@ interface ClaimRow {
  * The plan must stay on the primary key however stale the statistics. With `status IN
  * ('pending', 'sending')` the planner could use the unfinished-deliveries partial index,
  * which the statistics call tiny when a backlog has just arrived: it read every pending row
- * to hash them (2–5 ms a statement with 10,000 pending). The same condition written as the
+ * to hash them, a cost that grows with the backlog (docs/performance-analysis.md). The same condition written as the
  * terminal states left out (equal under the table's CHECK) does not match that index's
  * predicate, and `d.id = ANY($1)` gives the planner the primary-key lookups.
  */

@@ -6,7 +6,6 @@ import { ListPages } from '../../../application/page/list-pages.use-case';
 import { PageCreatedView, PageListItemView } from '../../../application/page/page.view';
 import { GetPageGroup } from '../../../application/page-group/get-page-group.use-case';
 import { ListPageGroups } from '../../../application/page-group/list-page-groups.use-case';
-import { PageGroupView } from '../../../application/page-group/page-group.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope, toEnvelopeJson } from '../pagination/list-envelope';
@@ -38,7 +37,7 @@ export class PageGroupsController {
     const list = `page_groups:${query.status ?? '*'}`;
     const request = toListRequest(list, query);
     const page = await this.listPageGroups.execute({ tenantId, status: query.status, ...request });
-    // Each group's JSON is kept by PostgreSQL (Migration...070000): sent as it is.
+    // Each group's JSON is stored with the group (stored-views.ts): sent as it is.
     return toEnvelopeJson(list, page, { limit: request.limit });
   }
 
@@ -46,8 +45,9 @@ export class PageGroupsController {
   @ApiOperation({ summary: 'Fetch a page group', description: 'Exactly the list item; a soft-deleted group is not found, as in the list.' })
   @ApiOkResponse({ type: PageGroupResponse })
   @ApiErrors(404)
-  get(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string): Promise<PageGroupView> {
-    return this.getPageGroup.execute({ tenantId, pageGroupId });
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async get(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string): Promise<string> {
+    return (await this.getPageGroup.execute({ tenantId, pageGroupId })).text;
   }
 
   @Get(':page_group_id/pages')

@@ -1,0 +1,61 @@
+import { inContext } from '../support/database';
+import { RevokeApiKey } from '../../src/application/api-key/revoke-api-key.use-case';
+import { brandBody } from '../support/builders/request-bodies';
+import { createTenant, startTestApp, TestApp } from '../support/test-app';
+
+let t: TestApp;
+let second: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+  // A second API instance with its own connection pool: revocation must reach it too.
+  second = await startTestApp();
+});
+afterAll(async () => {
+  await second.close();
+  await t.close();
+});
+
+const UNAUTHORIZED_BODY = { code: 'UNAUTHORIZED', message: 'A valid API key is required in the x-api-key header.' };
+
+describe('x-api-key authentication', () => {
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['malformed', 'hello'],
+    ['unknown, well-formed', `lp_${'A'.repeat(43)}`],
+    ['a key with a trailing space', 'lp_AAAA '],
+  ])('answers a %s key with the one 401 body and WWW-Authenticate', async (_, key) => {
+    const req = t.http.get('/v0/brands');
+    const res = key === undefined ? await req : await req.set('x-api-key', key);
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('ApiKey header="x-api-key"');
+    expect(res.body).toEqual({ ...UNAUTHORIZED_BODY, requestId: res.headers['x-request-id'] });
+  });
+
+  it('refuses a revoked key at once, in every API instance, with the same body', async () => {
+    const tenant = await createTenant(t);
+    expect((await t.http.get('/v0/brands').set('x-api-key', tenant.apiKey)).status).toBe(200);
+    expect((await second.http.get('/v0/brands').set('x-api-key', tenant.apiKey)).status).toBe(200);
+    await inContext(t.orm, () => t.app.get(RevokeApiKey).execute({ apiKeyId: tenant.apiKeyId }));
+    for (const instance of [t, second]) {
+      const res = await instance.http.get('/v0/brands').set('x-api-key', tenant.apiKey);
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject(UNAUTHORIZED_BODY);
+    }
+  });
+
+  it('checks the key before anything about the body, and writes nothing', async () => {
+    const bad = await t.http.post('/v0/brands').set('content-type', 'application/json').send('{"name":');
+    expect(bad.status).toBe(401);
+    const text = await t.http.post('/v0/brands').set('content-type', 'text/plain').send('hello');
+    expect(text.status).toBe(401);
+    const good = await t.http.post('/v0/brands').send(brandBody());
+    expect(good.status).toBe(401);
+  });
+
+  it('protects every /v0 route, known or not yet routed', async () => {
+    for (const [method, path] of [['get', '/v0/brands'], ['post', '/v0/brands'], ['get', '/v0/brands/brand_01jdq8w9k1a2b3c4d5e6f7g8h9'], ['patch', '/v0/brands/brand_01jdq8w9k1a2b3c4d5e6f7g8h9']] as const) {
+      expect((await t.http[method](path)).status).toBe(401);
+    }
+  });
+});

@@ -1,0 +1,130 @@
+import { DeliverWebhook } from '../../../../src/application/webhook/deliver-webhook.use-case';
+import { AttemptResult, DeliveryClaim, DeliveryJob, DeliveryQueue, DeliveryStore, Random, WebhookSender, WebhookSettings, WebhookSigner } from '../../../../src/application/webhook/delivery.ports';
+import { NextStep } from '../../../../src/domain/webhook/retry-policy';
+import { FixedClock } from '../../../support/fakes/fixed-clock';
+
+class FakeStore extends DeliveryStore {
+  claimable: DeliveryClaim | null = null;
+  recorded: { result: AttemptResult; next: NextStep }[] = [];
+  cancelled = 0;
+  async claim(_id: string, attempt: number) {
+    return this.claimable && this.claimable.attempt === attempt ? this.claimable : null;
+  }
+  async record(_c: DeliveryClaim, result: AttemptResult, next: NextStep) {
+    this.recorded.push({ result, next });
+  }
+  async cancel() {
+    this.cancelled++;
+  }
+  disabled: { subscriptionId: string; windowMs: number }[] = [];
+  dead = true;
+  async disableIfDead(subscriptionId: string, _at: Date, windowMs: number) {
+    this.disabled.push({ subscriptionId, windowMs });
+    return this.dead;
+  }
+  async findStranded() {
+    return [];
+  }
+}
+class FakeQueue extends DeliveryQueue {
+  jobs: DeliveryJob[] = [];
+  async enqueue(jobs: DeliveryJob[]) {
+    this.jobs.push(...jobs);
+  }
+}
+class FakeSender extends WebhookSender {
+  answers: (number | null)[] = [];
+  sent: { url: string; body: string; headers: Record<string, string> }[] = [];
+  async send(request: { url: string; body: string; headers: Record<string, string> }) {
+    this.sent.push(request);
+    const statusCode = this.answers.shift() ?? 204;
+    return { statusCode, durationMs: 12, error: statusCode === null ? 'connection failed (ECONNREFUSED)' : null };
+  }
+}
+class FakeSigner extends WebhookSigner {
+  headers(input: { signingSecret: string; body: string }) {
+    return { 'x-signed-with': `${input.signingSecret}:${input.body.length}` };
+  }
+}
+
+function setup() {
+  const store = new FakeStore();
+  const queue = new FakeQueue();
+  const sender = new FakeSender();
+  const clock = new FixedClock(new Date('2026-11-22T12:00:00.000Z'));
+  const settings = new (class extends WebhookSettings {
+    retrySchedule = [1000, 2000];
+    attemptLockMs = 30000;
+  })();
+  const random = new (class extends Random {
+    next() {
+      return 0.5;
+    }
+  })();
+  const deliver = new DeliverWebhook(store, queue, sender, new FakeSigner(), settings, clock, random);
+  store.claimable = {
+    deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}',
+    subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', active: true, events: ['page.version.created'] },
+    endpoint: 'endpoint-1',
+  };
+  return { store, queue, sender, deliver };
+}
+
+describe('DeliverWebhook', () => {
+  it('sends the stored body signed, records success, schedules nothing', async () => {
+    const { deliver, sender, store, queue } = setup();
+    const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+    expect(report).toMatchObject({ outcome: 'delivered', eventId: 'evt_1', subscriptionId: 'whsub_1', statusCode: 204 });
+    expect(sender.sent).toEqual([{ url: 'https://hooks.example/x', body: '{"a":1}', headers: { 'x-signed-with': 'whsec_s:7' } }]);
+    expect(store.recorded[0].next).toEqual({ status: 'delivered' });
+    expect(queue.jobs).toEqual([]);
+  });
+
+  it('records a failure and enqueues the next attempt after the scheduled delay', async () => {
+    const { deliver, sender, store, queue } = setup();
+    sender.answers = [500];
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('retrying');
+    expect(store.recorded[0].next).toEqual({ status: 'pending', nextAttemptAt: new Date('2026-11-22T12:00:01.000Z') });
+    expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 2, delayMs: 1000, tenantId: 't', endpoint: 'endpoint-1' }]);
+  });
+
+  it('turns a dead subscription off when the last scheduled attempt fails, and only then', async () => {
+    const { deliver, sender, store } = setup();
+    sender.answers = [500, 500];
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).subscriptionDisabled).toBeUndefined();
+    store.claimable!.attempt = 3;
+    const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 3 });
+    expect(report).toMatchObject({ outcome: 'failed', subscriptionDisabled: true });
+    expect(store.disabled).toEqual([{ subscriptionId: 'whsub_1', windowMs: 3000 }]);
+  });
+
+  it('does not look at the subscription after a 410 (that ends one delivery, not the subscription)', async () => {
+    const { deliver, sender, store } = setup();
+    sender.answers = [410];
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('failed');
+    expect(store.disabled).toEqual([]);
+  });
+
+  it('does nothing for an attempt it cannot claim (a duplicate job)', async () => {
+    const { deliver, sender, store } = setup();
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 2 })).outcome).toBe('skipped');
+    expect(sender.sent).toEqual([]);
+    expect(store.recorded).toEqual([]);
+  });
+
+  it('cancels a pending retry without sending when the subscription no longer lists the event kind', async () => {
+    const { deliver, sender, store } = setup();
+    store.claimable!.subscription.events = ['brand.updated'];
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
+    expect(sender.sent).toEqual([]);
+    expect(store.cancelled).toBe(1);
+  });
+
+  it('cancels without sending when the subscription was deactivated', async () => {
+    const { deliver, sender, store } = setup();
+    store.claimable!.subscription.active = false;
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
+    expect(sender.sent).toEqual([]);
+    expect(store.cancelled).toBe(1);
+  });
+});

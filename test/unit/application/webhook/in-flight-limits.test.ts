@@ -1,0 +1,66 @@
+import { InFlightLimits } from '../../../../src/application/webhook/in-flight-limits';
+
+describe('attempts in flight per tenant and per endpoint', () => {
+  it('refuses a slot past either cap, and gives it again once one is released', () => {
+    const limits = new InFlightLimits(2, 3);
+    const a1 = limits.tryAcquire('tenant_a', 'hanging');
+    const a2 = limits.tryAcquire('tenant_a', 'other');
+    expect(a1 && a2).toBeTruthy();
+    expect(limits.tryAcquire('tenant_a', 'third')).toBeNull();
+    // Another tenant is not held back by tenant A's cap, only by the endpoint's.
+    const b1 = limits.tryAcquire('tenant_b', 'hanging');
+    const b2 = limits.tryAcquire('tenant_b', 'hanging');
+    expect(b1 && b2).toBeTruthy();
+    expect(limits.tryAcquire('tenant_c', 'hanging')).toBeNull();
+    expect(limits.tryAcquire('tenant_c', 'fine')).not.toBeNull();
+    a1!();
+    a1!();
+    expect(limits.inFlightFor('tenant_a')).toBe(1);
+    expect(limits.tryAcquire('tenant_a', 'again')).not.toBeNull();
+  });
+
+  it('does not count jobs without keys (made before the keys existed)', () => {
+    const limits = new InFlightLimits(1, 1);
+    expect([limits.tryAcquire(undefined, undefined), limits.tryAcquire(undefined, undefined)].every((r) => r !== null)).toBe(true);
+  });
+
+  it('hands a job back at once while the keys at their cap finish nothing (receivers that hang)', async () => {
+    const limits = new InFlightLimits(1, 10);
+    limits.tryAcquire('tenant_a', 'e');
+    expect(await limits.acquire('tenant_a', 'e', 60_000)).toBeNull();
+  });
+
+  it('lets a job wait for a slot while the keys at their cap are finishing attempts, and no longer than its wait', async () => {
+    const limits = new InFlightLimits(1, 10);
+    limits.tryAcquire('tenant_a', 'e')!();
+    const first = limits.tryAcquire('tenant_a', 'e');
+    // A slot of tenant A was released just now: A is progressing, so the next job waits.
+    const waiting = limits.acquire('tenant_a', 'e', 5_000);
+    const tooShort = await limits.acquire('tenant_a', 'e', 1);
+    expect(tooShort).toBeNull();
+    first!();
+    const granted = await waiting;
+    expect(granted).not.toBeNull();
+    expect(limits.inFlightFor('tenant_a')).toBe(1);
+    granted!();
+    expect(limits.inFlightFor('tenant_a')).toBe(0);
+  });
+
+  it('caps the attempts in flight in the whole worker, whoever they are for (a job may carry several)', async () => {
+    const limits = new InFlightLimits(10, 10, 3);
+    const slots = [limits.tryAcquire('tenant_a', 'e1'), limits.tryAcquire('tenant_b', 'e2'), limits.tryAcquire('tenant_c', 'e3')];
+    expect(slots.every((slot) => slot !== null)).toBe(true);
+    expect(limits.tryAcquire('tenant_d', 'e4')).toBeNull();
+    expect(limits.inFlight()).toBe(3);
+    // A full worker that finishes nothing (every slot on a receiver that hangs) hands attempts back…
+    expect(await limits.acquire('tenant_d', 'e4', 60_000)).toBeNull();
+    // …and one that finishes attempts lets the next wait for the freed slot.
+    slots[0]!();
+    const held = limits.tryAcquire('tenant_a', 'e1');
+    const waiting = limits.acquire('tenant_d', 'e4', 5_000);
+    held!();
+    const granted = await waiting;
+    expect(granted).not.toBeNull();
+    expect(limits.inFlight()).toBe(3);
+  });
+});

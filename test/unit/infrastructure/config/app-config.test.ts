@@ -1,0 +1,106 @@
+import { ConfigError, loadConfig } from '../../../../src/infrastructure/config/app-config';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const { webhooks, ...config } = loadConfig({});
+    expect(webhooks).toEqual({
+      retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
+      allowPrivateTargets: false,
+      timeoutMs: 10000,
+      concurrency: 50,
+      attemptsPerJob: 4,
+      dnsServers: undefined,
+      dnsTimeoutMs: 2000,
+      retentionDays: 30,
+      subscriptionsPerTenant: 100,
+      tenantConcurrency: 40,
+      endpointConcurrency: 40,
+      attemptLockMs: 30000,
+      sweepIntervalMs: 5000,
+      relayPollMs: 1000,
+      queuePrefix: '{lp}',
+    });
+    expect(config).toEqual({
+      nodeEnv: 'development',
+      host: '0.0.0.0',
+      port: 3000,
+      databaseUrl: undefined,
+      databasePoolMax: 10,
+      databaseStatementTimeoutMs: 10000,
+      redisUrl: undefined,
+      logLevel: 'info',
+      docsEnabled: true,
+      dataDir: '.data',
+      shutdownGraceMs: 15000,
+      migrateOnStart: true,
+      serviceRole: 'all',
+      secretsEncryptionKey: undefined,
+      rateLimit: { max: 100, windowSeconds: 10, authFailuresMax: 100 },
+      trustProxy: false,
+      corsOrigins: [],
+      benchBaselines: false,
+      metrics: { enabled: true, host: '127.0.0.1', port: 9464 },
+    });
+  });
+
+  it('reads the webhook settings and the encryption key, and requires the key in production', () => {
+    const key = Buffer.alloc(32, 1).toString('base64');
+    const config = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '100ms, 2s,1m', SECRETS_ENCRYPTION_KEY: key, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SERVICE_ROLE: 'worker' });
+    expect(config.webhooks.retrySchedule).toEqual([100, 2000, 60000]);
+    expect(config.webhooks.allowPrivateTargets).toBe(true);
+    expect(config.serviceRole).toBe('worker');
+    expect(config.secretsEncryptionKey?.equals(Buffer.alloc(32, 1))).toBe(true);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_ENCRYPTION_KEY is required/);
+    expect(() => loadConfig({ SECRETS_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/SECRETS_ENCRYPTION_KEY must be base64 of exactly 32 bytes \(got "…"\)/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadConfig({ WEBHOOK_ATTEMPTS_PER_JOB: '0' })).toThrow(/WEBHOOK_ATTEMPTS_PER_JOB/);
+    expect(loadConfig({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: '1', CORS_ORIGINS: 'https://a.example, http://b.example:8080' })).toMatchObject({
+      rateLimit: { max: 5, windowSeconds: 60, authFailuresMax: 100 },
+      trustProxy: 1,
+      corsOrigins: ['https://a.example', 'http://b.example:8080'],
+    });
+    expect(() => loadConfig({ RATE_LIMIT_MAX: '0', CORS_ORIGINS: '*' })).toThrow(/RATE_LIMIT_MAX .*CORS_ORIGINS/);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 2).toString('base64'),
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u:p@db:5432/app',
+      REDIS_URL: 'redis://cache:6379',
+      LOG_LEVEL: 'debug',
+      DOCS_ENABLED: 'false',
+      MIGRATE_ON_START: 'false',
+    });
+    expect(config).toMatchObject({ migrateOnStart: false, nodeEnv: 'production', port: 8080, databaseUrl: 'postgres://u:p@db:5432/app', redisUrl: 'redis://cache:6379', logLevel: 'debug', docsEnabled: false });
+  });
+
+  it('names every bad variable, and never prints a connection string whole', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ PORT: '70000', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://root:hunter2@db/app', DOCS_ENABLED: 'yes' });
+    } catch (caught) {
+      error = caught as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems.map((p) => p.split(' ')[0])).toEqual(['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'DOCS_ENABLED']);
+    expect(error!.message).not.toContain('hunter2');
+  });
+
+  it('refuses TRUST_PROXY=true and says why; takes a hop count or proxy addresses and CIDRs', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY must be .*never true, which would let any client choose its address through X-Forwarded-For \(got "true"\)/);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.10, 2001:db8::/32, loopback' }).trustProxy).toBe('10.0.0.0/8,192.0.2.10,2001:db8::/32,loopback');
+    for (const bad of ['11', 'yes', '10.0.0.0/33', '2001:db8::/129', 'proxy.internal', '10.0.0.1/8/1']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('keeps the statement timeout below the Idempotency-Key hold', () => {
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '30000' }).databaseStatementTimeoutMs).toBe(30000);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '30001' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS must be an integer from 100 to 30000 \(at most half the Idempotency-Key hold of 60 s\)/);
+  });
+});

@@ -1,0 +1,42 @@
+import { decodeCursor, encodeCursor } from '../../../../../src/interfaces/http/pagination/cursor';
+import { ApiError } from '../../../../../src/interfaces/http/errors/api-error';
+
+const ID = 'brand_01jdq8w9k1a2b3c4d5e6f7g8h9';
+
+function rejection(list: string, cursor: string): unknown {
+  try {
+    decodeCursor(list, cursor);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('cursor', () => {
+  it('round-trips the last id and is opaque base64url', () => {
+    const cursor = encodeCursor('brands', ID);
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(cursor).not.toContain(ID);
+    expect(decodeCursor('brands', cursor)).toBe(ID);
+  });
+
+  it.each([
+    ['a changed character', (c: string) => c.slice(0, 10) + (c[10] === 'A' ? 'B' : 'A') + c.slice(11)],
+    ['a cut end', (c: string) => c.slice(0, -3)],
+    ['an appended character', (c: string) => `${c}A`],
+    ['a forged id with the old tag', (c: string) => Buffer.from(Buffer.from(c, 'base64url').toString().replace(ID, ID.slice(0, -1) + 'z')).toString('base64url')],
+    ['characters outside base64url', () => 'abc$%^'],
+    ['an empty value', () => ''],
+    ['a huge value', () => 'A'.repeat(5000)],
+  ])('is a 400 on `cursor` after %s', (_, tamper) => {
+    const error = rejection('brands', tamper(encodeCursor('brands', ID)));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).details).toMatchObject({ field: 'cursor' });
+  });
+
+  it('belongs to the list that issued it', () => {
+    const error = rejection('page_groups:draft', encodeCursor('brands', ID));
+    expect((error as ApiError).details).toMatchObject({ field: 'cursor' });
+  });
+});
