@@ -21,7 +21,7 @@ describe('bench report', () => {
     expect(markdown({ ...result, machine: plain })).toContain('Measured by `npm run bench` on this machine');
     const both = { ...result.machine, hostChanges: { pin: true, autovacuum: true } };
     expect(placement(both)).toMatch(/^the API pinned to core 0.*; autovacuum switched on for the run/);
-    expect(markdown({ ...result, machine: both })).toContain('Measured by `npm run bench --pin --autovacuum` on this machine');
+    expect(markdown({ ...result, machine: both })).toContain('Measured by `npm run bench -- --pin --autovacuum` on this machine');
   });
 
   it('prints one line per scenario, the webhook figures and where the results went', async () => {
