@@ -167,6 +167,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/page_groups/{page_group_id}/pages/{page_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a page
+         * @description The list item’s fields, the current version’s content, and counts of versions and sessions.
+         */
+        get: operations["PagesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/page_groups/{page_group_id}/pages/{page_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the versions of a page
+         * @description Newest (highest number) first.
+         */
+        get: operations["PagesController_versions"];
+        put?: never;
+        /**
+         * Create a version of a page
+         * @description The next number, with the given content; absent fields carry over from the current version, null clears them. The page takes the new content. Emits `page.version.created` in the same transaction. The body may be omitted.
+         */
+        post: operations["PagesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/page_groups/{page_group_id}/pages/{page_id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statistics of a page
+         * @description Sessions per UTC day or hour over a range of whole buckets, their total, and the 10 values of each UTM kind with the most sessions. At most 90 days by day and 7 days by hour; by default the last 30 days by day (the current day included). A bad range is a 400 naming `from`, `to` or `interval`.
+         */
+        get: operations["PagesController_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/templates": {
         parameters: {
             query?: never;
@@ -569,6 +633,163 @@ export interface components {
         UtmParametersResponse: {
             /** @description Distinct values seen in the group’s sessions, each array sorted; at most 1,000 per array, the most recently seen. */
             parameters: components["schemas"]["UtmParameters"];
+        };
+        PageResponse: {
+            /** @example pagevar_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            pageId: string;
+            /** @example page_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            pageGroupId: string;
+            /** @example tenant_01jdq8w9k1a2b3c4d5e6f7g8h9 */
+            tenantId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Moves forward with each new version.
+             */
+            updatedAt: string;
+            /**
+             * @description The current version’s.
+             * @example pagetemplate_01jdq8x0m2f3e4r5t6y7u8i9o0
+             */
+            pageTemplateId: string | null;
+            /** @description The current version’s. */
+            supplementaryContext: string | null;
+            /**
+             * @description The number of the newest version.
+             * @example 3
+             */
+            currentVersion: number;
+            /** @example 3 */
+            versionsCount: number;
+            /**
+             * @description Every session recorded for the page.
+             * @example 1250
+             */
+            sessionsCount: number;
+        };
+        PageVersionResponse: {
+            /** @example pagever_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            pageVersionId: string;
+            /**
+             * @description From 1, one more for each version of the page.
+             * @example 2
+             */
+            number: number;
+            /** @example pagetemplate_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            pageTemplateId: string | null;
+            /** @example Visitors come from the spring newsletter. */
+            supplementaryContext: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        PageVersionListResponse: {
+            items: components["schemas"]["PageVersionResponse"][];
+            hasMore: boolean;
+            /** @description Present exactly when hasMore is true; send it as `cursor`. */
+            nextCursor?: string;
+        };
+        CreatePageVersionRequest: {
+            /**
+             * @description A system template or one of yours. Absent: the current version’s; null: none.
+             * @example pagetemplate_01jdq8x0m2f3e4r5t6y7u8i9o0
+             */
+            pageTemplateId?: string | null;
+            /**
+             * @description Extra context added to the page group context. Absent: the current version’s; null: none.
+             * @example Visitors come from the autumn newsletter.
+             */
+            supplementaryContext?: string | null;
+        };
+        SessionsInBucket: {
+            /**
+             * Format: date-time
+             * @description The bucket’s start (UTC); it lasts one interval.
+             * @example 2026-11-24T00:00:00.000Z
+             */
+            start: string;
+            /** @example 42 */
+            sessions: number;
+        };
+        UtmValueCount: {
+            /** @example spring-sale */
+            value: string;
+            /** @example 17 */
+            sessions: number;
+        };
+        TopUtmValues: {
+            /**
+             * @example [
+             *       {
+             *         "value": "spring-sale",
+             *         "sessions": 17
+             *       }
+             *     ]
+             */
+            utm_campaigns: components["schemas"]["UtmValueCount"][];
+            /**
+             * @example [
+             *       {
+             *         "value": "ad-a",
+             *         "sessions": 17
+             *       }
+             *     ]
+             */
+            utm_contents: components["schemas"]["UtmValueCount"][];
+            /**
+             * @example [
+             *       {
+             *         "value": "email",
+             *         "sessions": 17
+             *       }
+             *     ]
+             */
+            utm_mediums: components["schemas"]["UtmValueCount"][];
+            /**
+             * @example [
+             *       {
+             *         "value": "newsletter",
+             *         "sessions": 17
+             *       }
+             *     ]
+             */
+            utm_sources: components["schemas"]["UtmValueCount"][];
+            /**
+             * @example [
+             *       {
+             *         "value": "landing pages",
+             *         "sessions": 17
+             *       }
+             *     ]
+             */
+            utm_terms: components["schemas"]["UtmValueCount"][];
+        };
+        PageStatsResponse: {
+            /** @example pagevar_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            pageId: string;
+            /** @enum {string} */
+            interval: "day" | "hour";
+            /**
+             * Format: date-time
+             * @description Start of the first bucket (inclusive).
+             * @example 2026-10-26T00:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the last bucket (exclusive).
+             * @example 2026-11-25T00:00:00.000Z
+             */
+            to: string;
+            /**
+             * @description Sessions in the range: the sum of the series.
+             * @example 1250
+             */
+            total: number;
+            /** @description Every bucket of the range in order, zero included. */
+            series: components["schemas"]["SessionsInBucket"][];
+            /** @description Per UTM kind, the 10 values with the most sessions in the range, most first (ties in code point order). */
+            utm: components["schemas"]["TopUtmValues"];
         };
         TemplateResponse: {
             /** @example pagetemplate_01jdq8x0m2f3e4r5t6y7u8i9o0 */
@@ -1449,6 +1670,356 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UtmParametersResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PagesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_group_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PagesController_versions: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                page_group_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageVersionListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PagesController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters. A retry with the same key and request gets the first response again (`Idempotent-Replayed: true`) for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                page_group_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreatePageVersionRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageVersionResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description CONFLICT: a request with the same Idempotency-Key is still in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: body not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PagesController_stats: {
+        parameters: {
+            query?: {
+                /** @description Start of the range, moved back to the start of its UTC day or hour. Default: 30 days (interval=day) or 24 hours (interval=hour) before `to`. */
+                from?: string;
+                /** @description End of the range (exclusive), moved forward to the end of its UTC day or hour. Default: the end of the current day or hour. */
+                to?: string;
+                /** @description Bucket size. At most 90 days by day, 7 days by hour. */
+                interval?: "day" | "hour";
+            };
+            header?: never;
+            path: {
+                page_group_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageStatsResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */

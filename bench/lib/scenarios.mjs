@@ -3,7 +3,7 @@
 export const BASELINES = { bare: 'bare NestJS (a)', rawPg: 'bare NestJS + raw pg list (b)' };
 
 /** The scenarios of a seeded data set (its sample ids), those whose name contains `only` besides the baselines. */
-export function endpointScenarios({ brandId, pageGroupId, templateId, patchPaths }, only = '') {
+export function endpointScenarios({ brandId, pageGroupId, templateId, pageId, patchPaths }, only = '', now = new Date()) {
   const brandBody = JSON.stringify({ name: 'Bench brand', preferredAppearance: 'dark', themeLight: { borderColor: '#e5e7eb' }, themeDark: {} });
   return [
     { name: BASELINES.bare, path: '/bench/constant', method: 'GET', baseline: true },
@@ -18,6 +18,8 @@ export function endpointScenarios({ brandId, pageGroupId, templateId, patchPaths
     { name: 'POST pages', path: `/v0/page_groups/${pageGroupId}/pages`, method: 'POST', body: '{}' },
     { name: 'GET utm_parameters', path: `/v0/page_groups/${pageGroupId}/utm_parameters`, method: 'GET' },
     { name: 'POST /v0/templates/{id}/duplicate', path: `/v0/templates/${templateId}/duplicate`, method: 'POST', body: '{}' },
+    // The seed's hot page: a million sessions spread over the last 90 days; the longest range by day.
+    { name: 'GET page stats (90 days)', path: `/v0/page_groups/${pageGroupId}/pages/${pageId}/stats?${statsRange(now)}`, method: 'GET' },
   ].filter((s) => s.baseline || s.name.includes(only));
 }
 
@@ -28,4 +30,11 @@ export function endpointScenarios({ brandId, pageGroupId, templateId, patchPaths
  */
 export function runOrder(scenarios) {
   return [...scenarios.filter((s) => s.method === 'GET'), ...scenarios.filter((s) => s.method !== 'GET')];
+}
+
+/** The last 90 whole UTC days, today included: `from` and `to` of the statistics scenario. */
+export function statsRange(now) {
+  const to = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+  return `from=${day(to - 90 * 86_400_000)}&to=${day(to)}`;
 }

@@ -9,6 +9,9 @@ import { CreatePage } from './page/create-page.use-case';
 import { CreatePageVersion } from './page/create-page-version.use-case';
 import { GetUtmParameters } from './page/get-utm-parameters.use-case';
 import { ListPages } from './page/list-pages.use-case';
+import { GetPage } from './page/get-page.use-case';
+import { ListPageVersions } from './page/list-page-versions.use-case';
+import { GetPageStats } from './page/get-page-stats.use-case';
 import { RecordSession } from './page/record-session.use-case';
 import { CreatePageGroup } from './page-group/create-page-group.use-case';
 import { DeletePageGroup } from './page-group/delete-page-group.use-case';
@@ -46,6 +49,9 @@ export const USE_CASES = [
   SetPageGroupStatus,
   DeletePageGroup,
   ListPages,
+  GetPage,
+  ListPageVersions,
+  GetPageStats,
   CreatePage,
   CreatePageVersion,
   RecordSession,

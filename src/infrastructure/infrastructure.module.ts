@@ -42,7 +42,7 @@ import { SqlPageGroupQueries } from './persistence/queries/sql-page-group.querie
 import { SqlPageQueries } from './persistence/queries/sql-page.queries';
 import { SqlTemplateQueries } from './persistence/queries/sql-template.queries';
 import { SqlPageGroupRepository } from './persistence/repositories/sql-page-group.repository';
-import { MikroOrmPageRepository, MikroOrmPageVersionRepository } from './persistence/repositories/mikro-orm-page.repository';
+import { SqlPageRepository, SqlPageVersionRepository } from './persistence/repositories/sql-page.repository';
 import { SqlTemplateRepository } from './persistence/repositories/sql-template.repository';
 import { SqlPageSessionRepository } from './persistence/repositories/sql-page-session.repository';
 import { MikroOrmApiKeyRepository } from './persistence/repositories/mikro-orm-api-key.repository';
@@ -84,8 +84,8 @@ export class InfrastructureModule {
       { provide: TemplateRepository, useClass: SqlTemplateRepository },
       { provide: PageGroupRepository, useClass: SqlPageGroupRepository },
       { provide: PageGroupQueries, useClass: SqlPageGroupQueries },
-      { provide: PageRepository, useClass: MikroOrmPageRepository },
-      { provide: PageVersionRepository, useClass: MikroOrmPageVersionRepository },
+      { provide: PageRepository, useClass: SqlPageRepository },
+      { provide: PageVersionRepository, useClass: SqlPageVersionRepository },
       { provide: PageSessionRepository, useClass: SqlPageSessionRepository },
       { provide: PageQueries, useClass: SqlPageQueries },
       { provide: TemplateQueries, useClass: SqlTemplateQueries },

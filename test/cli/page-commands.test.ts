@@ -93,5 +93,17 @@ describe('platform CLI: templates, page groups, versions, sessions', () => {
     expect((await t.http.get(`/v0/brands/${res.json.brandId}`).set('x-api-key', key)).status).toBe(200);
     const copy = await t.http.post(`/v0/templates/${res.json.systemTemplateIds[0]}/duplicate`).set('x-api-key', key);
     expect(copy.status).toBe(201);
+    // Every read endpoint of issue 21 shows something.
+    expect((await t.http.get('/v0/templates?type=system').set('x-api-key', key)).body.items.length).toBeGreaterThanOrEqual(2);
+    const groupPath = `/v0/page_groups/${res.json.pageGroupIds[0]}`;
+    expect((await t.http.get(groupPath).set('x-api-key', key)).body.pagesCount).toBe(2);
+    const [first] = (await t.http.get(`${groupPath}/pages`).set('x-api-key', key)).body.items;
+    const page = (await t.http.get(`${groupPath}/pages/${first.pageId}`).set('x-api-key', key)).body;
+    expect(page).toMatchObject({ currentVersion: 2, versionsCount: 2, sessionsCount: 4, pageTemplateId: res.json.systemTemplateIds[1] });
+    const versions = (await t.http.get(`${groupPath}/pages/${first.pageId}/versions`).set('x-api-key', key)).body.items;
+    expect(versions.map((v: any) => v.number)).toEqual([2, 1]);
+    const stats = (await t.http.get(`${groupPath}/pages/${first.pageId}/stats`).set('x-api-key', key)).body;
+    expect(stats.total).toBe(4);
+    expect(stats.utm.utm_sources[0]).toEqual({ value: 'google', sessions: 2 });
   });
 });

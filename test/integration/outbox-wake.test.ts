@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { PageGroup } from '../../src/domain/page-group/page-group';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
 import { OUTBOX_CHANNEL } from '../../src/infrastructure/persistence/outbox/outbox-wake';
-import { MikroOrmPageRepository, PAGE_COUNTER_SHARDS } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
+import { SqlPageRepository, PAGE_COUNTER_SHARDS } from '../../src/infrastructure/persistence/repositories/sql-page.repository';
 import { inContext, openTestOrm } from '../support/database';
 import { groupOfNewTenant as newGroup } from '../support/builders/stored';
 import { isolatedDatabase } from '../support/isolated-database';
@@ -51,7 +51,7 @@ describe('relay wake-up after the commit', () => {
     const { page, firstVersion } = newPage(group);
     const eventId = firstVersion.peekEvents()[0].id;
     const seen = visibleAtNextWake(() => [eventId]);
-    await inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
+    await inContext(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion));
     expect(await seen).toBe(1);
   });
 
@@ -62,7 +62,7 @@ describe('relay wake-up after the commit', () => {
     const seen = visibleAtNextWake(() => [eventId]);
     await inContext(orm, () =>
       new MikroOrmUnitOfWork(orm.em).run(async () => {
-        await new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion);
+        await new SqlPageRepository(orm.em).saveNew(page, firstVersion);
         // Still uncommitted here: a wake-up sent now would find nothing and the event would wait
         // for the relay's poll.
         await orm.em.execute('SELECT pg_sleep(0.05)');

@@ -7,7 +7,7 @@ import { PageGroup } from '../../src/domain/page-group/page-group';
 import { Sha256ApiKeySecrets } from '../../src/infrastructure/crypto/sha256-api-key-secrets';
 import { SqlBrandQueries } from '../../src/infrastructure/persistence/queries/sql-brand.queries';
 import { SqlPageGroupQueries } from '../../src/infrastructure/persistence/queries/sql-page-group.queries';
-import { MikroOrmPageRepository } from '../../src/infrastructure/persistence/repositories/mikro-orm-page.repository';
+import { SqlPageRepository } from '../../src/infrastructure/persistence/repositories/sql-page.repository';
 import { SqlBrandRepository } from '../../src/infrastructure/persistence/repositories/sql-brand.repository';
 import { SqlPageGroupRepository } from '../../src/infrastructure/persistence/repositories/sql-page-group.repository';
 import { SqlBulkSeeder } from '../../src/infrastructure/persistence/sql-bulk-seeder';
@@ -93,7 +93,7 @@ describe('page groups: view_head and view_tail around the count', () => {
     await new SqlPageGroupRepository(orm.em.fork()).add(group);
     for (let i = 0; i < 2; i++) {
       const { page, firstVersion } = aPage(group);
-      await inContext(orm, () => new MikroOrmPageRepository(orm.em).saveNew(page, firstVersion));
+      await inContext(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion));
     }
     const repo = new SqlPageGroupRepository(orm.em.fork());
     const loaded = await loadedGroup(tenantId, group.id);

@@ -80,8 +80,11 @@ describe('every documented request example', () => {
     const template = await platform(t).systemTemplate('Examples');
     const brand = (await client.POST('/v0/brands', { body: brandBody() })).data;
     const subscription = (await client.POST('/v0/webhook_subscriptions', { body: { url: 'https://hooks.example.com/x', events: ['page.version.created'] } })).data;
+    const page = (await client.POST('/v0/page_groups/{page_group_id}/pages', { params: { path: { page_group_id: group.pageGroupId } }, body: {} })).data;
     // Ids in examples name nothing of this tenant's: the ids of what was just made stand in.
-    const ids: Record<string, string> = { brand_id: brand.brandId, page_group_id: group.pageGroupId, template_id: template.pageTemplateId, subscription_id: subscription.id, pageTemplateId: template.pageTemplateId };
+    const ids: Record<string, string> = {
+      brand_id: brand.brandId, page_group_id: group.pageGroupId, page_id: page.pageId, template_id: template.pageTemplateId, subscription_id: subscription.id, pageTemplateId: template.pageTemplateId,
+    };
     const sent: string[] = [];
     for (const [path, item] of Object.entries<any>(committed.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {
@@ -96,7 +99,7 @@ describe('every documented request example', () => {
         sent.push(`${method.toUpperCase()} ${path}`);
       }
     }
-    expect(sent).toHaveLength(6);
+    expect(sent).toHaveLength(7);
   });
 
   it('types URLs and template ids as strings, so a TypeScript user sends them without a cast', async () => {

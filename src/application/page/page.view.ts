@@ -1,4 +1,5 @@
 import { Page } from '../../domain/page/page';
+import { PageVersion } from '../../domain/page/page-version';
 import type { UtmKind } from '../../domain/page/page-session';
 
 /** Page (list item, in a page group). */
@@ -30,6 +31,57 @@ export function toPageCreatedView(page: Page): PageCreatedView {
     createdAt: page.createdAt.toISOString(),
   };
 }
+
+/** Page version: the content a page had from the moment it was made. */
+export interface PageVersionView {
+  pageVersionId: string;
+  number: number;
+  pageTemplateId: string | null;
+  supplementaryContext: string | null;
+  createdAt: string;
+}
+
+export function toPageVersionView(version: PageVersion): PageVersionView {
+  return {
+    pageVersionId: version.id,
+    number: version.number,
+    pageTemplateId: version.pageTemplateId,
+    supplementaryContext: version.supplementaryContext,
+    createdAt: version.createdAt.toISOString(),
+  };
+}
+
+/** Page (one page): the list item's fields, its current content, and counts. */
+export interface PageView extends PageListItemView {
+  pageTemplateId: string | null;
+  supplementaryContext: string | null;
+  currentVersion: number;
+  versionsCount: number;
+  sessionsCount: number;
+}
+
+/** One value of a UTM kind and the sessions that came with it. */
+export interface UtmValueCount {
+  value: string;
+  sessions: number;
+}
+
+/**
+ * A page's statistics over a range of whole UTC buckets: sessions per bucket (every bucket, zero
+ * included), their total, and the PAGE_STATS_TOP_VALUES values of each UTM kind that came with
+ * the most sessions in the range (ties in code point order).
+ */
+export interface PageStatsView {
+  pageId: string;
+  interval: 'day' | 'hour';
+  from: string;
+  to: string;
+  total: number;
+  series: { start: string; sessions: number }[];
+  utm: Record<keyof UtmParametersView, UtmValueCount[]>;
+}
+
+export const PAGE_STATS_TOP_VALUES = 10;
 
 /**
  * UTM parameters: the distinct values of the group's sessions, each array sorted by bytes. At

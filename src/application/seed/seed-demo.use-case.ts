@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CreateApiKey } from '../api-key/create-api-key.use-case';
 import { CreateBrand } from '../brand/create-brand.use-case';
 import { CreatePage } from '../page/create-page.use-case';
+import { CreatePageVersion } from '../page/create-page-version.use-case';
 import { RecordSession } from '../page/record-session.use-case';
 import { CreatePageGroup } from '../page-group/create-page-group.use-case';
 import { UnitOfWork } from '../shared/unit-of-work';
@@ -26,7 +27,8 @@ const UTM_SAMPLES = [
 
 /**
  * A ready tenant for trying the API (platform-cli.md, demo:seed): a key, a brand, system
- * templates, one page group per status with pages, and sessions with UTM values. All in one
+ * templates, one page group per status with pages of two versions each, and sessions with UTM
+ * values (today's, in the pages' statistics). All in one
  * transaction: a failure leaves nothing behind.
  */
 @Injectable()
@@ -39,6 +41,7 @@ export class SeedDemo {
     private readonly createSystemTemplate: CreateSystemTemplate,
     private readonly createPageGroup: CreatePageGroup,
     private readonly createPage: CreatePage,
+    private readonly createPageVersion: CreatePageVersion,
     private readonly recordSession: RecordSession,
   ) {}
 
@@ -75,6 +78,8 @@ export class SeedDemo {
         pageGroupIds.push(group.pageGroupId);
         for (let i = 0; i < 2; i++) {
           const page = await this.createPage.execute({ tenantId, pageGroupId: group.pageGroupId, supplementaryContext: `Variant ${i + 1}` });
+          // A second version, so that a page's versions and its current content show a change.
+          await this.createPageVersion.execute({ tenantId, pageId: page.pageId, pageTemplateId: templates[1].pageTemplateId, supplementaryContext: `Variant ${i + 1}, second draft` });
           for (const utm of UTM_SAMPLES) await this.recordSession.execute({ tenantId, pageId: page.pageId, utm });
         }
       }

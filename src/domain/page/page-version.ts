@@ -2,15 +2,18 @@ import { AggregateRoot } from '../shared/aggregate-root';
 import { newTypeId } from '../shared/type-id';
 import { pageVersionCreated } from './page.events';
 
-/** What a version needs of its page. */
+/** What a version takes from its page: which page, and the content it has when the version is made. */
 export interface PageRef {
   id: string;
   tenantId: string;
   pageGroupId: string;
+  pageTemplateId: string | null;
+  supplementaryContext: string | null;
 }
 
 /**
- * One version of a page, numbered from 1 per page. The number is the previous one plus one; the
+ * One version of a page, numbered from 1 per page, with the content the page had when it was made
+ * (its template and supplementary context). The number is the previous one plus one; the
  * database's unique (page, number) is what makes two racing versions impossible.
  */
 export class PageVersion extends AggregateRoot {
@@ -20,6 +23,8 @@ export class PageVersion extends AggregateRoot {
     public pageId: string,
     public pageGroupId: string,
     public number: number,
+    public pageTemplateId: string | null,
+    public supplementaryContext: string | null,
     public createdAt: Date,
   ) {
     super();
@@ -30,13 +35,14 @@ export class PageVersion extends AggregateRoot {
     return PageVersion.make(page, 1, now);
   }
 
-  /** The version after `latestNumber` (the highest number the page has now). */
+  /** The version after `latestNumber` (the highest number the page has now), with the page's content now. */
   static next(page: PageRef, latestNumber: number, now: Date): PageVersion {
     return PageVersion.make(page, latestNumber + 1, now);
   }
 
   private static make(page: PageRef, number: number, now: Date): PageVersion {
-    const version = new PageVersion(newTypeId('pagever', now.getTime()), page.tenantId, page.id, page.pageGroupId, number, now);
+    const id = newTypeId('pagever', now.getTime());
+    const version = new PageVersion(id, page.tenantId, page.id, page.pageGroupId, number, page.pageTemplateId, page.supplementaryContext, now);
     version.record(
       pageVersionCreated({ tenantId: page.tenantId, pageVersionId: version.id, pageId: page.id, pageGroupId: page.pageGroupId, version: number, at: now }),
     );

@@ -2,8 +2,8 @@ import { Page } from './page';
 import { PageVersion } from './page-version';
 
 export abstract class PageRepository {
-  /** Null when the tenant has no page with this id. */
-  abstract findById(tenantId: string, id: string): Promise<Page | null>;
+  /** Null when the tenant has no page with this id; `forUpdate` locks it to the end of the unit of work. */
+  abstract findById(tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<Page | null>;
   /**
    * Writes a new page, its first version, their events and the group's `pagesCount + 1` in one
    * transaction. Throws NotFoundError if the group was deleted meanwhile (nothing is written).
@@ -15,8 +15,9 @@ export abstract class PageVersionRepository {
   /** The highest version number of the page; 0 when it has none. */
   abstract latestNumber(tenantId: string, pageId: string): Promise<number>;
   /**
-   * Writes the version and its events in one transaction (and moves the page's `updatedAt`).
-   * Throws ConcurrentChangeError when another version took the same number first.
+   * Writes the version, its events and the page's new content and `updatedAt`, in the current
+   * unit of work (or a transaction of their own). Throws ConcurrentChangeError when another
+   * version took the same number first.
    */
-  abstract saveNew(version: PageVersion): Promise<void>;
+  abstract saveNew(page: Page, version: PageVersion): Promise<void>;
 }

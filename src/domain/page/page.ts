@@ -1,6 +1,13 @@
+import { movedForward } from '../shared/clock';
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
 import { PageVersion } from './page-version';
+
+/** What a new version changes; an absent field carries over from the current version. */
+export interface PageContentChanges {
+  pageTemplateId?: string | null;
+  supplementaryContext?: string | null;
+}
 
 export const SUPPLEMENTARY_CONTEXT_MAX = 10000;
 
@@ -22,10 +29,27 @@ export class Page {
     now: Date,
   ): { page: Page; firstVersion: PageVersion } {
     const context = input.supplementaryContext;
-    if (context !== undefined && (context.length < 1 || context.length > SUPPLEMENTARY_CONTEXT_MAX)) {
-      throw new InvalidValueError('supplementaryContext', `must be 1 to ${SUPPLEMENTARY_CONTEXT_MAX} characters`);
-    }
+    if (context !== undefined) Page.checkContext(context);
     const page = new Page(newTypeId('pagevar', now.getTime()), input.tenantId, input.pageGroupId, input.pageTemplateId, context ?? null, now, now);
     return { page, firstVersion: PageVersion.first(page, now) };
+  }
+
+  /**
+   * The page's next version after `latestNumber`: the page takes the changed content (the template
+   * already checked as visible to the tenant) and the version records it. The page's content is
+   * always its current version's.
+   */
+  newVersion(latestNumber: number, changes: PageContentChanges, now: Date): PageVersion {
+    if (changes.supplementaryContext !== undefined && changes.supplementaryContext !== null) Page.checkContext(changes.supplementaryContext);
+    if (changes.pageTemplateId !== undefined) this.pageTemplateId = changes.pageTemplateId;
+    if (changes.supplementaryContext !== undefined) this.supplementaryContext = changes.supplementaryContext;
+    this.updatedAt = movedForward(this.updatedAt, now);
+    return PageVersion.next(this, latestNumber, now);
+  }
+
+  private static checkContext(context: string): void {
+    if (context.length < 1 || context.length > SUPPLEMENTARY_CONTEXT_MAX) {
+      throw new InvalidValueError('supplementaryContext', `must be 1 to ${SUPPLEMENTARY_CONTEXT_MAX} characters`);
+    }
   }
 }

@@ -2,12 +2,11 @@ import { defineConfig, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from './migrations';
 import { ApiKeySchema } from './schemas/api-key.schema';
-import { PageSchema, PageVersionSchema } from './schemas/page.schema';
 import { TenantSchema } from './schemas/tenant.schema';
 
-// Brands, templates and page groups have SQL repositories of their own (repositories/sql-*.ts):
-// the ORM maps only the aggregates it writes.
-export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema, PageSchema, PageVersionSchema];
+// Brands, templates, page groups, pages and their versions have SQL repositories of their own
+// (repositories/sql-*.ts): the ORM maps only the aggregates it writes.
+export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema];
 
 /**
  * `statementTimeoutMs` bounds every statement on the pool's connections (PostgreSQL's

@@ -120,14 +120,18 @@ export class SqlBulkSeeder extends BulkSeeder {
     const hotSessions = Math.round(sizes.sessions * sizes.hotGroupShare);
     const seen = new Set<string>();
     let utmValues = 0;
+    // The hot sessions all visit the hot group's first page (a page with a million sessions for the
+    // statistics scenario); every session's time is spread evenly over the last 90 days.
+    const spreadMs = 90 * 24 * 3_600_000;
     await this.batches('sessions', sizes.sessions, onProgress, async (from, to) => {
       const n = to - from;
-      const chosen = Array.from({ length: n }, (_, i) => (from + i < hotSessions ? pick(hotPages, from + i) : pick(pages, (from + i) * 7919)));
+      const chosen = Array.from({ length: n }, (_, i) => (from + i < hotSessions ? hotPages[0] : pick(pages, (from + i) * 7919)));
       const utm = UTM_KINDS.map((kind) => chosen.map((_, i) => pick(VOCABULARY[kind], (from + i) * (kind.length + 3))));
-      await sqlQuery(this.em, 
+      const times = chosen.map((_, i) => new Date(now.getTime() - Math.floor(((from + i) * spreadMs) / sizes.sessions)));
+      await sqlQuery(this.em,
         `INSERT INTO page_sessions (id, tenant_id, page_id, page_group_id, utm_campaign, utm_content, utm_medium, utm_source, utm_term, created_at)
-         SELECT *, $10::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])`,
-        [chosen.map(() => newTypeId('pagesession')), chosen.map((p) => p.tenantId), chosen.map((p) => p.id), chosen.map((p) => p.groupId), ...utm, now],
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[])`,
+        [chosen.map(() => newTypeId('pagesession')), chosen.map((p) => p.tenantId), chosen.map((p) => p.id), chosen.map((p) => p.groupId), ...utm, times],
       );
       const fresh: [string, string, string][] = [];
       chosen.forEach((page, i) =>
@@ -152,6 +156,7 @@ export class SqlBulkSeeder extends BulkSeeder {
         utmValues += fresh.length;
       }
     });
+    await this.em.transactional((em) => this.countSessions(em, pages.map((p) => p.id), onProgress));
     await sqlQuery(this.em, 'ANALYZE');
 
     return {
@@ -164,6 +169,39 @@ export class SqlBulkSeeder extends BulkSeeder {
       seconds: Math.round((Date.now() - started) / 100) / 10,
       sample: { tenantId: tenants[0], apiKey: key.plainKey, pageGroupId: hot.id, brandId: brandIds[0] ?? '', templateId, pageId: hotPages[0]?.id ?? '' },
     };
+  }
+
+  /**
+   * The statistics' counters of the seeded pages, as recording each session would have left
+   * them, from their sessions in one pass (running totals by a window over each value's hours);
+   * in one transaction, for the table of hourly counts it drops at its commit.
+   */
+  private async countSessions(em: EntityManager, pageIds: string[], onProgress: ProgressListener): Promise<void> {
+    onProgress('session counters', 0, 3);
+    await sqlQuery(em,
+      `INSERT INTO page_session_hours (page_id, hour, sessions)
+       SELECT page_id, date_trunc('hour', created_at, 'UTC'), count(*) FROM page_sessions WHERE page_id = ANY($1::text[]) GROUP BY 1, 2`,
+      [pageIds],
+    );
+    onProgress('session counters', 1, 3);
+    await sqlQuery(em,
+      `CREATE TEMPORARY TABLE seeded_utm_hours ON COMMIT DROP AS
+       SELECT s.page_id, u.kind, u.value, date_trunc('hour', s.created_at, 'UTC') AS hour, count(*) AS sessions
+       FROM page_sessions s
+       CROSS JOIN LATERAL (VALUES ('campaign', s.utm_campaign), ('content', s.utm_content), ('medium', s.utm_medium), ('source', s.utm_source), ('term', s.utm_term)) AS u(kind, value)
+       WHERE s.page_id = ANY($1::text[]) AND u.value IS NOT NULL GROUP BY 1, 2, 3, 4`,
+      [pageIds],
+    );
+    onProgress('session counters', 2, 3);
+    await sqlQuery(em,
+      `INSERT INTO page_utm_values (page_id, kind, value, first_hour, last_hour, total)
+       SELECT page_id, kind, value, min(hour), max(hour), sum(sessions) FROM seeded_utm_hours GROUP BY 1, 2, 3`,
+    );
+    await sqlQuery(em,
+      `INSERT INTO page_utm_running (page_id, kind, value, hour, total)
+       SELECT page_id, kind, value, hour, sum(sessions) OVER (PARTITION BY page_id, kind, value ORDER BY hour) FROM seeded_utm_hours`,
+    );
+    onProgress('session counters', 3, 3);
   }
 
   private async batches(stage: string, total: number, onProgress: ProgressListener, insert: (from: number, to: number) => Promise<void>) {

@@ -79,7 +79,10 @@ export const pageVersionCreateCommand: CliCommand = {
   summary: 'create a new version of a page (emits page.version.created)',
   usage: 'page-version:create --tenant T --page P',
   required: ['tenant', 'page'],
-  run: (context, options) => context.get(CreatePageVersion).execute({ tenantId: options.tenant, pageId: options.page }),
+  run: async (context, options) => {
+    const version = await context.get(CreatePageVersion).execute({ tenantId: options.tenant, pageId: options.page });
+    return { pageVersionId: version.pageVersionId, pageId: version.pageId, version: version.number };
+  },
   text: (result) => {
     const { pageVersionId, pageId, version } = result as { pageVersionId: string; pageId: string; version: number };
     return `version ${version} of page ${pageId} created: ${pageVersionId}`;

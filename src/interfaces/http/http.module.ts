@@ -6,11 +6,12 @@ import { ApiKeyGuard } from './guards/api-key.guard';
 import { HealthController } from './health/health.controller';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { PageGroupsController } from './page-groups/page-groups.controller';
+import { PagesController } from './pages/pages.controller';
 import { TemplatesController } from './templates/templates.controller';
 import { WebhookSubscriptionsController } from './webhooks/webhook-subscriptions.controller';
 
 @Module({
-  controllers: [HealthController, BrandsController, PageGroupsController, TemplatesController, WebhookSubscriptionsController],
+  controllers: [HealthController, BrandsController, PageGroupsController, PagesController, TemplatesController, WebhookSubscriptionsController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_FILTER, useClass: ErrorFilter },

@@ -3,6 +3,7 @@ import { PageVersion } from '../../../src/domain/page/page-version';
 import { PageRepository, PageVersionRepository } from '../../../src/domain/page/page.repository';
 import { PageGroup } from '../../../src/domain/page-group/page-group';
 import { PageGroupRepository } from '../../../src/domain/page-group/page-group.repository';
+import { PageGroupQueries } from '../../../src/application/page-group/page-group.queries';
 import { DomainEvent } from '../../../src/domain/shared/domain-event';
 import { ConcurrentChangeError } from '../../../src/domain/shared/domain-error';
 import { Template } from '../../../src/domain/template/template';
@@ -23,6 +24,22 @@ export class InMemoryGroups extends PageGroupRepository {
   }
   async save(group: PageGroup) {
     this.rows.set(group.id, group);
+  }
+}
+
+/** The read side's group check over the same groups. */
+export class InMemoryGroupQueries extends PageGroupQueries {
+  constructor(private readonly groups: InMemoryGroups) {
+    super();
+  }
+  async isActive(tenantId: string, id: string) {
+    return (await this.groups.findActiveById(tenantId, id)) !== null;
+  }
+  list(): never {
+    throw new Error('not used by the use cases under test');
+  }
+  findActive(): never {
+    throw new Error('not used by the use cases under test');
   }
 }
 
@@ -65,7 +82,7 @@ export class InMemoryVersions extends PageVersionRepository {
   async latestNumber(_tenantId: string, pageId: string) {
     return Math.max(0, ...this.store.versions.filter((v) => v.pageId === pageId).map((v) => v.number));
   }
-  async saveNew(version: PageVersion) {
+  async saveNew(page: Page, version: PageVersion) {
     if (this.conflicts > 0) {
       this.conflicts--;
       // Someone else took this number meanwhile.
@@ -73,6 +90,7 @@ export class InMemoryVersions extends PageVersionRepository {
       throw new ConcurrentChangeError('page');
     }
     this.store.versions.push(version);
+    this.store.pages.set(page.id, page);
     this.store.outbox.push(...version.pullEvents());
   }
 }

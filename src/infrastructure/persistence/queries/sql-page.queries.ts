@@ -1,7 +1,9 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { PageQueries } from '../../../application/page/page.queries';
-import { PageListItemView, toUtmParametersView, UTM_VALUES_PER_KIND, UtmParametersView } from '../../../application/page/page.view';
+import { PageListItemView, PageVersionView, PageView, toUtmParametersView, UTM_VALUES_PER_KIND, UtmParametersView } from '../../../application/page/page.view';
+import { StatsRange } from '../../../domain/page/stats-range';
+import { sessionsPerBucket, topUtmValues } from './sql-page-stats';
 import { UTM_KINDS, UtmKind } from '../../../domain/page/page-session';
 import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { JsonText } from '../../../application/shared/json-text';
@@ -79,5 +81,44 @@ export class SqlPageQueries extends PageQueries {
       [pageGroupId, body, generation],
     );
     return body;
+  }
+
+  async findInGroup(tenantId: string, pageGroupId: string, pageId: string): Promise<PageView | null> {
+    const rows = await sqlRows<PageView>(
+      this.em,
+      `SELECT p.id AS "pageId", p.page_group_id AS "pageGroupId", p.tenant_id AS "tenantId",
+         ${isoTimestamp('p.created_at')} AS "createdAt", ${isoTimestamp('p.updated_at')} AS "updatedAt",
+         p.page_template_id AS "pageTemplateId", p.supplementary_context AS "supplementaryContext",
+         v.current AS "currentVersion", v.count AS "versionsCount",
+         (SELECT coalesce(sum(h.sessions), 0)::int FROM page_session_hours h WHERE h.page_id = p.id) AS "sessionsCount"
+       FROM pages p, LATERAL (SELECT max(number) AS current, count(*)::int AS count FROM page_versions WHERE page_id = p.id) v
+       WHERE p.id = $1 AND p.tenant_id = $2 AND p.page_group_id = $3`,
+      [pageId, tenantId, pageGroupId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async isInGroup(tenantId: string, pageGroupId: string, pageId: string): Promise<boolean> {
+    const rows = await sqlRows(this.em, 'SELECT 1 FROM pages WHERE id = $1 AND tenant_id = $2 AND page_group_id = $3', [pageId, tenantId, pageGroupId]);
+    return rows.length > 0;
+  }
+
+  async listVersions(tenantId: string, pageId: string, page: ListRequest): Promise<ListSlice<PageVersionView>> {
+    const p = sqlParams();
+    const after = page.after === undefined ? undefined : Number(page.after);
+    const rows = await sqlRows<PageVersionView>(
+      this.em,
+      `SELECT id AS "pageVersionId", number, page_template_id AS "pageTemplateId", supplementary_context AS "supplementaryContext",
+         ${isoTimestamp('created_at')} AS "createdAt"
+       FROM page_versions WHERE page_id = ${p(pageId)} AND tenant_id = ${p(tenantId)} ${after !== undefined && Number.isInteger(after) ? `AND number < ${p(after)}` : ''}
+       ORDER BY number DESC LIMIT ${p(page.limit + 1)}`,
+      p.values,
+    );
+    return toSlice(rows, page.limit, (row) => String(row.number));
+  }
+
+  async stats(pageId: string, range: StatsRange, top: number) {
+    const [buckets, utm] = await Promise.all([sessionsPerBucket(this.em, pageId, range), topUtmValues(this.em, pageId, range, top)]);
+    return { buckets, utm };
   }
 }

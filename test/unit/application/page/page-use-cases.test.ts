@@ -5,7 +5,8 @@ import { PageGroup } from '../../../../src/domain/page-group/page-group';
 import { ConcurrentChangeError, InvalidValueError, NotFoundError } from '../../../../src/domain/shared/domain-error';
 import { Template } from '../../../../src/domain/template/template';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
-import { InMemoryGroups, InMemoryPages, InMemoryTemplates, InMemoryVersions } from '../../../support/fakes/in-memory-pages';
+import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
+import { InMemoryGroupQueries, InMemoryGroups, InMemoryPages, InMemoryTemplates, InMemoryVersions } from '../../../support/fakes/in-memory-pages';
 
 const TENANT = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9';
 const OTHER = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8ha';
@@ -25,7 +26,7 @@ function setup() {
   return {
     clock, groups, templates, pages, versions, system, foreign, group,
     createPage: new CreatePage(groups, templates, pages, clock),
-    createVersion: new CreatePageVersion(pages, versions, clock),
+    createVersion: new CreatePageVersion(pages, versions, templates, new InMemoryGroupQueries(groups), new ImmediateUnitOfWork(), clock),
     duplicate: new DuplicateTemplate(templates, clock),
   };
 }
@@ -60,8 +61,8 @@ describe('CreatePageVersion', () => {
   it('numbers versions 2, 3… after the first', async () => {
     const { createPage, createVersion, group } = setup();
     const page = await createPage.execute({ tenantId: TENANT, pageGroupId: group.id });
-    expect((await createVersion.execute({ tenantId: TENANT, pageId: page.pageId })).version).toBe(2);
-    expect((await createVersion.execute({ tenantId: TENANT, pageId: page.pageId })).version).toBe(3);
+    expect((await createVersion.execute({ tenantId: TENANT, pageId: page.pageId })).number).toBe(2);
+    expect((await createVersion.execute({ tenantId: TENANT, pageId: page.pageId })).number).toBe(3);
   });
 
   it('retries with the new latest number after losing a race', async () => {
@@ -69,7 +70,7 @@ describe('CreatePageVersion', () => {
     const page = await createPage.execute({ tenantId: TENANT, pageGroupId: group.id });
     versions.conflicts = 2;
     const result = await createVersion.execute({ tenantId: TENANT, pageId: page.pageId });
-    expect(result.version).toBe(4);
+    expect(result.number).toBe(4);
     expect(pages.versions.map((v) => v.number)).toEqual([1, 2, 3, 4]);
   });
 
@@ -78,6 +79,40 @@ describe('CreatePageVersion', () => {
     const page = await createPage.execute({ tenantId: TENANT, pageGroupId: group.id });
     versions.conflicts = 5;
     await expect(createVersion.execute({ tenantId: TENANT, pageId: page.pageId })).rejects.toThrow(ConcurrentChangeError);
+  });
+
+  it('carries absent fields over from the current version, changes given ones, and clears with null', async () => {
+    const { createPage, createVersion, group, system, templates, clock, pages } = setup();
+    const custom = system.duplicateFor(TENANT, 'Mine', clock.now());
+    await templates.add(custom);
+    const page = await createPage.execute({ tenantId: TENANT, pageGroupId: group.id, supplementaryContext: 'first' });
+    expect(await createVersion.execute({ tenantId: TENANT, pageId: page.pageId })).toMatchObject({ number: 2, pageTemplateId: system.id, supplementaryContext: 'first' });
+    expect(await createVersion.execute({ tenantId: TENANT, pageId: page.pageId, pageTemplateId: custom.id })).toMatchObject({ number: 3, pageTemplateId: custom.id, supplementaryContext: 'first' });
+    expect(await createVersion.execute({ tenantId: TENANT, pageId: page.pageId, supplementaryContext: null })).toMatchObject({ number: 4, pageTemplateId: custom.id, supplementaryContext: null });
+    expect(pages.pages.get(page.pageId)).toMatchObject({ pageTemplateId: custom.id, supplementaryContext: null });
+    expect(pages.outbox.map((e) => (e.data as { version: number }).version)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('refuses another tenant’s template and an empty context as 400s, writing nothing', async () => {
+    const { createPage, createVersion, group, foreign, pages } = setup();
+    const page = await createPage.execute({ tenantId: TENANT, pageGroupId: group.id });
+    await expect(createVersion.execute({ tenantId: TENANT, pageId: page.pageId, pageTemplateId: foreign.id })).rejects.toThrow(
+      expect.objectContaining({ details: { field: 'pageTemplateId', reason: expect.any(String) } }),
+    );
+    await expect(createVersion.execute({ tenantId: TENANT, pageId: page.pageId, supplementaryContext: '' })).rejects.toThrow(
+      expect.objectContaining({ details: { field: 'supplementaryContext', reason: expect.any(String) } }),
+    );
+    expect(pages.versions.map((v) => v.number)).toEqual([1]);
+  });
+
+  it('finds the page only in its own live group when a group is given', async () => {
+    const { createPage, createVersion, group, groups, clock } = setup();
+    const page = await createPage.execute({ tenantId: TENANT, pageGroupId: group.id });
+    const other = PageGroup.create({ tenantId: TENANT, name: 'Other' }, clock.now());
+    await groups.add(other);
+    await expect(createVersion.execute({ tenantId: TENANT, pageGroupId: other.id, pageId: page.pageId })).rejects.toThrow(NotFoundError);
+    group.softDelete(clock.now());
+    await expect(createVersion.execute({ tenantId: TENANT, pageGroupId: group.id, pageId: page.pageId })).rejects.toThrow(NotFoundError);
   });
 
   it('does not find another tenant’s page', async () => {

@@ -7,19 +7,48 @@ import { PageRepository, PageVersionRepository } from '../../../domain/page/page
 import { ConcurrentChangeError, NotFoundError } from '../../../domain/shared/domain-error';
 import { committingOutbox, markOutboxWritten } from '../outbox/outbox-wake';
 import { outboxInsertAfter, outboxParams, writeToOutbox } from '../outbox/outbox.writer';
+import { hydrate } from '../schemas/entity-class';
 import { sqlRows } from '../sql-statement';
+
+interface PageRow {
+  id: string;
+  tenant_id: string;
+  page_group_id: string;
+  page_template_id: string | null;
+  supplementary_context: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toPage(row: PageRow): Page {
+  return hydrate(Page, {
+    id: row.id,
+    tenantId: row.tenant_id,
+    pageGroupId: row.page_group_id,
+    pageTemplateId: row.page_template_id,
+    supplementaryContext: row.supplementary_context,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  });
+}
 
 /** Each group's count of pages is spread over this many rows (Migration...20261123000000). */
 export const PAGE_COUNTER_SHARDS = 8;
 
 @Injectable()
-export class MikroOrmPageRepository extends PageRepository {
+export class SqlPageRepository extends PageRepository {
   constructor(private readonly em: EntityManager) {
     super();
   }
 
-  findById(tenantId: string, id: string): Promise<Page | null> {
-    return this.em.findOne(Page, { id, tenantId });
+  async findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<Page | null> {
+    const rows = await sqlRows<PageRow>(
+      this.em,
+      `SELECT id, tenant_id, page_group_id, page_template_id, supplementary_context, created_at, updated_at FROM pages
+       WHERE id = $1 AND tenant_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      [id, tenantId],
+    );
+    return rows.length === 0 ? null : toPage(rows[0]);
   }
 
   async saveNew(page: Page, firstVersion: PageVersion): Promise<void> {
@@ -69,14 +98,14 @@ const CREATE_PAGE = `
     SELECT $4::text, tenant_id, page_group_id, $5::text, $6::text, $7::timestamptz, $8::timestamptz FROM counted
     RETURNING id, tenant_id, page_group_id),
   version AS (
-    INSERT INTO page_versions (id, tenant_id, page_id, page_group_id, number, created_at)
-    SELECT $9::text, tenant_id, id, page_group_id, $10::int, $11::timestamptz FROM page
+    INSERT INTO page_versions (id, tenant_id, page_id, page_group_id, number, page_template_id, supplementary_context, created_at)
+    SELECT $9::text, tenant_id, id, page_group_id, $10::int, $5::text, $6::text, $11::timestamptz FROM page
     RETURNING tenant_id),
   event AS (${outboxInsertAfter('version', 12)})
   SELECT count(*)::int AS n FROM counted`;
 
 @Injectable()
-export class MikroOrmPageVersionRepository extends PageVersionRepository {
+export class SqlPageVersionRepository extends PageVersionRepository {
   constructor(private readonly em: EntityManager) {
     super();
   }
@@ -90,17 +119,24 @@ export class MikroOrmPageVersionRepository extends PageVersionRepository {
     return rows[0]?.latest ?? 0;
   }
 
-  async saveNew(version: PageVersion): Promise<void> {
+  async saveNew(page: Page, version: PageVersion): Promise<void> {
     try {
       await committingOutbox(this.em, () => this.em.transactional(async (em) => {
-        em.persist(version);
-        await em.flush();
-        await sqlRows(em, 'UPDATE pages SET updated_at = greatest(updated_at, $1) WHERE id = $2', [version.createdAt, version.pageId]);
+        await sqlRows(
+          em,
+          `INSERT INTO page_versions (id, tenant_id, page_id, page_group_id, number, page_template_id, supplementary_context, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [version.id, version.tenantId, version.pageId, version.pageGroupId, version.number, version.pageTemplateId, version.supplementaryContext, version.createdAt],
+        );
+        await sqlRows(em, 'UPDATE pages SET page_template_id = $1, supplementary_context = $2, updated_at = $3 WHERE id = $4 AND tenant_id = $5', [
+          page.pageTemplateId, page.supplementaryContext, page.updatedAt, page.id, page.tenantId,
+        ]);
         await writeToOutbox(em, version.peekEvents());
       }));
       version.pullEvents();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new ConcurrentChangeError(`page ${version.pageId}`);
+      // Raised by PostgreSQL through the statement helper (23505), or by the ORM's own exception.
+      if (error instanceof UniqueConstraintViolationException || (error as { code?: unknown }).code === '23505') throw new ConcurrentChangeError(`page ${version.pageId}`);
       throw error;
     }
   }
