@@ -363,6 +363,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Newest first, kept WEBHOOK_RETENTION_DAYS (30 by default) after they were relayed. Each item is the envelope its webhook deliveries carried, byte for byte.
+         */
+        get: operations["EventsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch an event
+         * @description The envelope its webhook deliveries carried, byte for byte.
+         */
+        get: operations["EventsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -834,7 +874,7 @@ export interface components {
              *       "page.version.created"
              *     ]
              */
-            events: "page.version.created"[];
+            events: ("page.version.created" | "brand.created" | "brand.updated")[];
             /** @default true */
             active: boolean;
         };
@@ -847,7 +887,7 @@ export interface components {
              */
             url: string;
             /** @description Always an array here. */
-            events: "page.version.created"[] | null;
+            events: ("page.version.created" | "brand.created" | "brand.updated")[] | null;
             active: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -867,7 +907,7 @@ export interface components {
              *       "page.version.created"
              *     ]
              */
-            events?: "page.version.created"[];
+            events?: ("page.version.created" | "brand.created" | "brand.updated")[];
             /** @description false stops deliveries; turning it back on does not replay what was missed. */
             active?: boolean;
         };
@@ -880,7 +920,7 @@ export interface components {
              */
             url: string;
             /** @description Always an array here. */
-            events: "page.version.created"[] | null;
+            events: ("page.version.created" | "brand.created" | "brand.updated")[] | null;
             active: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -903,7 +943,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "page.version.created";
+            eventType: "page.version.created" | "brand.created" | "brand.updated";
             /** @example 1 */
             attemptNumber: number;
             /** @description null when no answer came. */
@@ -922,6 +962,29 @@ export interface components {
         DeliveryAttemptListResponse: {
             items: components["schemas"]["DeliveryAttemptResponse"][];
             hasMore: boolean;
+            nextCursor?: string;
+        };
+        EventResponse: {
+            /**
+             * @description Also the `webhook-id` of its deliveries.
+             * @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0
+             */
+            id: string;
+            /** @enum {string} */
+            type: "page.version.created" | "brand.created" | "brand.updated";
+            /** Format: date-time */
+            createdAt: string;
+            /** @example tenant_01jdq8w9k1a2b3c4d5e6f7g8h9 */
+            tenantId: string;
+            /** @description The event’s payload: see docs/webhooks.md for each type. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        EventListResponse: {
+            items: components["schemas"]["EventResponse"][];
+            hasMore: boolean;
+            /** @description Present exactly when hasMore is true; send it as `cursor`. */
             nextCursor?: string;
         };
     };
@@ -2759,6 +2822,145 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    EventsController_list: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Only events of this type. */
+                type?: "page.version.created" | "brand.created" | "brand.updated";
+                /** @description Only events created after this moment (exclusive). */
+                createdAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    EventsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventResponse"];
                 };
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */

@@ -9,6 +9,8 @@ import { CreatePage } from './page/create-page.use-case';
 import { CreatePageVersion } from './page/create-page-version.use-case';
 import { GetUtmParameters } from './page/get-utm-parameters.use-case';
 import { ListPages } from './page/list-pages.use-case';
+import { ListEvents } from './event/list-events.use-case';
+import { GetEvent } from './event/get-event.use-case';
 import { GetPage } from './page/get-page.use-case';
 import { ListPageVersions } from './page/list-page-versions.use-case';
 import { GetPageStats } from './page/get-page-stats.use-case';
@@ -49,6 +51,8 @@ export const USE_CASES = [
   SetPageGroupStatus,
   DeletePageGroup,
   ListPages,
+  ListEvents,
+  GetEvent,
   GetPage,
   ListPageVersions,
   GetPageStats,

@@ -8,6 +8,8 @@ import { BulkSeeder } from '../application/seed/bulk-seeder';
 import { IdempotencyStore } from '../application/idempotency/idempotency-store';
 import { RateLimiter, RateLimitSettings } from '../application/rate-limit/rate-limiter';
 import { UnitOfWork } from '../application/shared/unit-of-work';
+import { Outbox } from '../application/shared/outbox';
+import { EventQueries } from '../application/event/event.queries';
 import { Metrics } from '../application/shared/metrics';
 import { PrometheusMetrics } from './metrics/prometheus.metrics';
 import { PageSessionRepository } from '../domain/page/page-session';
@@ -34,6 +36,8 @@ import { AppConfig } from './config/app-config';
 import { Sha256ApiKeySecrets } from './crypto/sha256-api-key-secrets';
 import { DatabaseReadinessProbe } from './persistence/database-readiness.probe';
 import { MikroOrmUnitOfWork } from './persistence/mikro-orm-unit-of-work';
+import { SqlOutbox } from './persistence/outbox/sql-outbox';
+import { SqlEventQueries } from './persistence/queries/sql-event.queries';
 import { SqlBulkSeeder } from './persistence/sql-bulk-seeder';
 import { SqlIdempotencyStore } from './persistence/sql-idempotency.store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
@@ -90,6 +94,8 @@ export class InfrastructureModule {
       { provide: PageQueries, useClass: SqlPageQueries },
       { provide: TemplateQueries, useClass: SqlTemplateQueries },
       { provide: UnitOfWork, useClass: MikroOrmUnitOfWork },
+      { provide: Outbox, useClass: SqlOutbox },
+      { provide: EventQueries, useClass: SqlEventQueries },
       { provide: BulkSeeder, useClass: SqlBulkSeeder },
       { provide: IdempotencyStore, useClass: SqlIdempotencyStore },
       { provide: RateLimiter, useValue: deps.rateLimiter ?? new MemoryRateLimiter() },

@@ -85,7 +85,7 @@ describe('OpenAPI document at /docs-json', () => {
     }
     expect(Object.keys(schema('CreatedWebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'id', 'signingSecret', 'updatedAt', 'url']);
     expect(Object.keys(schema('WebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'id', 'updatedAt', 'url']);
-    expect(schema('CreateWebhookSubscriptionRequest').properties.events.items.enum).toEqual(['page.version.created']);
+    expect(schema('CreateWebhookSubscriptionRequest').properties.events.items.enum).toEqual(['page.version.created', 'brand.created', 'brand.updated']);
     expect(schema('CreateWebhookSubscriptionRequest').required.sort()).toEqual(['events', 'url']);
     expect(Object.keys(schema('DeliveryAttemptResponse').properties)).toEqual(['id', 'deliveryId', 'eventId', 'eventType', 'attemptNumber', 'statusCode', 'durationMs', 'error', 'nextAttemptAt', 'createdAt']);
   });

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { BrandChanges } from '../../domain/brand/brand';
 import { BrandRepository } from '../../domain/brand/brand.repository';
 import { Clock } from '../../domain/shared/clock';
+import { Outbox } from '../shared/outbox';
 import { UnitOfWork } from '../shared/unit-of-work';
+import { brandEvent } from './brand.events';
 import { BrandView, toBrandView } from './brand.view';
 import { foundOrFail } from '../shared/found-or-fail';
 
@@ -12,18 +14,22 @@ export class UpdateBrand {
     private readonly brands: BrandRepository,
     private readonly clock: Clock,
     private readonly unitOfWork: UnitOfWork,
+    private readonly outbox: Outbox,
   ) {}
 
   /**
    * Read, merge and write under the brand's row lock: two PATCHes of different theme fields at
    * once both land (each merges into the other's result), and updatedAt still strictly increases.
+   * `brand.updated` commits with the change.
    */
   execute(input: { tenantId: string; brandId: string; changes: BrandChanges }): Promise<BrandView> {
     return this.unitOfWork.run(async () => {
       const brand = await foundOrFail('brand', 'brand', input.brandId, () => this.brands.findById(input.tenantId, input.brandId, { forUpdate: true }));
       brand.update(input.changes, this.clock.now());
       await this.brands.save(brand);
-      return toBrandView(brand);
+      const view = toBrandView(brand);
+      await this.outbox.append([brandEvent('brand.updated', view, brand.updatedAt)]);
+      return view;
     });
   }
 }

@@ -7,11 +7,12 @@ import { HealthController } from './health/health.controller';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { PageGroupsController } from './page-groups/page-groups.controller';
 import { PagesController } from './pages/pages.controller';
+import { EventsController } from './events/events.controller';
 import { TemplatesController } from './templates/templates.controller';
 import { WebhookSubscriptionsController } from './webhooks/webhook-subscriptions.controller';
 
 @Module({
-  controllers: [HealthController, BrandsController, PageGroupsController, PagesController, TemplatesController, WebhookSubscriptionsController],
+  controllers: [HealthController, BrandsController, PageGroupsController, PagesController, TemplatesController, WebhookSubscriptionsController, EventsController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_FILTER, useClass: ErrorFilter },

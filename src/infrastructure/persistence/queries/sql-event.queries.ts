@@ -1,0 +1,38 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { EventEnvelope, EventQueries } from '../../../application/event/event.queries';
+import { JsonText } from '../../../application/shared/json-text';
+import { ListRequest, ListSlice, mapSlice, toSlice } from '../../../application/shared/pagination';
+import { EventType } from '../../../domain/events/event-catalogue';
+import { sqlParams, sqlRows } from '../sql-statement';
+
+/**
+ * The outbox is the event log: `body` holds the envelope exactly as every delivery carried and
+ * signed it, sent here as it is. Keyset on (tenant_id, id DESC): event ids are UUIDv7 TypeIDs made
+ * at the event's time, so this is newest first (Migration20261125070000_events_api's indexes).
+ */
+@Injectable()
+export class SqlEventQueries extends EventQueries {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async list(tenantId: string, filter: { type?: EventType; createdAfter?: Date }, page: ListRequest): Promise<ListSlice<JsonText<EventEnvelope>>> {
+    const p = sqlParams();
+    const where = [`tenant_id = ${p(tenantId)}`];
+    if (filter.type) where.push(`type = ${p(filter.type)}`);
+    if (filter.createdAfter) where.push(`created_at > ${p(filter.createdAfter)}`);
+    if (page.after) where.push(`id < ${p(page.after)}`);
+    const rows = await sqlRows<{ id: string; body: string }>(
+      this.em,
+      `SELECT id, body FROM outbox_events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
+      p.values,
+    );
+    return mapSlice(toSlice(rows, page.limit, (row) => row.id), (row) => new JsonText<EventEnvelope>(row.body));
+  }
+
+  async findById(tenantId: string, id: string): Promise<JsonText<EventEnvelope> | null> {
+    const rows = await sqlRows<{ body: string }>(this.em, 'SELECT body FROM outbox_events WHERE id = $1 AND tenant_id = $2', [id, tenantId]);
+    return rows.length === 0 ? null : new JsonText<EventEnvelope>(rows[0].body);
+  }
+}
