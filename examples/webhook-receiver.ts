@@ -1,34 +1,30 @@
-// A webhook receiver that verifies every delivery before trusting it.
-// Run:  SIGNING_SECRET=whsec_… PORT=4000 node examples/webhook-receiver.ts
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer } from 'node:http';
+// An Express receiver that verifies every delivery with the client's verifyWebhook before
+// trusting it, and drops the retries of an event it has already handled.
+// Run (Node 24 strips the types):  SIGNING_SECRET=whsec_… PORT=4000 node examples/webhook-receiver.ts
+// During a secret rotation, give both: SIGNING_SECRET=whsec_new,whsec_old
+import express from 'express';
+import { verifyWebhook, WebhookVerificationError } from '../client/index.ts';
 
-const secret = process.env.SIGNING_SECRET ?? '';
+const secrets = (process.env.SIGNING_SECRET ?? '').split(',').filter(Boolean);
 const seen = new Set<string>();
+const app = express();
 
-/** The spec's check: HMAC-SHA256 of the raw body, hex, `sha256=` prefix, compared in constant time. */
-export function verify(rawBody: Buffer, header: string | undefined, signingSecret: string): boolean {
-  if (!header || !header.startsWith('sha256=')) return false;
-  const expected = Buffer.from(`sha256=${createHmac('sha256', signingSecret).update(rawBody).digest('hex')}`);
-  const given = Buffer.from(header);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const raw = Buffer.concat(chunks);
-    if (!verify(raw, req.headers['x-webhook-signature-256'] as string | undefined, secret)) {
-      res.writeHead(401).end();
-      return;
-    }
-    const event = JSON.parse(raw.toString('utf8')) as { id: string; type: string; data: unknown };
+// The raw bytes, not parsed JSON: the signatures are over the body exactly as it was sent.
+app.post('/', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
+  try {
+    const event = verifyWebhook(req.body as Buffer, req.headers, secrets);
     // Deliveries are at least once: the event id tells a retry from a new event.
     if (!seen.has(event.id)) {
       seen.add(event.id);
-      console.log(`${event.type} ${event.id}`, event.data);
+      if (event.type === 'page.version.created') console.log(`page ${event.data.pageId} is at version ${event.data.version}`);
+      else console.log(`${event.type}: brand ${event.data.brandId} is now "${event.data.name}"`);
     }
-    res.writeHead(204).end();
-  });
-}).listen(Number(process.env.PORT ?? 4000), '127.0.0.1', () => console.log(`listening on 127.0.0.1:${process.env.PORT ?? 4000}`));
+    res.status(204).end();
+  } catch (error) {
+    if (!(error instanceof WebhookVerificationError)) throw error;
+    res.status(401).end();
+  }
+});
+
+const port = Number(process.env.PORT ?? 4000);
+app.listen(port, '127.0.0.1', () => console.log(`listening on 127.0.0.1:${port}`));

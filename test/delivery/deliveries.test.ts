@@ -1,4 +1,6 @@
 import { Webhook } from 'standardwebhooks';
+import { verifyWebhook, WebhookVerificationError } from '../../client/index';
+import { brandBody } from '../support/builders/request-bodies';
 import { eventually } from '../support/eventually';
 import { isolatedDatabase } from '../support/isolated-database';
 import { openTestOrm } from '../support/database';
@@ -95,6 +97,27 @@ describe('webhook deliveries', () => {
       (res) => res.body.items?.length === 1,
     );
     expect(log.body.items[0]).toMatchObject({ eventId: delivery.body.id, eventType: 'page.version.created', attemptNumber: 1, statusCode: 204, error: null, nextAttemptAt: null });
+  });
+
+  it('delivers brand and page events that the typed client’s verifyWebhook accepts, typed, and only with the right secret', async () => {
+    const tenant = await createTenant(t);
+    const res = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url: receiver.url, events: ['brand.created', 'brand.updated', 'page.version.created'] });
+    const secret: string = res.body.signingSecret;
+    const brand = (await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody()).expect(201)).body;
+    await t.http.patch(`/v0/brands/${brand.brandId}`).set('x-api-key', tenant.apiKey).send({ name: 'Renamed' }).expect(200);
+    const group = await platform(t).group(tenant.tenantId);
+    await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey).expect(201);
+    await receiver.waitFor(3);
+    const events = receiver.received.map((delivery) => verifyWebhook(delivery.rawBody, delivery.headers, [`whsec_${Buffer.alloc(32, 1).toString('base64')}`, secret]));
+    expect(events.map((e) => e.type).sort()).toEqual(['brand.created', 'brand.updated', 'page.version.created']);
+    for (const event of events) {
+      if (event.type === 'brand.created') expect(event.data).toEqual(brand);
+      if (event.type === 'brand.updated') expect(event.data.name).toBe('Renamed');
+      if (event.type === 'page.version.created') expect(event.data).toMatchObject({ pageGroupId: group.pageGroupId, version: 1 });
+    }
+    const [first] = receiver.received;
+    expect(() => verifyWebhook(first.rawBody, first.headers, `whsec_${Buffer.alloc(32, 1).toString('base64')}`)).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(Buffer.concat([first.rawBody, Buffer.from(' ')]), first.headers, secret)).toThrow(WebhookVerificationError);
   });
 
   it('delivers the event of a version made on the platform side, with its number', async () => {

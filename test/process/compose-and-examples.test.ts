@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { freePort } from '../support/ports';
 import { createInterface } from 'node:readline';
+import { HmacWebhookSigner } from '../../src/infrastructure/webhooks/hmac-webhook.signer';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -53,10 +54,11 @@ describe('README configuration table', () => {
 });
 
 describe('examples/webhook-receiver.ts', () => {
-  it('accepts a correctly signed delivery and refuses a forged one', async () => {
+  it('accepts a correctly signed delivery, with either secret of a rotation, and refuses a forged one', async () => {
     const port = await freePort();
     const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
-    const child = spawn(process.execPath, [join(ROOT, 'examples', 'webhook-receiver.ts')], { env: { ...process.env, SIGNING_SECRET: secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const previous = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;
+    const child = spawn(process.execPath, [join(ROOT, 'examples', 'webhook-receiver.ts')], { env: { ...process.env, SIGNING_SECRET: `${secret},${previous}`, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((done) => createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('listening') && done()));
       const body = JSON.stringify({ id: 'evt_1', type: 'page.version.created', data: {} });
@@ -65,6 +67,9 @@ describe('examples/webhook-receiver.ts', () => {
       expect((await send(signature)).status).toBe(204);
       expect((await send(signature.replace(/.$/, (c) => (c === '0' ? '1' : '0')))).status).toBe(401);
       expect((await send('')).status).toBe(401);
+      const standard = new HmacWebhookSigner().headers({ eventId: 'evt_1', eventType: 'page.version.created', body, signingSecret: previous, sentAt: new Date() });
+      const { 'x-webhook-signature-256': _spec, ...standardOnly } = standard;
+      expect((await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: standardOnly })).status).toBe(204);
     } finally {
       child.kill();
     }

@@ -1,0 +1,96 @@
+// Verifies a webhook delivery in a receiver and returns its event, typed by its `type`.
+// Both of the service's schemes are checked when their headers are present, and at least one
+// must be: `X-Webhook-Signature-256: sha256=<hex>` (HMAC-SHA256 of the raw body keyed with the
+// whole secret) and Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` with
+// one `v1,<base64>` per signing secret while a secret is being rotated). Comparisons are
+// timing-safe; a timestamp more than 5 minutes from now is refused (replays).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { components } from './schema.js';
+
+type Brand = components['schemas']['BrandResponse'];
+
+/** The envelope of every event: the same bytes on every attempt, and in GET /v0/events. */
+interface Envelope<Type extends string, Data> {
+  id: string;
+  type: Type;
+  createdAt: string;
+  tenantId: string;
+  data: Data;
+}
+
+export interface PageVersionCreatedData {
+  pageVersionId: string;
+  pageId: string;
+  pageGroupId: string;
+  version: number;
+  createdAt: string;
+}
+
+export type WebhookEvent =
+  | Envelope<'page.version.created', PageVersionCreatedData>
+  | Envelope<'brand.created', Brand>
+  | Envelope<'brand.updated', Brand>;
+
+export class WebhookVerificationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookVerificationError';
+  }
+}
+
+export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
+
+type Headers = Record<string, string | string[] | undefined> | { get(name: string): string | null };
+
+function header(headers: Headers, name: string): string | undefined {
+  if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>)[name] ?? (headers as Record<string, string | string[] | undefined>)[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function sameBytes(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The event of a delivery whose signatures check out with one of `secrets` (the current signing
+ * secret, and the previous one during a rotation); throws WebhookVerificationError otherwise.
+ * `rawBody` must be the bytes as received, before any JSON parsing. `now` is for tests.
+ */
+export function verifyWebhook(rawBody: Buffer | string, headers: Headers, secrets: string | string[], now: Date = new Date()): WebhookEvent {
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
+  const keys = (Array.isArray(secrets) ? secrets : [secrets]).filter((s) => s.length > 0);
+  if (keys.length === 0) throw new WebhookVerificationError('no signing secret given');
+  const spec = header(headers, 'x-webhook-signature-256');
+  const standard = header(headers, 'webhook-signature');
+  if (spec === undefined && standard === undefined) throw new WebhookVerificationError('the delivery carries no signature');
+
+  if (spec !== undefined) {
+    const valid = keys.some((key) => sameBytes(spec, `sha256=${createHmac('sha256', key).update(body).digest('hex')}`));
+    if (!valid) throw new WebhookVerificationError('X-Webhook-Signature-256 does not match');
+  }
+  if (standard !== undefined) {
+    const id = header(headers, 'webhook-id');
+    const timestamp = header(headers, 'webhook-timestamp');
+    if (!id || !timestamp || !/^\d+$/.test(timestamp)) throw new WebhookVerificationError('webhook-id or webhook-timestamp is missing');
+    if (Math.abs(now.getTime() / 1000 - Number(timestamp)) > WEBHOOK_TOLERANCE_SECONDS) throw new WebhookVerificationError('webhook-timestamp is too far from now');
+    const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]);
+    const given = standard.split(' ').filter((part) => part.startsWith('v1,')).map((part) => part.slice(3));
+    const valid = keys.some((key) => {
+      const expected = createHmac('sha256', Buffer.from(key.replace(/^whsec_/, ''), 'base64')).update(signed).digest('base64');
+      return given.some((signature) => sameBytes(signature, expected));
+    });
+    if (!valid) throw new WebhookVerificationError('webhook-signature does not match');
+  }
+
+  let event: WebhookEvent;
+  try {
+    event = JSON.parse(body.toString('utf8')) as WebhookEvent;
+  } catch {
+    throw new WebhookVerificationError('the body is not JSON');
+  }
+  if (standard !== undefined && header(headers, 'webhook-id') !== event.id) throw new WebhookVerificationError('webhook-id is not the event’s id');
+  return event;
+}

@@ -1,0 +1,62 @@
+import { Webhook } from 'standardwebhooks';
+import { verifyWebhook, WebhookVerificationError } from '../../../client/index';
+import { HmacWebhookSigner } from '../../../src/infrastructure/webhooks/hmac-webhook.signer';
+
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+const OLD = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+const SENT = new Date('2026-11-25T10:00:00.000Z');
+const body = JSON.stringify({ id: 'evt_01jdq8x0m2f3e4r5t6y7u8i9o0', type: 'page.version.created', createdAt: SENT.toISOString(), tenantId: 'tenant_x', data: { pageId: 'pagevar_x', version: 2 } });
+const signed = (secret = SECRET, at = SENT) => new HmacWebhookSigner().headers({ eventId: 'evt_01jdq8x0m2f3e4r5t6y7u8i9o0', eventType: 'page.version.created', body, signingSecret: secret, sentAt: at });
+const refusal = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof WebhookVerificationError ? error.message : `not a verification error: ${String(error)}`;
+  }
+  return 'accepted';
+};
+
+describe('verifyWebhook', () => {
+  it('returns the typed event of a delivery signed by the service, with either scheme alone or both', () => {
+    const headers = signed();
+    const event = verifyWebhook(Buffer.from(body), headers, SECRET, SENT);
+    expect(event).toEqual(JSON.parse(body));
+    if (event.type === 'page.version.created') expect(event.data.version).toBe(2);
+    const { 'x-webhook-signature-256': _spec, ...standardOnly } = headers;
+    expect(verifyWebhook(body, standardOnly, SECRET, SENT).id).toBe(event.id);
+    expect(verifyWebhook(body, { 'x-webhook-signature-256': headers['x-webhook-signature-256'] }, SECRET, SENT).id).toBe(event.id);
+    // A Headers object (fetch) works as well as Node's header record.
+    expect(verifyWebhook(body, new Headers(headers), SECRET, SENT).id).toBe(event.id);
+  });
+
+  it('accepts a delivery signed with any of the secrets given, and several v1 signatures', () => {
+    expect(verifyWebhook(body, signed(OLD), [SECRET, OLD], SENT).id).toMatch(/^evt_/);
+    const both = { ...signed(SECRET), 'webhook-signature': `${signed(SECRET)['webhook-signature']} ${signed(OLD)['webhook-signature']}` };
+    const { 'x-webhook-signature-256': _spec, ...standardOnly } = both;
+    expect(verifyWebhook(body, standardOnly, OLD, SENT).id).toMatch(/^evt_/);
+  });
+
+  it('agrees with the Standard Webhooks library', () => {
+    const now = new Date();
+    const headers = signed(SECRET, now);
+    expect(() => new Webhook(SECRET).verify(body, headers)).not.toThrow();
+    const fromLibrary = { 'webhook-id': headers['webhook-id'], 'webhook-timestamp': headers['webhook-timestamp'], 'webhook-signature': new Webhook(SECRET).sign(headers['webhook-id'], now, body) };
+    expect(verifyWebhook(body, fromLibrary, SECRET, now).id).toBe(headers['webhook-id']);
+  });
+
+  it('refuses a wrong secret, a changed body, a stale timestamp, a missing signature and a foreign id', () => {
+    const headers = signed();
+    expect(refusal(() => verifyWebhook(body, headers, OLD, SENT))).toBe('X-Webhook-Signature-256 does not match');
+    expect(refusal(() => verifyWebhook(body.replace('2}', '3}'), headers, SECRET, SENT))).toBe('X-Webhook-Signature-256 does not match');
+    const { 'x-webhook-signature-256': _spec, ...standardOnly } = headers;
+    expect(refusal(() => verifyWebhook(body.replace('2}', '3}'), standardOnly, SECRET, SENT))).toBe('webhook-signature does not match');
+    expect(refusal(() => verifyWebhook(body, headers, SECRET, new Date(SENT.getTime() + 301_000)))).toBe('webhook-timestamp is too far from now');
+    expect(refusal(() => verifyWebhook(body, headers, SECRET, new Date(SENT.getTime() - 301_000)))).toBe('webhook-timestamp is too far from now');
+    expect(refusal(() => verifyWebhook(body, headers, SECRET, new Date(SENT.getTime() + 299_000)))).toBe('accepted');
+    expect(refusal(() => verifyWebhook(body, {}, SECRET, SENT))).toBe('the delivery carries no signature');
+    expect(refusal(() => verifyWebhook(body, headers, [], SENT))).toBe('no signing secret given');
+    const other = new HmacWebhookSigner().headers({ eventId: 'evt_other', eventType: 'page.version.created', body, signingSecret: SECRET, sentAt: SENT });
+    const { 'x-webhook-signature-256': _s, ...otherStandard } = other;
+    expect(refusal(() => verifyWebhook(body, otherStandard, SECRET, SENT))).toBe('webhook-id is not the event’s id');
+  });
+});
