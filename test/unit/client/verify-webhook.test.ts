@@ -31,7 +31,7 @@ describe('verifyWebhook', () => {
 
   it('accepts a delivery signed with any of the secrets given, and several v1 signatures', () => {
     expect(verifyWebhook(body, signed(OLD), [SECRET, OLD], SENT).id).toMatch(/^evt_/);
-    const both = { ...signed(SECRET), 'webhook-signature': `${signed(SECRET)['webhook-signature']} ${signed(OLD)['webhook-signature']}` };
+    const both: Record<string, string> = { ...signed(SECRET), 'webhook-signature': `${signed(SECRET)['webhook-signature']} ${signed(OLD)['webhook-signature']}` };
     const { 'x-webhook-signature-256': _spec, ...standardOnly } = both;
     expect(verifyWebhook(body, standardOnly, OLD, SENT).id).toMatch(/^evt_/);
   });
