@@ -31,7 +31,7 @@ export class CreatePageVersion {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { tenantId: string; pageId: string; pageGroupId?: string } & PageContentChanges): Promise<PageVersionView & { pageId: string }> {
+  async execute(input: { tenantId: string; pageId: string; pageGroupId?: string } & PageContentChanges): Promise<PageVersionView> {
     // Through the API the page is addressed in its group, which must be the tenant's and live.
     if (input.pageGroupId !== undefined) await assertActiveGroup(this.groups, input.tenantId, input.pageGroupId);
     const changes: PageContentChanges = { supplementaryContext: input.supplementaryContext };
@@ -48,7 +48,7 @@ export class CreatePageVersion {
           if (input.pageGroupId !== undefined && page.pageGroupId !== input.pageGroupId) throw new NotFoundError('page', input.pageId);
           const version = page.newVersion(await this.versions.latestNumber(page.tenantId, page.id), changes, this.clock.now());
           await this.versions.saveNew(page, version);
-          return { ...toPageVersionView(version), pageId: page.id };
+          return toPageVersionView(version);
         });
       } catch (error) {
         if (!(error instanceof ConcurrentChangeError) || attempt === ATTEMPTS) throw error;

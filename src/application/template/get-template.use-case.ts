@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../domain/shared/domain-error';
 import { TemplateRepository } from '../../domain/template/template.repository';
 import { TemplateView, toTemplateView } from './template.view';
 import { foundOrFail } from '../shared/found-or-fail';

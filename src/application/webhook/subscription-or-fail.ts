@@ -1,4 +1,3 @@
-import { NotFoundError } from '../../domain/shared/domain-error';
 import { WebhookSubscription } from '../../domain/webhook/webhook-subscription';
 import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
 import { foundOrFail } from '../shared/found-or-fail';

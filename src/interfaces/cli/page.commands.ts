@@ -81,7 +81,7 @@ export const pageVersionCreateCommand: CliCommand = {
   required: ['tenant', 'page'],
   run: async (context, options) => {
     const version = await context.get(CreatePageVersion).execute({ tenantId: options.tenant, pageId: options.page });
-    return { pageVersionId: version.pageVersionId, pageId: version.pageId, version: version.number };
+    return { pageVersionId: version.pageVersionId, pageId: options.page, version: version.number };
   },
   text: (result) => {
     const { pageVersionId, pageId, version } = result as { pageVersionId: string; pageId: string; version: number };

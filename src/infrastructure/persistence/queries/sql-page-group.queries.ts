@@ -20,7 +20,7 @@ export class SqlPageGroupQueries extends PageGroupQueries {
 
   async list(tenantId: string, filter: { status?: PageGroupStatus }, page: ListRequest): Promise<ListSlice<JsonText<PageGroupView>>> {
     // Served by the partial indexes on live groups: (tenant_id, id) or (tenant_id, status, id).
-    // Four shapes (with or without status and cursor), each its own prepared statement.
+    // Four shapes (with or without status and cursor), each its own prepared statement (sqlRows).
     const where = ['g.tenant_id = $1', 'g.deleted_at IS NULL'];
     const params: unknown[] = [tenantId];
     if (filter.status) {
@@ -32,7 +32,6 @@ export class SqlPageGroupQueries extends PageGroupQueries {
       where.push(`g.id < $${params.length}`);
     }
     params.push(page.limit + 1);
-    const name = `page-groups-list${filter.status ? '-status' : ''}${page.after ? '-after' : ''}`;
     // The item's JSON, stored by the writer of the group (stored-views.ts).
     const rows = await sqlRows<{ id: string; view_json: string }>(
       this.em,

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, Matches } from 'class-validator';
+import { IsIn } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '../../../domain/events/event-catalogue';
 import { ListQueryDto } from '../pagination/list-query.dto';
-import { Optional } from '../validation/decorators';
+import { IsInstant, Optional } from '../validation/decorators';
 
 const DATE_TIME = 'must be an ISO 8601 date-time with its offset, e.g. 2026-11-01T00:00:00Z';
 
@@ -14,7 +14,6 @@ export class ListEventsQueryDto extends ListQueryDto {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Only events created after this moment (exclusive).', example: '2026-11-01T00:00:00Z' })
   @Optional()
-  @Matches(/^\d{4}-\d{2}-\d{2}T[^Z+-]*(Z|[+-]\d{2}:?\d{2})$/, { message: DATE_TIME })
-  @IsISO8601({ strict: true, strictSeparator: true }, { message: DATE_TIME })
+  @IsInstant(DATE_TIME)
   createdAfter?: string;
 }

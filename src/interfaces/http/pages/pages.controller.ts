@@ -66,14 +66,7 @@ export class PagesController {
     @Param('page_id') pageId: string,
     @Body() body: CreatePageVersionDto,
   ): Promise<PageVersionView> {
-    const { pageId: _page, ...version } = await this.createVersion.execute({
-      tenantId,
-      pageGroupId,
-      pageId,
-      pageTemplateId: body.pageTemplateId,
-      supplementaryContext: body.supplementaryContext,
-    });
-    return version;
+    return this.createVersion.execute({ tenantId, pageGroupId, pageId, pageTemplateId: body.pageTemplateId, supplementaryContext: body.supplementaryContext });
   }
 
   @Get('stats')
