@@ -31,6 +31,10 @@ import { DeleteWebhookSubscription } from './webhook/delete-webhook-subscription
 import { GetWebhookSubscription } from './webhook/get-webhook-subscription.use-case';
 import { ListDeliveryAttempts } from './webhook/list-delivery-attempts.use-case';
 import { ListWebhookSubscriptions } from './webhook/list-webhook-subscriptions.use-case';
+import { RecoverDeliveries } from './webhook/recover-deliveries.use-case';
+import { Redeliver } from './webhook/redeliver.use-case';
+import { RotateSigningSecret } from './webhook/rotate-signing-secret.use-case';
+import { SendTestEvent } from './webhook/send-test-event.use-case';
 import { UpdateWebhookSubscription } from './webhook/update-webhook-subscription.use-case';
 
 /** Every use case, for the composition roots to provide. */
@@ -69,4 +73,8 @@ export const USE_CASES = [
   ListWebhookSubscriptions,
   DeleteWebhookSubscription,
   ListDeliveryAttempts,
+  Redeliver,
+  RecoverDeliveries,
+  RotateSigningSecret,
+  SendTestEvent,
 ];

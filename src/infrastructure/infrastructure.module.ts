@@ -37,6 +37,8 @@ import { Sha256ApiKeySecrets } from './crypto/sha256-api-key-secrets';
 import { DatabaseReadinessProbe } from './persistence/database-readiness.probe';
 import { MikroOrmUnitOfWork } from './persistence/mikro-orm-unit-of-work';
 import { SqlOutbox } from './persistence/outbox/sql-outbox';
+import { SqlDeliveryRequests } from './persistence/webhooks/sql-delivery-requests.store';
+import { DeliveryRequests } from '../application/webhook/delivery-requests.ports';
 import { SqlEventQueries } from './persistence/queries/sql-event.queries';
 import { SqlBulkSeeder } from './persistence/sql-bulk-seeder';
 import { SqlIdempotencyStore } from './persistence/sql-idempotency.store';
@@ -95,6 +97,7 @@ export class InfrastructureModule {
       { provide: TemplateQueries, useClass: SqlTemplateQueries },
       { provide: UnitOfWork, useClass: MikroOrmUnitOfWork },
       { provide: Outbox, useClass: SqlOutbox },
+      { provide: DeliveryRequests, useClass: SqlDeliveryRequests },
       { provide: EventQueries, useClass: SqlEventQueries },
       { provide: BulkSeeder, useClass: SqlBulkSeeder },
       { provide: IdempotencyStore, useClass: SqlIdempotencyStore },

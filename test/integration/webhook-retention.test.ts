@@ -127,7 +127,24 @@ describe('webhook history query plans on a million deliveries', () => {
       'retention: relayed events no delivery refers to',
       `SELECT o.id FROM outbox_events o WHERE o.published_at < now() - interval '30 days'
        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id) ORDER BY o.published_at LIMIT 1000`,
-      'webhook_deliveries_event_subscription_key',
+      'webhook_deliveries_event_subscription_manual_key',
+    ],
+    [
+      'recovery: failed or retried deliveries of a subscription since a time',
+      `SELECT d.id FROM webhook_deliveries d WHERE d.subscription_id = ${sub} AND d.created_at >= now() - interval '1 day'
+         AND d.manual_id IS NULL AND (d.status = 'failed' OR (d.status IN ('pending', 'sending') AND d.attempt_count > 0))
+       ORDER BY d.created_at, d.id LIMIT 10001`,
+      'webhook_deliveries_recoverable_idx',
+    ],
+    [
+      'the relay: manual deliveries not handed to the queue yet',
+      `SELECT id FROM webhook_deliveries WHERE manual_id IS NOT NULL AND enqueued_at IS NULL AND status = 'pending' ORDER BY id LIMIT 500`,
+      'webhook_deliveries_requested_idx',
+    ],
+    [
+      'redelivery: a waiting redelivery of a delivery',
+      `SELECT 1 FROM webhook_deliveries m WHERE m.redelivery_of = 'whdlv_${'7'.padStart(26, '0')}' AND m.status IN ('pending', 'sending')`,
+      'webhook_deliveries_redelivery_idx',
     ],
   ])('%s: through its index', async (_name, sql, index) => {
     const text = await plan(sql);

@@ -1,4 +1,4 @@
-import { EventType } from '../../domain/events/event-catalogue';
+import { LoggedEventType } from '../../domain/events/event-catalogue';
 import { JsonText } from '../shared/json-text';
 import { ListRequest, ListSlice } from '../shared/pagination';
 
@@ -14,6 +14,6 @@ export interface EventEnvelope {
 /** The tenant's events, each as the exact bytes of its envelope, kept WEBHOOK_RETENTION_DAYS. */
 export abstract class EventQueries {
   /** Newest first; only of `type`, only created after `createdAfter`, when given. */
-  abstract list(tenantId: string, filter: { type?: EventType; createdAfter?: Date }, page: ListRequest): Promise<ListSlice<JsonText<EventEnvelope>>>;
+  abstract list(tenantId: string, filter: { type?: LoggedEventType; createdAfter?: Date }, page: ListRequest): Promise<ListSlice<JsonText<EventEnvelope>>>;
   abstract findById(tenantId: string, id: string): Promise<JsonText<EventEnvelope> | null>;
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../domain/shared/clock';
 import { nextStep, outcomeOf } from '../../domain/webhook/retry-policy';
-import { DeliveryQueue, DeliveryStore, Random, WebhookSender, WebhookSettings, WebhookSigner } from './delivery.ports';
+import { secretsStillValid } from '../../domain/webhook/webhook-subscription';
+import { DeliveryClaim, DeliveryQueue, DeliveryStore, Random, WebhookSender, WebhookSettings, WebhookSigner } from './delivery.ports';
 
 export type DeliveryOutcome = 'skipped' | 'cancelled' | 'delivered' | 'failed' | 'retrying';
 
@@ -15,6 +16,8 @@ export interface DeliveryAttemptReport {
   statusCode?: number | null;
   durationMs?: number;
   error?: string | null;
+  /** Set for an attempt a customer asked for. */
+  trigger?: 'manual';
   /** The subscription was turned off: its receiver failed for a whole retry schedule. */
   subscriptionDisabled?: boolean;
 }
@@ -39,26 +42,28 @@ export class DeliverWebhook {
   async execute(input: { deliveryId: string; attempt: number }): Promise<DeliveryAttemptReport> {
     const claim = await this.deliveries.claim(input.deliveryId, input.attempt, this.clock.now(), this.settings.attemptLockMs);
     if (!claim) return { outcome: 'skipped', ...input };
-    const ids = { ...input, eventId: claim.eventId, subscriptionId: claim.subscription.id };
-    // A retry goes by the subscription as it is now (docs/webhooks.md): turned off or deleted,
-    // or no longer listing the event's kind, it is sent nothing more; a changed URL is used.
-    if (!claim.subscription.active || !claim.subscription.events.includes(claim.eventType)) {
+    const ids = { ...input, eventId: claim.eventId, subscriptionId: claim.subscription.id, ...(claim.manual && { trigger: 'manual' as const }) };
+    if (!this.wanted(claim)) {
       await this.deliveries.cancel(claim, this.clock.now());
       return { outcome: 'cancelled', ...ids };
     }
+    const sentAt = this.clock.now();
     const headers = this.signer.headers({
       eventId: claim.eventId,
       eventType: claim.eventType,
       body: claim.body,
       signingSecret: claim.subscription.signingSecret,
-      sentAt: this.clock.now(),
+      previousSecrets: secretsStillValid(claim.subscription.previousSecrets, sentAt),
+      sentAt,
     });
     const result = await this.sender.send({ url: claim.subscription.url, body: claim.body, headers });
     const now = this.clock.now();
-    const next = nextStep(claim.attempt, outcomeOf(result.statusCode), this.settings.retrySchedule, now, this.random.next());
+    // A manual delivery is one attempt: its own schedule is empty, the original's is left alone.
+    const schedule = claim.manual ? [] : this.settings.retrySchedule;
+    const next = nextStep(claim.attempt, outcomeOf(result.statusCode), schedule, now, this.random.next());
     await this.deliveries.record(claim, result, next, now);
     const report = { ...ids, ...result };
-    if (next.status === 'failed' && next.reason === 'schedule-exhausted') {
+    if (next.status === 'failed' && next.reason === 'schedule-exhausted' && !claim.manual) {
       // Nothing got through to this receiver for as long as this delivery was retried: stop
       // sending it more (the customer sees active: false and can turn it back on).
       const window = this.settings.retrySchedule.reduce((sum, delay) => sum + delay, 0);
@@ -70,5 +75,15 @@ export class DeliverWebhook {
     const delayMs = Math.max(0, next.nextAttemptAt.getTime() - now.getTime());
     await this.queue.enqueue([{ deliveryId: claim.deliveryId, attempt: claim.attempt + 1, delayMs, tenantId: claim.tenantId, endpoint: claim.endpoint }]);
     return { outcome: 'retrying', ...report };
+  }
+
+  /**
+   * A scheduled attempt goes by the subscription as it is now (docs/webhooks.md): turned off or
+   * deleted, or no longer listing the event's kind, it is sent nothing more; a changed URL is
+   * used. One the customer asked for is sent unless the subscription was deleted since.
+   */
+  private wanted(claim: DeliveryClaim): boolean {
+    if (claim.manual) return !claim.subscription.deleted;
+    return claim.subscription.active && claim.subscription.events.includes(claim.eventType);
   }
 }

@@ -1,4 +1,5 @@
 import { NextStep } from '../../domain/webhook/retry-policy';
+import { PreviousSigningSecret } from '../../domain/webhook/webhook-subscription';
 
 /** One attempt of one delivery, taken by a worker, with what it needs to send it. */
 export interface DeliveryClaim {
@@ -9,7 +10,19 @@ export interface DeliveryClaim {
   eventType: string;
   /** The exact bytes fixed when the event was written; every attempt sends and signs these. */
   body: string;
-  subscription: { id: string; url: string; signingSecret: string; active: boolean; events: string[] };
+  subscription: {
+    id: string;
+    url: string;
+    signingSecret: string;
+    /** Rotated-out secrets, newest first; those not yet expired sign beside the current one. */
+    previousSecrets: PreviousSigningSecret[];
+    /** Active and not deleted. */
+    active: boolean;
+    deleted: boolean;
+    events: string[];
+  };
+  /** Set for a delivery a customer asked for (redelivery, recovery, test): one attempt, no schedule. */
+  manual: { redeliveryOf: string | null } | null;
   /** The subscription's endpoint now (see DeliveryJob.endpoint), for the next attempt's job. */
   endpoint: string;
 }
@@ -68,7 +81,7 @@ export abstract class DeliveryStore {
   abstract claim(deliveryId: string, attempt: number, now: Date, lockMs: number): Promise<DeliveryClaim | null>;
   /** Writes the attempt to the log and the delivery's next state in one transaction. */
   abstract record(claim: DeliveryClaim, result: AttemptResult, next: NextStep, at: Date): Promise<void>;
-  /** Ends a delivery whose subscription was deactivated or deleted: nothing is sent. */
+  /** Ends a delivery whose subscription was deactivated or deleted (or a manual one's deleted): nothing is sent. */
   abstract cancel(claim: DeliveryClaim, at: Date): Promise<void>;
   /**
    * Turns the subscription off when no delivery to it has succeeded within `windowMs` before `at`
@@ -91,6 +104,11 @@ export abstract class OutboxRelayStore {
    * bound; returns how many, the deliveries made, and whether more events may be waiting.
    */
   abstract fanOut(limit: number, now: Date): Promise<{ events: number; deliveries: DeliveryJob[]; more: boolean }>;
+  /**
+   * Up to `limit` manual deliveries (DeliveryRequests) not yet handed to the queue, marked handed
+   * now: a lost hand-over is then the sweeper's, as for any delivery.
+   */
+  abstract takeRequested(limit: number, now: Date): Promise<DeliveryJob[]>;
 }
 
 /** The job queue that wakes a worker for each attempt (BullMQ). Idempotent per (delivery, attempt). */
@@ -105,7 +123,7 @@ export abstract class WebhookSender {
 
 export abstract class WebhookSigner {
   /** The signature and identification headers of one attempt. */
-  abstract headers(input: { eventId: string; eventType: string; body: string; signingSecret: string; sentAt: Date }): Record<string, string>;
+  abstract headers(input: { eventId: string; eventType: string; body: string; signingSecret: string; previousSecrets?: string[]; sentAt: Date }): Record<string, string>;
 }
 
 /** Retry schedule and claim length, from configuration. */

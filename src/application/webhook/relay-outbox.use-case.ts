@@ -3,7 +3,8 @@ import { Clock } from '../../domain/shared/clock';
 import { DeliveryQueue, OutboxRelayStore } from './delivery.ports';
 
 /**
- * Moves committed events to deliveries (in PostgreSQL, one transaction) and then wakes workers.
+ * Moves committed events to deliveries (in PostgreSQL, one transaction), takes the deliveries
+ * customers asked for, and then wakes workers.
  * The deliveries exist before any job does, so a queue failure here loses nothing.
  */
 @Injectable()
@@ -15,7 +16,12 @@ export class RelayOutbox {
   ) {}
 
   async execute(input: { limit: number }): Promise<{ events: number; deliveries: number; enqueued: boolean; more: boolean }> {
-    const { events, deliveries, more } = await this.relay.fanOut(input.limit, this.clock.now());
+    const fanned = await this.relay.fanOut(input.limit, this.clock.now());
+    // Deliveries customers asked for wait on the same wake-up (the API commits them and notifies).
+    const requested = await this.relay.takeRequested(input.limit, this.clock.now());
+    const { events } = fanned;
+    const deliveries = [...fanned.deliveries, ...requested];
+    const more = fanned.more || requested.length === input.limit;
     if (deliveries.length === 0) return { events, deliveries: 0, enqueued: true, more };
     try {
       await this.queue.enqueue(deliveries);

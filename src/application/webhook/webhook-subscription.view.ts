@@ -28,6 +28,10 @@ export function toSubscriptionView(subscription: WebhookSubscription, withSecret
 export interface DeliveryAttemptView {
   id: string;
   deliveryId: string;
+  /** `manual` for an attempt a customer asked for (redeliver, recover, test). */
+  trigger: 'scheduled' | 'manual';
+  /** The delivery a manual attempt sent again; null otherwise. */
+  redeliveryOf: string | null;
   eventId: string;
   eventType: string;
   attemptNumber: number;

@@ -52,6 +52,16 @@ export class ConcurrentChangeError extends DomainError {
   }
 }
 
+/** The thing is busy with work that must finish first (an attempt in flight); retry afterwards. */
+export class InProgressError extends DomainError {
+  readonly kind = 'conflict' as const;
+  readonly code = 'CONFLICT';
+
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(message, details);
+  }
+}
+
 /** A per-tenant limit of the model is reached (decisions.md 66): nothing was written. */
 export class LimitExceededError extends DomainError {
   readonly kind = 'limit' as const;

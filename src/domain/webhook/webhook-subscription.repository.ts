@@ -12,8 +12,10 @@ export abstract class WebhookSubscriptionRepository {
    * limit was reached and nothing was written. The secret is stored encrypted.
    */
   abstract addWithin(subscription: WebhookSubscription, limit: number): Promise<boolean>;
-  /** Updates an existing subscription (never its secret). */
+  /** Updates an existing subscription (never its secrets). */
   abstract save(subscription: WebhookSubscription): Promise<void>;
+  /** Writes a subscription's secrets after a rotation (encrypted, as at creation). */
+  abstract saveSecrets(subscription: WebhookSubscription): Promise<void>;
 }
 
 /** Makes a new signing secret: `whsec_` + base64 of 32 random bytes. */

@@ -11,6 +11,18 @@ export interface NewWebhookSubscription {
   active?: boolean;
 }
 
+/** A signing secret replaced by a rotation, still signed with until `expiresAt`. */
+export interface PreviousSigningSecret {
+  secret: string;
+  expiresAt: Date;
+}
+
+/** How long a rotated-out secret may stay valid: at most 7 days (the default is one day). */
+export const MAX_SECRET_OVERLAP_SECONDS = 604_800;
+export const DEFAULT_SECRET_OVERLAP_SECONDS = 86_400;
+/** Old secrets kept at most: rotating more often than that drops the oldest still-valid one. */
+export const MAX_PREVIOUS_SECRETS = 5;
+
 export interface WebhookSubscriptionChanges {
   url?: string;
   events?: string[];
@@ -18,9 +30,10 @@ export interface WebhookSubscriptionChanges {
 }
 
 /**
- * A tenant's registration of a callback URL for some event kinds. The signing secret is made
- * once, at creation (decisions.md, Webhooks); deactivating stops deliveries and reactivating
- * does not replay what was missed.
+ * A tenant's registration of a callback URL for some event kinds. The signing secret is made at
+ * creation and replaced only by a rotation, which keeps the old one valid for an overlap
+ * (decisions.md 82); deactivating stops deliveries and reactivating does not replay what was
+ * missed.
  */
 export class WebhookSubscription {
   private constructor(
@@ -33,6 +46,8 @@ export class WebhookSubscription {
     public createdAt: Date,
     public updatedAt: Date,
     public deletedAt: Date | null,
+    /** Newest first, none expired at the last rotation. */
+    public previousSecrets: PreviousSigningSecret[] = [],
   ) {}
 
   static create(input: NewWebhookSubscription, signingSecret: string, now: Date): WebhookSubscription {
@@ -50,9 +65,36 @@ export class WebhookSubscription {
   }
 
   /** Restores a stored subscription (the repository decrypts the secret first). */
-  static restore(state: Omit<WebhookSubscription, 'update' | 'delete' | 'wants' | 'isDeleted'>): WebhookSubscription {
-    return new WebhookSubscription(state.id, state.tenantId, state.url, state.events, state.active, state.signingSecret, state.createdAt, state.updatedAt, state.deletedAt);
+  static restore(state: Omit<WebhookSubscription, 'update' | 'delete' | 'wants' | 'isDeleted' | 'rotateSecret'>): WebhookSubscription {
+    return new WebhookSubscription(
+      state.id,
+      state.tenantId,
+      state.url,
+      state.events,
+      state.active,
+      state.signingSecret,
+      state.createdAt,
+      state.updatedAt,
+      state.deletedAt,
+      state.previousSecrets,
+    );
   }
+
+  /**
+   * Replaces the signing secret; the old one stays valid for `overlapSeconds` (0: not at all), so
+   * receivers can switch without refusing a delivery in between. Expired old secrets are dropped.
+   */
+  rotateSecret(newSecret: string, overlapSeconds: number, now: Date): void {
+    if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_SECRET_OVERLAP_SECONDS) {
+      throw new InvalidValueError('expiresInSeconds', `must be an integer from 0 to ${MAX_SECRET_OVERLAP_SECONDS}`);
+    }
+    const expiresAt = new Date(now.getTime() + overlapSeconds * 1000);
+    const kept = overlapSeconds > 0 ? [{ secret: this.signingSecret, expiresAt }, ...this.previousSecrets] : this.previousSecrets;
+    this.previousSecrets = kept.filter((old) => old.expiresAt > now).slice(0, MAX_PREVIOUS_SECRETS);
+    this.signingSecret = newSecret;
+    this.updatedAt = movedForward(this.updatedAt, now);
+  }
+
 
   update(changes: WebhookSubscriptionChanges, now: Date): void {
     const url = changes.url === undefined ? this.url : checkUrl(changes.url);
@@ -76,6 +118,11 @@ export class WebhookSubscription {
   wants(type: string): boolean {
     return this.active && !this.isDeleted() && this.events.includes(type as EventType);
   }
+}
+
+/** The old secrets a delivery sent at `at` is also signed with, newest first (the current one is signed with always). */
+export function secretsStillValid(previous: readonly PreviousSigningSecret[], at: Date): string[] {
+  return previous.filter((old) => old.expiresAt > at).map((old) => old.secret);
 }
 
 function checkUrl(url: string): string {

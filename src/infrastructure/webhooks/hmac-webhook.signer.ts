@@ -11,6 +11,9 @@ export const USER_AGENT = 'LandingPlatform-Webhooks/1.0 (+https://docs.landing-p
  *   `<id>.<timestamp>.<body>` keyed with the base64-decoded bytes after `whsec_`, so receivers can
  *   use its libraries and reject replays by timestamp.
  * The id is the event id, the same on every attempt, for receivers to drop duplicates.
+ * During a secret rotation `webhook-signature` carries one `v1,` signature per valid secret,
+ * newest first, space-separated (as Standard Webhooks defines it); `X-Webhook-Signature-256` has
+ * room for one and is signed with the newest (decisions.md 82).
  */
 export class HmacWebhookSigner extends WebhookSigner {
   /**
@@ -20,11 +23,13 @@ export class HmacWebhookSigner extends WebhookSigner {
    */
   private readonly keys = new Map<string, { spec: KeyObject; standard: KeyObject }>();
 
-  headers(input: { eventId: string; eventType: string; body: string; signingSecret: string; sentAt: Date }): Record<string, string> {
+  headers(input: { eventId: string; eventType: string; body: string; signingSecret: string; previousSecrets?: string[]; sentAt: Date }): Record<string, string> {
     const timestamp = Math.floor(input.sentAt.getTime() / 1000).toString();
-    const keys = this.keysOf(input.signingSecret);
-    const spec = createHmac('sha256', keys.spec).update(input.body, 'utf8').digest('hex');
-    const standard = createHmac('sha256', keys.standard).update(`${input.eventId}.${timestamp}.${input.body}`, 'utf8').digest('base64');
+    const spec = createHmac('sha256', this.keysOf(input.signingSecret).spec).update(input.body, 'utf8').digest('hex');
+    const signed = `${input.eventId}.${timestamp}.${input.body}`;
+    const standard = [input.signingSecret, ...(input.previousSecrets ?? [])]
+      .map((secret) => `v1,${createHmac('sha256', this.keysOf(secret).standard).update(signed, 'utf8').digest('base64')}`)
+      .join(' ');
     return {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
@@ -33,7 +38,7 @@ export class HmacWebhookSigner extends WebhookSigner {
       'x-webhook-signature-256': `sha256=${spec}`,
       'webhook-id': input.eventId,
       'webhook-timestamp': timestamp,
-      'webhook-signature': `v1,${standard}`,
+      'webhook-signature': standard,
     };
   }
 

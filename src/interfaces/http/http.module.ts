@@ -10,9 +10,10 @@ import { PagesController } from './pages/pages.controller';
 import { EventsController } from './events/events.controller';
 import { TemplatesController } from './templates/templates.controller';
 import { WebhookSubscriptionsController } from './webhooks/webhook-subscriptions.controller';
+import { WebhookOperationsController } from './webhooks/webhook-operations.controller';
 
 @Module({
-  controllers: [HealthController, BrandsController, PageGroupsController, PagesController, TemplatesController, WebhookSubscriptionsController, EventsController],
+  controllers: [HealthController, BrandsController, PageGroupsController, PagesController, TemplatesController, WebhookSubscriptionsController, WebhookOperationsController, EventsController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_FILTER, useClass: ErrorFilter },

@@ -16,6 +16,7 @@ import { Migration20261125040000_delivery_log_keys } from './Migration2026112504
 import { Migration20261125050000_views_from_the_application } from './Migration20261125050000_views_from_the_application';
 import { Migration20261125060000_page_versions_and_stats } from './Migration20261125060000_page_versions_and_stats';
 import { Migration20261125070000_events_api } from './Migration20261125070000_events_api';
+import { Migration20261125080000_webhook_operations } from './Migration20261125080000_webhook_operations';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (a folder scan finds .ts or .js, not both, depending on how the process was started).
@@ -38,4 +39,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125050000_views_from_the_application', class: Migration20261125050000_views_from_the_application },
   { name: 'Migration20261125060000_page_versions_and_stats', class: Migration20261125060000_page_versions_and_stats },
   { name: 'Migration20261125070000_events_api', class: Migration20261125070000_events_api },
+  { name: 'Migration20261125080000_webhook_operations', class: Migration20261125080000_webhook_operations },
 ];

@@ -40,6 +40,15 @@ export function markOutboxWritten(): boolean {
   return state !== undefined;
 }
 
+/**
+ * Wakes the relay for work written in the current transaction: after the enclosing
+ * `committingOutbox` commits, or, outside one, by a NOTIFY in the transaction (delivered on
+ * commit, dropped on rollback). The relay also polls, so a missed wake-up only adds latency.
+ */
+export async function wakeRelayOnCommit(em: EntityManager): Promise<void> {
+  if (!markOutboxWritten()) await sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+}
+
 // Commits that finish in the same turn of the event loop share one NOTIFY: it is sent after all of
 // them, so the relay's next read sees every one. A commit after it has been sent gets a new one.
 let scheduled = false;

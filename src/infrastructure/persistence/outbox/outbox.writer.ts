@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { DomainEvent } from '../../../domain/shared/domain-event';
 import { sqlRows } from '../sql-statement';
-import { markOutboxWritten, OUTBOX_CHANNEL } from './outbox-wake';
+import { OUTBOX_CHANNEL, wakeRelayOnCommit } from './outbox-wake';
 
 export { OUTBOX_CHANNEL };
 
@@ -43,8 +43,6 @@ export async function writeToOutbox(em: EntityManager, events: readonly DomainEv
     `INSERT INTO outbox_events (${OUTBOX_COLUMNS}) SELECT * FROM unnest(${OUTBOX_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})`,
     OUTBOX_TYPES.map((_, column) => rows.map((row) => row[column])),
   );
-  // The relay is woken after the commit by the enclosing `committingOutbox` (outbox-wake.ts says
-  // why). A writer outside one notifies in its transaction (delivered on commit, dropped on
-  // rollback); the relay also polls, so a missed notification only adds latency.
-  if (!markOutboxWritten()) await sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+  // After the commit of the enclosing `committingOutbox` (outbox-wake.ts says why).
+  await wakeRelayOnCommit(em);
 }

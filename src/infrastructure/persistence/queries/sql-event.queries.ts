@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EventEnvelope, EventQueries } from '../../../application/event/event.queries';
 import { JsonText } from '../../../application/shared/json-text';
 import { ListRequest, ListSlice, mapSlice, toSlice } from '../../../application/shared/pagination';
-import { EventType } from '../../../domain/events/event-catalogue';
+import { LoggedEventType } from '../../../domain/events/event-catalogue';
 import { sqlParams, sqlRows } from '../sql-statement';
 
 /**
@@ -17,7 +17,7 @@ export class SqlEventQueries extends EventQueries {
     super();
   }
 
-  async list(tenantId: string, filter: { type?: EventType; createdAfter?: Date }, page: ListRequest): Promise<ListSlice<JsonText<EventEnvelope>>> {
+  async list(tenantId: string, filter: { type?: LoggedEventType; createdAfter?: Date }, page: ListRequest): Promise<ListSlice<JsonText<EventEnvelope>>> {
     const p = sqlParams();
     const where = [`tenant_id = ${p(tenantId)}`];
     if (filter.type) where.push(`type = ${p(filter.type)}`);

@@ -27,16 +27,18 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
 
   async attempts(tenantId: string, subscriptionId: string, page: ListRequest): Promise<ListSlice<DeliveryAttemptView>> {
     const p = sqlParams();
-    const rows = await sqlRows<{ id: string; delivery_id: string; event_id: string; event_type: string; attempt_number: number; status_code: number | null; duration_ms: number; error: string | null; next_attempt_at: string | null; created_at: string }>(
+    const rows = await sqlRows<{ id: string; delivery_id: string; event_id: string; event_type: string; attempt_number: number; status_code: number | null; duration_ms: number; error: string | null; next_attempt_at: string | null; created_at: string; trigger: 'scheduled' | 'manual'; redelivery_of: string | null }>(
       this.em,
       `SELECT id, delivery_id, event_id, event_type, attempt_number, status_code, duration_ms, error,
-         ${isoTimestamp('next_attempt_at')} AS next_attempt_at, ${isoTimestamp('created_at')} AS created_at
+         ${isoTimestamp('next_attempt_at')} AS next_attempt_at, ${isoTimestamp('created_at')} AS created_at, trigger, redelivery_of
        FROM webhook_delivery_attempts WHERE subscription_id = ${p(subscriptionId)} AND tenant_id = ${p(tenantId)} ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
       p.values,
     );
     const items = rows.map((r) => ({
       id: r.id,
       deliveryId: r.delivery_id,
+      trigger: r.trigger,
+      redeliveryOf: r.redelivery_of,
       eventId: r.event_id,
       eventType: r.event_type,
       attemptNumber: r.attempt_number,

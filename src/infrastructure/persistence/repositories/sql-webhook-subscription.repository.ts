@@ -13,9 +13,16 @@ interface SubscriptionRow {
   events: EventType[];
   active: boolean;
   signing_secret_encrypted: string;
+  previous_signing_secrets: StoredPreviousSecret[];
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+}
+
+/** An old secret as stored: encrypted like the current one. */
+export interface StoredPreviousSecret {
+  secret: string;
+  expiresAt: string;
 }
 
 /** Plain SQL rather than an entity mapping: the secret column is encrypted on the way in and out. */
@@ -43,6 +50,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       events: row.events,
       active: row.active,
       signingSecret: this.cipher.decrypt(row.signing_secret_encrypted),
+      previousSecrets: row.previous_signing_secrets.map((old) => ({ secret: this.cipher.decrypt(old.secret), expiresAt: new Date(old.expiresAt) })),
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
       deletedAt: row.deleted_at ? new Date(row.deleted_at) : null,
@@ -67,8 +75,17 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     });
   }
 
+  async saveSecrets(s: WebhookSubscription): Promise<void> {
+    const previous: StoredPreviousSecret[] = s.previousSecrets.map((old) => ({ secret: this.cipher.encrypt(old.secret), expiresAt: old.expiresAt.toISOString() }));
+    await sqlRows(
+      this.em,
+      `UPDATE webhook_subscriptions SET signing_secret_encrypted = $1, previous_signing_secrets = $2::jsonb, updated_at = $3 WHERE id = $4 AND tenant_id = $5`,
+      [this.cipher.encrypt(s.signingSecret), JSON.stringify(previous), s.updatedAt, s.id, s.tenantId],
+    );
+  }
+
   async save(s: WebhookSubscription): Promise<void> {
-    // The secret was written once, by addWithin; updates never touch it.
+    // Secrets change only by a rotation (saveSecrets): a PATCH never re-encrypts them.
     await sqlRows(
       this.em,
       `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5 WHERE id = $6 AND tenant_id = $7`,

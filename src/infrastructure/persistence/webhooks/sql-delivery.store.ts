@@ -5,6 +5,7 @@ import { newTypeId } from '../../../domain/shared/type-id';
 import { NextStep } from '../../../domain/webhook/retry-policy';
 import { SecretCipher } from '../../crypto/secret-cipher';
 import { endpointKey } from '../../webhooks/endpoint-key';
+import { StoredPreviousSecret } from '../repositories/sql-webhook-subscription.repository';
 import { GroupWriter } from '../group-writer';
 import { sqlQuery, sqlRows } from '../sql-statement';
 
@@ -21,6 +22,8 @@ interface AttemptRecord {
   durationMs: number;
   error: string | null;
   nextAttemptAt: Date | null;
+  trigger: 'scheduled' | 'manual';
+  redeliveryOf: string | null;
   at: Date;
   status: string;
   finishedAt: Date | null;
@@ -47,6 +50,9 @@ interface ClaimRow {
   deleted: boolean;
   events: string[];
   secret: string;
+  previous_secrets: StoredPreviousSecret[];
+  manual: boolean;
+  redelivery_of: string | null;
   body: string;
 }
 
@@ -77,9 +83,9 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
          UPDATE webhook_deliveries d SET status = 'pending', locked_until = r.locked_until, updated_at = r.now
          FROM r
          WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND (d.locked_until IS NULL OR d.locked_until < r.now)
-         RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type)
-       SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, s.url, s.active, s.deleted_at IS NOT NULL AS deleted,
-              s.events, s.signing_secret_encrypted AS secret, o.body
+         RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of)
+       SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
+              s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body
        FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`;
 
 /**
@@ -89,12 +95,14 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
  */
 export const RECORD_ATTEMPTS_SQL = `WITH r AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[],
-                              $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::timestamptz[])
+                              $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::timestamptz[], $15::text[], $16::text[])
            AS r(id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms,
-                error, next_attempt_at, created_at, status, finished_at)),
+                error, next_attempt_at, created_at, status, finished_at, trigger, redelivery_of)),
        logged AS (
-         INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at)
-         SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at FROM r
+         INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at,
+                                                created_at, trigger, redelivery_of)
+         SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at,
+                trigger, redelivery_of FROM r
          ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
        UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
@@ -127,7 +135,16 @@ export class SqlDeliveryStore extends DeliveryStore {
       eventId: row.event_id,
       eventType: row.event_type,
       body: row.body,
-      subscription: { id: row.subscription_id, url: row.url, active: row.active && !row.deleted, events: row.events, signingSecret: this.secret(row.secret) },
+      subscription: {
+        id: row.subscription_id,
+        url: row.url,
+        active: row.active && !row.deleted,
+        deleted: row.deleted,
+        events: row.events,
+        signingSecret: this.secret(row.secret),
+        previousSecrets: row.previous_secrets.map((old) => ({ secret: this.secret(old.secret), expiresAt: new Date(old.expiresAt) })),
+      },
+      manual: row.manual ? { redeliveryOf: row.redelivery_of } : null,
       endpoint: endpointKey(row.url),
     };
   }
@@ -172,6 +189,8 @@ export class SqlDeliveryStore extends DeliveryStore {
       durationMs: result.durationMs,
       error: result.error,
       nextAttemptAt: next.status === 'pending' ? next.nextAttemptAt : null,
+      trigger: claim.manual ? 'manual' : 'scheduled',
+      redeliveryOf: claim.manual?.redeliveryOf ?? null,
       at,
       status: next.status,
       finishedAt: next.status === 'pending' ? null : at,
@@ -198,6 +217,7 @@ export class SqlDeliveryStore extends DeliveryStore {
       [
         column('id'), column('tenantId'), column('deliveryId'), column('subscriptionId'), column('eventId'), column('eventType'), column('attempt'),
         column('statusCode'), column('durationMs'), column('error'), column('nextAttemptAt'), column('at'), column('status'), column('finishedAt'),
+        column('trigger'), column('redeliveryOf'),
       ],
     );
   }

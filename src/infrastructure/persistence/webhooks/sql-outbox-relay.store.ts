@@ -23,7 +23,8 @@ interface Subscription {
 /**
  * Claims committed outbox events with FOR UPDATE SKIP LOCKED (so any number of relays can run),
  * makes one delivery per matching active subscription, and marks the events published, all in
- * one transaction. `UNIQUE (event_id, subscription_id)` keeps a delivery from being made twice.
+ * one transaction. The unique key on (event_id, subscription_id, manual_id) keeps a scheduled
+ * delivery from being made twice.
  * Statements over array parameters: the same text whatever the batch.
  */
 @Injectable()
@@ -72,6 +73,23 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length };
     });
   }
+
+  async takeRequested(limit: number, now: Date): Promise<DeliveryJob[]> {
+    // Through webhook_deliveries_requested_idx, empty but for requests of the last moments.
+    // SKIP LOCKED: a request still being written (or taken by another relay) is left alone.
+    const rows = await sqlRows<{ id: string; tenant_id: string; url: string }>(
+      this.orm.em,
+      `WITH requested AS (
+         SELECT id FROM webhook_deliveries WHERE manual_id IS NOT NULL AND enqueued_at IS NULL AND status = 'pending'
+         ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries d SET enqueued_at = $1
+       FROM requested, webhook_subscriptions s
+       WHERE d.id = requested.id AND s.id = d.subscription_id
+       RETURNING d.id, d.tenant_id, s.url`,
+      [now, limit],
+    );
+    return rows.map((row) => ({ deliveryId: row.id, attempt: 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.url) }));
+  }
 }
 
 /** Inserts one chunk of deliveries; returns the jobs of those made now (not made before). */
@@ -85,7 +103,7 @@ async function insertDeliveries(
     `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
            SELECT id, tenant_id, subscription_id, event_id, event_type, 'pending', 0, $6, $6, $6
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS d(id, tenant_id, subscription_id, event_id, event_type)
-           ON CONFLICT (event_id, subscription_id) DO NOTHING RETURNING id`,
+           ON CONFLICT (event_id, subscription_id, manual_id) DO NOTHING RETURNING id`,
     [chunk.map((r) => r.id), chunk.map((r) => r.tenantId), chunk.map((r) => r.subscriptionId), chunk.map((r) => r.eventId), chunk.map((r) => r.type), now],
   );
   const made = new Set(rows.map((row) => row.id));

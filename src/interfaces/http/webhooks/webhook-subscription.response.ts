@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EVENT_TYPES } from '../../../domain/events/event-catalogue';
+import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
 
 export class WebhookSubscriptionResponse {
   @ApiProperty({ example: 'whsub_01jdq8x0m2f3e4r5t6y7u8i9o0' }) id!: string;
@@ -26,9 +26,11 @@ export class WebhookSubscriptionListResponse {
 
 export class DeliveryAttemptResponse {
   @ApiProperty({ example: 'whatt_01jdq8x0m2f3e4r5t6y7u8i9o0' }) id!: string;
-  @ApiProperty({ example: 'whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0' }) deliveryId!: string;
+  @ApiProperty({ example: 'whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0', description: 'What `…/deliveries/{delivery_id}/redeliver` takes.' }) deliveryId!: string;
+  @ApiProperty({ enum: ['scheduled', 'manual'], description: '`manual`: an attempt asked for by redeliver, recover or test, outside the retry schedule.' }) trigger!: string;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'For a redelivery, the delivery it sent again.' }) redeliveryOf!: string | null;
   @ApiProperty({ example: 'evt_01jdq8x0m2f3e4r5t6y7u8i9o0', description: 'Also the `X-Webhook-Id` / `webhook-id` header.' }) eventId!: string;
-  @ApiProperty({ enum: [...EVENT_TYPES] }) eventType!: string;
+  @ApiProperty({ enum: [...LOGGED_EVENT_TYPES] }) eventType!: string;
   @ApiProperty({ type: 'integer', example: 1 }) attemptNumber!: number;
   @ApiProperty({ type: 'integer', nullable: true, description: 'null when no answer came.' }) statusCode!: number | null;
   @ApiProperty({ type: 'integer' }) durationMs!: number;
@@ -41,4 +43,15 @@ export class DeliveryAttemptListResponse {
   @ApiProperty({ type: [DeliveryAttemptResponse] }) items!: DeliveryAttemptResponse[];
   @ApiProperty() hasMore!: boolean;
   @ApiPropertyOptional() nextCursor?: string;
+}
+
+export class ManualDeliveryResponse {
+  @ApiProperty({ example: 'whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0', description: 'The new delivery; its attempt appears in the log with `trigger: manual`.' }) deliveryId!: string;
+  @ApiProperty({ example: 'evt_01jdq8x0m2f3e4r5t6y7u8i9o0', description: 'The event sent: its `webhook-id`.' }) eventId!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0', description: 'The delivery sent again; null for a test event.' }) redeliveryOf!: string | null;
+}
+
+export class RecoveryResponse {
+  @ApiProperty({ type: 'integer', example: 12, description: 'Deliveries queued again, at most 10,000.' }) queued!: number;
+  @ApiProperty({ description: 'More remained past the 10,000: call again once these are done.' }) hasMore!: boolean;
 }

@@ -42,8 +42,8 @@ class FakeSender extends WebhookSender {
   }
 }
 class FakeSigner extends WebhookSigner {
-  headers(input: { signingSecret: string; body: string }) {
-    return { 'x-signed-with': `${input.signingSecret}:${input.body.length}` };
+  headers(input: { signingSecret: string; previousSecrets?: string[]; body: string }) {
+    return { 'x-signed-with': [input.signingSecret, ...(input.previousSecrets ?? [])].map((secret) => `${secret}:${input.body.length}`).join(' ') };
   }
 }
 
@@ -64,7 +64,8 @@ function setup() {
   const deliver = new DeliverWebhook(store, queue, sender, new FakeSigner(), settings, clock, random);
   store.claimable = {
     deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}',
-    subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', active: true, events: ['page.version.created'] },
+    subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'] },
+    manual: null,
     endpoint: 'endpoint-1',
   };
   return { store, queue, sender, deliver };
@@ -126,5 +127,45 @@ describe('DeliverWebhook', () => {
     expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
     expect(sender.sent).toEqual([]);
     expect(store.cancelled).toBe(1);
+  });
+
+  it('signs with the old secrets still valid at the send, newest first, beside the current one', async () => {
+    const { deliver, sender, store } = setup();
+    store.claimable!.subscription.previousSecrets = [
+      { secret: 'whsec_old', expiresAt: new Date('2026-11-22T12:00:00.001Z') },
+      { secret: 'whsec_older', expiresAt: new Date('2026-11-22T12:00:00.000Z') },
+    ];
+    await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+    expect(sender.sent[0].headers).toEqual({ 'x-signed-with': 'whsec_s:7 whsec_old:7' });
+  });
+
+  describe('a manual delivery (redeliver, recover, test)', () => {
+    it('is one attempt: a failure ends it without a retry and without turning the subscription off', async () => {
+      const { deliver, sender, store, queue } = setup();
+      store.claimable!.manual = { redeliveryOf: 'whdlv_0' };
+      sender.answers = [500];
+      expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'failed', trigger: 'manual', statusCode: 500 });
+      expect(store.recorded[0].next).toEqual({ status: 'failed', reason: 'schedule-exhausted' });
+      expect(queue.jobs).toEqual([]);
+      expect(store.disabled).toEqual([]);
+    });
+
+    it('is sent to an inactive subscription, or one that does not list the kind (the customer asked)', async () => {
+      const { deliver, sender, store } = setup();
+      store.claimable!.manual = { redeliveryOf: null };
+      store.claimable!.subscription.active = false;
+      store.claimable!.subscription.events = ['brand.updated'];
+      expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
+      expect(sender.sent).toHaveLength(1);
+    });
+
+    it('is cancelled unsent when the subscription was deleted since it was asked for', async () => {
+      const { deliver, sender, store } = setup();
+      store.claimable!.manual = { redeliveryOf: 'whdlv_0' };
+      store.claimable!.subscription.active = false;
+      store.claimable!.subscription.deleted = true;
+      expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
+      expect(sender.sent).toEqual([]);
+    });
   });
 });

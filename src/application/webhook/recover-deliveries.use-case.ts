@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../domain/shared/clock';
+import { InvalidValueError } from '../../domain/shared/domain-error';
+import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
+import { DeliveryRequests } from './delivery-requests.ports';
+import { subscriptionOrFail } from './subscription-or-fail';
+
+/** How far back a recovery may reach, and how many deliveries one request queues (documented). */
+export const RECOVER_MAX_DAYS = 30;
+export const RECOVER_MAX_DELIVERIES = 10_000;
+const DAY_MS = 86_400_000;
+
+/** POST …/recover: redeliver what failed since a time, after the receiver is fixed. */
+@Injectable()
+export class RecoverDeliveries {
+  constructor(
+    private readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly requests: DeliveryRequests,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { tenantId: string; subscriptionId: string; since: Date }): Promise<{ queued: number; hasMore: boolean }> {
+    const now = this.clock.now();
+    if (input.since.getTime() < now.getTime() - RECOVER_MAX_DAYS * DAY_MS) throw new InvalidValueError('since', `must be at most ${RECOVER_MAX_DAYS} days ago`);
+    if (input.since > now) throw new InvalidValueError('since', 'must not be in the future');
+    await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
+    return this.requests.recover({ ...input, now, limit: RECOVER_MAX_DELIVERIES });
+  }
+}

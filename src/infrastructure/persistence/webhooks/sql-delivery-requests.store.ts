@@ -1,0 +1,113 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { DeliveryRequests, ManualDelivery } from '../../../application/webhook/delivery-requests.ports';
+import { DomainEvent } from '../../../domain/shared/domain-event';
+import { newTypeId } from '../../../domain/shared/type-id';
+import { outboxParams } from '../outbox/outbox.writer';
+import { committingOutbox, wakeRelayOnCommit } from '../outbox/outbox-wake';
+import { sqlRows } from '../sql-statement';
+
+/** A manual delivery row: `manual_id` is its own id; the relay hands it to the queue (enqueued_at NULL). */
+const INSERT_MANUAL = `INSERT INTO webhook_deliveries
+  (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, manual_id, redelivery_of)`;
+
+/** A redelivery of it waits or is being made, or one has succeeded (recovery leaves those alone). */
+const REDELIVERY_WAITING = `EXISTS (SELECT 1 FROM webhook_deliveries m WHERE m.redelivery_of = d.id AND m.status IN ('pending', 'sending'))`;
+const REDELIVERY_WAITING_OR_DONE = `EXISTS (SELECT 1 FROM webhook_deliveries m WHERE m.redelivery_of = d.id AND m.status IN ('pending', 'sending', 'delivered'))`;
+
+/**
+ * Customers' delivery requests in PostgreSQL. Each request is one transaction that ends by waking
+ * the relay, which hands the new rows to the queue (the API holds no queue connection).
+ *
+ * Races: a redelivery locks the delivery it sends again (FOR UPDATE) and only then, in a new
+ * statement that sees what committed meanwhile, looks for a waiting redelivery; so of two at once
+ * one is queued and the other answered 409. A recovery locks every delivery it will redeliver the
+ * same way, so it and single redeliveries take turns per delivery.
+ */
+@Injectable()
+export class SqlDeliveryRequests extends DeliveryRequests {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  redeliver(input: { tenantId: string; subscriptionId: string; deliveryId: string; now: Date }): Promise<ManualDelivery | 'not-found' | 'in-flight'> {
+    return this.transaction(async (em) => {
+      const [given] = await sqlRows<{ origin: string }>(
+        em,
+        'SELECT coalesce(redelivery_of, id) AS origin FROM webhook_deliveries WHERE id = $1 AND subscription_id = $2 AND tenant_id = $3',
+        [input.deliveryId, input.subscriptionId, input.tenantId],
+      );
+      if (!given) return 'not-found';
+      // The original may be gone (retention) while its redelivery is still kept: that is sent again.
+      const origin = (await this.lock(em, given.origin, input.now)) ?? (await this.lock(em, input.deliveryId, input.now));
+      if (!origin) return 'not-found';
+      if (origin.busy) return 'in-flight';
+      const [waiting] = await sqlRows(em, `SELECT 1 FROM webhook_deliveries d WHERE d.id = $1 AND ${REDELIVERY_WAITING}`, [origin.id]);
+      if (waiting) return 'in-flight';
+      const id = newTypeId('whdlv', input.now.getTime());
+      await sqlRows(em, `${INSERT_MANUAL} VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6, $1, $7)`, [
+        id, input.tenantId, input.subscriptionId, origin.event_id, origin.event_type, input.now, origin.id,
+      ]);
+      await wakeRelayOnCommit(em);
+      return { deliveryId: id, eventId: origin.event_id, redeliveryOf: origin.id };
+    });
+  }
+
+  /** The delivery, locked; busy while one of its attempts holds a live lease (or it is a manual one still to be made). */
+  private async lock(em: EntityManager, id: string, now: Date): Promise<{ id: string; event_id: string; event_type: string; busy: boolean } | undefined> {
+    const rows = await sqlRows<{ id: string; event_id: string; event_type: string; busy: boolean }>(
+      em,
+      `SELECT id, event_id, event_type, status IN ('pending', 'sending') AND (manual_id IS NOT NULL OR coalesce(locked_until > $2, false)) AS busy
+       FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
+      [id, now],
+    );
+    return rows[0];
+  }
+
+  recover(input: { tenantId: string; subscriptionId: string; since: Date; now: Date; limit: number }): Promise<{ queued: number; hasMore: boolean }> {
+    return this.transaction(async (em) => {
+      // Through webhook_deliveries_recoverable_idx: its predicate is repeated here word for word.
+      const candidates = await sqlRows<{ id: string }>(
+        em,
+        `SELECT d.id FROM webhook_deliveries d
+         WHERE d.subscription_id = $1 AND d.created_at >= $2
+           AND d.manual_id IS NULL AND (d.status = 'failed' OR (d.status IN ('pending', 'sending') AND d.attempt_count > 0))
+           AND d.tenant_id = $3 AND (d.locked_until IS NULL OR d.locked_until <= $4)
+           AND NOT ${REDELIVERY_WAITING_OR_DONE}
+         ORDER BY d.created_at, d.id LIMIT $5 FOR UPDATE OF d`,
+        [input.subscriptionId, input.since, input.tenantId, input.now, input.limit + 1],
+      );
+      const taken = candidates.slice(0, input.limit).map((row) => row.id);
+      if (taken.length === 0) return { queued: 0, hasMore: false };
+      // Checked again now that they are locked: a redelivery may have committed in between.
+      const inserted = await sqlRows(
+        em,
+        `${INSERT_MANUAL}
+         SELECT n.id, d.tenant_id, d.subscription_id, d.event_id, d.event_type, 'pending', 0, $3, $3, $3, n.id, d.id
+         FROM unnest($1::text[], $2::text[]) AS n(id, origin) JOIN webhook_deliveries d ON d.id = n.origin
+         WHERE NOT ${REDELIVERY_WAITING_OR_DONE}
+         RETURNING id`,
+        [taken.map(() => newTypeId('whdlv', input.now.getTime())), taken, input.now],
+      );
+      if (inserted.length > 0) await wakeRelayOnCommit(em);
+      return { queued: inserted.length, hasMore: candidates.length > input.limit };
+    });
+  }
+
+  sendTest(input: { subscriptionId: string; event: DomainEvent; now: Date }): Promise<ManualDelivery> {
+    return this.transaction(async (em) => {
+      // In the log as relayed already: the relay fans events out to subscriptions, this one has its only delivery here.
+      await sqlRows(em, 'INSERT INTO outbox_events (id, tenant_id, type, body, created_at, published_at) VALUES ($1, $2, $3, $4, $5, $5)', outboxParams(input.event));
+      const id = newTypeId('whdlv', input.now.getTime());
+      await sqlRows(em, `${INSERT_MANUAL} VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6, $1, NULL)`, [
+        id, input.event.tenantId, input.subscriptionId, input.event.id, input.event.type, input.now,
+      ]);
+      await wakeRelayOnCommit(em);
+      return { deliveryId: id, eventId: input.event.id, redeliveryOf: null };
+    });
+  }
+
+  private transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return committingOutbox(this.em, () => this.em.transactional(work));
+  }
+}

@@ -1,0 +1,94 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBody, ApiExtension, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { RecoverDeliveries, RECOVER_MAX_DAYS, RECOVER_MAX_DELIVERIES } from '../../../application/webhook/recover-deliveries.use-case';
+import { Redeliver } from '../../../application/webhook/redeliver.use-case';
+import { RotateSigningSecret } from '../../../application/webhook/rotate-signing-secret.use-case';
+import { SendTestEvent } from '../../../application/webhook/send-test-event.use-case';
+import { ManualDelivery } from '../../../application/webhook/delivery-requests.ports';
+import { WebhookSubscriptionView } from '../../../application/webhook/webhook-subscription.view';
+import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { TenantId } from '../guards/tenant.decorator';
+import { RecoverDeliveriesDto, RotateSigningSecretDto } from './webhook-operations.dto';
+import { CreatedWebhookSubscriptionResponse, ManualDeliveryResponse, RecoveryResponse } from './webhook-subscription.response';
+
+const EXTENSION = 'An extension of the spec (docs/webhooks.md, Operating a subscription).';
+
+/** What a customer does to a subscription's deliveries and secret without asking support. */
+@ApiTags('Webhook subscriptions')
+@ApiSecurity('apiKey')
+@Controller('v0/webhook_subscriptions/:subscription_id')
+export class WebhookOperationsController {
+  constructor(
+    private readonly redeliverOne: Redeliver,
+    private readonly recoverDeliveries: RecoverDeliveries,
+    private readonly rotateSecret: RotateSigningSecret,
+    private readonly sendTestEvent: SendTestEvent,
+  ) {}
+
+  @Post('deliveries/:delivery_id/redeliver')
+  @HttpCode(202)
+  @ApiIdempotent()
+  @ApiExtension('x-extension', true)
+  @ApiOperation({
+    summary: 'Redeliver a delivery',
+    description:
+      'One attempt now, outside the retry schedule (which it neither restarts nor extends): the same body and `webhook-id`, a fresh timestamp and ' +
+      'signatures. For delivered, failed and exhausted deliveries alike; 409 while an attempt of it is in flight or a redelivery of it waits. ' +
+      `Logged with \`trigger: manual\`. ${EXTENSION}`,
+  })
+  @ApiAcceptedResponse({ type: ManualDeliveryResponse })
+  @ApiErrors(404, 409)
+  redeliver(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Param('delivery_id') deliveryId: string): Promise<ManualDelivery> {
+    return this.redeliverOne.execute({ tenantId, subscriptionId, deliveryId });
+  }
+
+  @Post('recover')
+  @HttpCode(202)
+  @ApiIdempotent()
+  @ApiExtension('x-extension', true)
+  @ApiOperation({
+    summary: 'Recover failed deliveries',
+    description:
+      `Redelivers, oldest first, every delivery created since \`since\` (at most ${RECOVER_MAX_DAYS} days ago) that failed or is still being retried, ` +
+      `unless a redelivery of it succeeded or waits: at most ${RECOVER_MAX_DELIVERIES.toLocaleString('en-US')} per request (\`hasMore\` says if more remain). ${EXTENSION}`,
+  })
+  @ApiBody({ type: RecoverDeliveriesDto })
+  @ApiAcceptedResponse({ type: RecoveryResponse })
+  @ApiErrors(400, 404, 413, 415)
+  recover(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Body() body: RecoverDeliveriesDto): Promise<{ queued: number; hasMore: boolean }> {
+    return this.recoverDeliveries.execute({ tenantId, subscriptionId, since: new Date(body.since) });
+  }
+
+  @Post('rotate_secret')
+  @HttpCode(200)
+  @ApiIdempotent()
+  @ApiExtension('x-extension', true)
+  @ApiOperation({
+    summary: 'Rotate the signing secret',
+    description:
+      'Answers the new secret, once. Until the old one expires (`expiresInSeconds`, one day by default), `webhook-signature` carries a `v1,` ' +
+      `signature for each valid secret, newest first; \`X-Webhook-Signature-256\` is signed with the newest. ${EXTENSION}`,
+  })
+  @ApiBody({ type: RotateSigningSecretDto, required: false })
+  @ApiOkResponse({ type: CreatedWebhookSubscriptionResponse })
+  @ApiErrors(400, 404, 413, 415)
+  rotate(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Body() body: RotateSigningSecretDto): Promise<WebhookSubscriptionView> {
+    return this.rotateSecret.execute({ tenantId, subscriptionId, expiresInSeconds: body?.expiresInSeconds });
+  }
+
+  @Post('test')
+  @HttpCode(202)
+  @ApiIdempotent()
+  @ApiExtension('x-extension', true)
+  @ApiOperation({
+    summary: 'Send a test event',
+    description:
+      'Delivers a `webhook.test` event to this subscription only, whether or not it lists the kind and whether or not it is active: one attempt, ' +
+      `signed like any other, shown in its log and in GET /v0/events. ${EXTENSION}`,
+  })
+  @ApiAcceptedResponse({ type: ManualDeliveryResponse })
+  @ApiErrors(404)
+  test(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string): Promise<ManualDelivery> {
+    return this.sendTestEvent.execute({ tenantId, subscriptionId });
+  }
+}

@@ -1,0 +1,158 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { newTypeId } from '../../src/domain/shared/type-id';
+import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
+import { SqlDeliveryRequests } from '../../src/infrastructure/persistence/webhooks/sql-delivery-requests.store';
+import { SqlOutboxRelayStore } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
+import { testDatabaseUrl } from '../support/test-database-url';
+
+// What redelivery and recovery pick, on deliveries written in every state directly (no worker
+// runs on them): which are sent again, which are left alone, and that the original is untouched.
+let orm: MikroORM;
+beforeAll(async () => {
+  orm = await MikroORM.init(createOrmConfig(testDatabaseUrl(), 4));
+});
+afterAll(() => orm.close(true));
+
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);
+const requests = () => new SqlDeliveryRequests(orm.em.fork());
+const NOW = new Date();
+const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
+
+async function subscription(): Promise<{ tenantId: string; subscriptionId: string }> {
+  const [tenantId, subscriptionId] = [newTypeId('tenant'), newTypeId('whsub')];
+  await sql(`INSERT INTO tenants (id, name, created_at) VALUES (?, 't', now())`, [tenantId]);
+  await sql(
+    `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at)
+     VALUES (?, ?, 'http://127.0.0.1:9/hooks', '{page.version.created}', true, 'x', now(), now())`,
+    [subscriptionId, tenantId],
+  );
+  return { tenantId, subscriptionId };
+}
+
+/** A scheduled delivery in the given state, created `minutesAgo`; its event too. */
+async function delivery(
+  s: { tenantId: string; subscriptionId: string },
+  state: { status: string; attempts: number; minutesAgo?: number; lockedFor?: number; redeliveryOf?: string },
+): Promise<string> {
+  const [eventId, id] = [newTypeId('evt'), newTypeId('whdlv')];
+  await sql(`INSERT INTO outbox_events (id, tenant_id, type, body, created_at, published_at) VALUES (?, ?, 'page.version.created', '{}', now(), now())`, [eventId, s.tenantId]);
+  const created = ago(state.minutesAgo ?? 10);
+  await sql(
+    `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, locked_until, created_at, updated_at, finished_at)
+     VALUES (?, ?, ?, ?, 'page.version.created', ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      id, s.tenantId, s.subscriptionId, eventId, state.status, state.attempts,
+      state.status === 'pending' ? new Date(NOW.getTime() + 3_600_000) : null,
+      state.lockedFor ? new Date(NOW.getTime() + state.lockedFor) : null,
+      created, created, state.status === 'pending' ? null : created,
+    ],
+  );
+  return id;
+}
+
+const row = async (id: string) =>
+  (await sql<{ status: string; attempt_count: number; next_attempt_at: Date | null; manual_id: string | null; redelivery_of: string | null; enqueued_at: Date | null }>(
+    'SELECT status, attempt_count, next_attempt_at, manual_id, redelivery_of, enqueued_at FROM webhook_deliveries WHERE id = ?',
+    [id],
+  ))[0];
+const redeliveriesOf = async (id: string) => (await sql<{ id: string; status: string }>('SELECT id, status FROM webhook_deliveries WHERE redelivery_of = ? ORDER BY id', [id]));
+
+describe('redelivering one delivery', () => {
+  it('adds a manual delivery of the same event and leaves the original and its schedule as they were', async () => {
+    const s = await subscription();
+    const id = await delivery(s, { status: 'pending', attempts: 2 });
+    const before = await row(id);
+    const made = await requests().redeliver({ ...s, deliveryId: id, now: NOW });
+    expect(made).toMatchObject({ deliveryId: expect.stringMatching(/^whdlv_/), redeliveryOf: id });
+    expect(await row(id)).toEqual(before);
+    const manual = await row((made as { deliveryId: string }).deliveryId);
+    expect(manual).toMatchObject({ status: 'pending', attempt_count: 0, manual_id: (made as { deliveryId: string }).deliveryId, redelivery_of: id, enqueued_at: null });
+  });
+
+  it('answers in-flight while an attempt holds a live lease, or while a redelivery of it waits', async () => {
+    const s = await subscription();
+    const sending = await delivery(s, { status: 'pending', attempts: 1, lockedFor: 60_000 });
+    expect(await requests().redeliver({ ...s, deliveryId: sending, now: NOW })).toBe('in-flight');
+    const failed = await delivery(s, { status: 'failed', attempts: 3 });
+    const first = (await requests().redeliver({ ...s, deliveryId: failed, now: NOW })) as { deliveryId: string };
+    expect(await requests().redeliver({ ...s, deliveryId: failed, now: NOW })).toBe('in-flight');
+    // Asking through the redelivery's id is asking for its original.
+    expect(await requests().redeliver({ ...s, deliveryId: first.deliveryId, now: NOW })).toBe('in-flight');
+    await sql(`UPDATE webhook_deliveries SET status = 'failed', finished_at = now() WHERE id = ?`, [first.deliveryId]);
+    expect(await requests().redeliver({ ...s, deliveryId: first.deliveryId, now: NOW })).toMatchObject({ redeliveryOf: failed });
+  });
+
+  it('of ten at once, queues one', async () => {
+    const s = await subscription();
+    const id = await delivery(s, { status: 'delivered', attempts: 1 });
+    const results = await Promise.all(Array.from({ length: 10 }, () => requests().redeliver({ ...s, deliveryId: id, now: NOW })));
+    expect(results.filter((r) => r === 'in-flight')).toHaveLength(9);
+    expect(await redeliveriesOf(id)).toHaveLength(1);
+  });
+
+  it('finds nothing under another subscription or tenant', async () => {
+    const s = await subscription();
+    const other = await subscription();
+    const id = await delivery(s, { status: 'failed', attempts: 1 });
+    expect(await requests().redeliver({ ...other, deliveryId: id, now: NOW })).toBe('not-found');
+    expect(await requests().redeliver({ tenantId: s.tenantId, subscriptionId: other.subscriptionId, deliveryId: id, now: NOW })).toBe('not-found');
+    expect(await redeliveriesOf(id)).toEqual([]);
+  });
+});
+
+describe('recovering a subscription', () => {
+  it('redelivers what failed or is being retried since the time, oldest first, and nothing else', async () => {
+    const s = await subscription();
+    const exhausted = await delivery(s, { status: 'failed', attempts: 5, minutesAgo: 30 });
+    const retrying = await delivery(s, { status: 'pending', attempts: 2, minutesAgo: 20 });
+    const redeliveredOk = await delivery(s, { status: 'failed', attempts: 5, minutesAgo: 15 });
+    const redeliveredFailed = await delivery(s, { status: 'failed', attempts: 5, minutesAgo: 12 });
+    for (const [id, status] of [[redeliveredOk, 'delivered'], [redeliveredFailed, 'failed']]) {
+      const made = (await requests().redeliver({ ...s, deliveryId: id, now: NOW })) as { deliveryId: string };
+      await sql(`UPDATE webhook_deliveries SET status = ?, finished_at = now() WHERE id = ?`, [status, made.deliveryId]);
+    }
+    const untouched = [
+      await delivery(s, { status: 'delivered', attempts: 1 }),
+      await delivery(s, { status: 'cancelled', attempts: 0 }),
+      await delivery(s, { status: 'pending', attempts: 0 }), // not tried yet
+      await delivery(s, { status: 'pending', attempts: 1, lockedFor: 60_000 }), // in flight
+      await delivery(s, { status: 'failed', attempts: 5, minutesAgo: 120 }), // before `since`
+    ];
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 100 })).toEqual({ queued: 3, hasMore: false });
+    for (const id of [exhausted, retrying, redeliveredFailed]) expect((await redeliveriesOf(id)).filter((r) => r.status === 'pending')).toHaveLength(1);
+    expect(await redeliveriesOf(redeliveredOk)).toHaveLength(1);
+    for (const id of untouched) expect(await redeliveriesOf(id)).toEqual([]);
+    // Asked again at once: those are waiting now.
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 100 })).toEqual({ queued: 0, hasMore: false });
+  });
+
+  it('queues at most the limit, oldest first, and says more remain', async () => {
+    const s = await subscription();
+    const ids = [];
+    for (let i = 5; i > 0; i--) ids.push(await delivery(s, { status: 'failed', attempts: 5, minutesAgo: i }));
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 3 })).toEqual({ queued: 3, hasMore: true });
+    expect((await Promise.all(ids.map(redeliveriesOf))).map((r) => r.length)).toEqual([1, 1, 1, 0, 0]);
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 3 })).toEqual({ queued: 2, hasMore: false });
+  });
+
+  it('two recoveries at once queue each delivery once', async () => {
+    const s = await subscription();
+    const ids = [];
+    for (let i = 0; i < 20; i++) ids.push(await delivery(s, { status: 'failed', attempts: 5 }));
+    const results = await Promise.all([1, 2, 3].map(() => requests().recover({ ...s, since: ago(60), now: NOW, limit: 100 })));
+    expect(results.reduce((sum, r) => sum + r.queued, 0)).toBe(20);
+    for (const id of ids) expect(await redeliveriesOf(id)).toHaveLength(1);
+  });
+});
+
+describe('handing requests to the queue', () => {
+  it('the relay takes each manual delivery once, and marks it handed over', async () => {
+    const s = await subscription();
+    const id = await delivery(s, { status: 'failed', attempts: 5 });
+    const made = (await requests().redeliver({ ...s, deliveryId: id, now: NOW })) as { deliveryId: string };
+    const relay = new SqlOutboxRelayStore(orm);
+    const taken = (await Promise.all([relay.takeRequested(10_000, NOW), relay.takeRequested(10_000, NOW)])).flat().filter((job) => job.deliveryId === made.deliveryId);
+    expect(taken).toEqual([{ deliveryId: made.deliveryId, attempt: 1, delayMs: 0, tenantId: s.tenantId, endpoint: expect.any(String) }]);
+    expect((await row(made.deliveryId)).enqueued_at).not.toBeNull();
+  });
+});
