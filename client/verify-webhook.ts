@@ -1,9 +1,10 @@
 // Verifies a webhook delivery in a receiver and returns its event, typed by its `type`.
-// Both of the service's schemes are checked when their headers are present, and at least one
-// must be: `X-Webhook-Signature-256: sha256=<hex>` (HMAC-SHA256 of the raw body keyed with the
-// whole secret) and Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` with
-// one `v1,<base64>` per signing secret while a secret is being rotated). Comparisons are
-// timing-safe; a timestamp more than 5 minutes from now is refused (replays).
+// Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` with one `v1,<base64>`
+// per valid signing secret while a secret is being rotated) decides when its headers are present:
+// it binds the id and the timestamp, and during a rotation it is the header signed with the old
+// secret too. Without them, `X-Webhook-Signature-256: sha256=<hex>` (HMAC-SHA256 of the raw body
+// keyed with the whole secret) must match. Comparisons are timing-safe; a timestamp more than
+// 5 minutes from now is refused (replays).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { components } from './schema.js';
 
@@ -26,8 +27,14 @@ export interface PageVersionCreatedData {
   createdAt: string;
 }
 
+/** `webhook.test`: sent on request (POST …/test) to one subscription, to try its receiver. */
+export interface WebhookTestData {
+  subscriptionId: string;
+}
+
 export type WebhookEvent =
   | Envelope<'page.version.created', PageVersionCreatedData>
+  | Envelope<'webhook.test', WebhookTestData>
   | Envelope<'brand.created', Brand>
   | Envelope<'brand.updated', Brand>;
 
@@ -67,7 +74,7 @@ export function verifyWebhook(rawBody: Buffer | string, headers: Headers, secret
   const standard = header(headers, 'webhook-signature');
   if (spec === undefined && standard === undefined) throw new WebhookVerificationError('the delivery carries no signature');
 
-  if (spec !== undefined) {
+  if (standard === undefined && spec !== undefined) {
     const valid = keys.some((key) => sameBytes(spec, `sha256=${createHmac('sha256', key).update(body).digest('hex')}`));
     if (!valid) throw new WebhookVerificationError('X-Webhook-Signature-256 does not match');
   }

@@ -17,6 +17,7 @@ app.post('/', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
     if (!seen.has(event.id)) {
       seen.add(event.id);
       if (event.type === 'page.version.created') console.log(`page ${event.data.pageId} is at version ${event.data.version}`);
+      else if (event.type === 'webhook.test') console.log(`test event for subscription ${event.data.subscriptionId}`);
       else console.log(`${event.type}: brand ${event.data.brandId} is now "${event.data.name}"`);
     }
     res.status(204).end();
