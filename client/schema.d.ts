@@ -363,6 +363,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/webhook_subscriptions/{subscription_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a delivery
+         * @description One attempt now, outside the retry schedule (which it neither restarts nor extends): the same body and `webhook-id`, a fresh timestamp and signatures. For delivered, failed and exhausted deliveries alike; 409 while an attempt of it is in flight or a redelivery of it waits. Logged with `trigger: manual`. An extension of the spec (docs/webhooks.md, Operating a subscription).
+         */
+        post: operations["WebhookOperationsController_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/webhook_subscriptions/{subscription_id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recover failed deliveries
+         * @description Redelivers, oldest first, every delivery created since `since` (at most 30 days ago) that failed or is still being retried, unless a redelivery of it succeeded or waits: at most 10,000 per request (`hasMore` says if more remain). An extension of the spec (docs/webhooks.md, Operating a subscription).
+         */
+        post: operations["WebhookOperationsController_recover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/webhook_subscriptions/{subscription_id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Answers the new secret, once. Until the old one expires (`expiresInSeconds`, one day by default), `webhook-signature` carries a `v1,` signature for each valid secret, newest first; `X-Webhook-Signature-256` is signed with the newest. An extension of the spec (docs/webhooks.md, Operating a subscription).
+         */
+        post: operations["WebhookOperationsController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/webhook_subscriptions/{subscription_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Delivers a `webhook.test` event to this subscription only, whether or not it lists the kind and whether or not it is active: one attempt, signed like any other, shown in its log and in GET /v0/events. An extension of the spec (docs/webhooks.md, Operating a subscription).
+         */
+        post: operations["WebhookOperationsController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/events": {
         parameters: {
             query?: never;
@@ -404,7 +484,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "page.version.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A page version was created
+         * @description A page was created (its version 1) or got a new version, through the API or on the platform. Sent to each active subscription listing `page.version.created`, signed, retried until a 2xx or the end of the schedule.
+         */
+        post: operations["webhook_PageVersionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "brand.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A brand was created
+         * @description The Brand exactly as POST /v0/brands answered it. Sent to each active subscription listing `brand.created`, signed, retried until a 2xx or the end of the schedule.
+         */
+        post: operations["webhook_BrandCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "brand.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A brand was updated
+         * @description The Brand exactly as PATCH /v0/brands/{brand_id} answered it. Sent to each active subscription listing `brand.updated`, signed, retried until a 2xx or the end of the schedule.
+         */
+        post: operations["webhook_BrandUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description Sent on request (POST /v0/webhook_subscriptions/{id}/test) to that subscription only; never subscribed to. Sent to each active subscription listing `webhook.test`, signed, retried until a 2xx or the end of the schedule.
+         */
+        post: operations["webhook_WebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ThemeResponse: {
@@ -935,15 +1096,28 @@ export interface components {
         DeliveryAttemptResponse: {
             /** @example whatt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
             id: string;
-            /** @example whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            /**
+             * @description What `…/deliveries/{delivery_id}/redeliver` takes.
+             * @example whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0
+             */
             deliveryId: string;
+            /**
+             * @description `manual`: an attempt asked for by redeliver, recover or test, outside the retry schedule.
+             * @enum {string}
+             */
+            trigger: "scheduled" | "manual";
+            /**
+             * @description For a redelivery, the delivery it sent again.
+             * @example null
+             */
+            redeliveryOf: string | null;
             /**
              * @description Also the `X-Webhook-Id` / `webhook-id` header.
              * @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "page.version.created" | "brand.created" | "brand.updated";
+            eventType: "page.version.created" | "brand.created" | "brand.updated" | "webhook.test";
             /** @example 1 */
             attemptNumber: number;
             /** @description null when no answer came. */
@@ -964,6 +1138,47 @@ export interface components {
             hasMore: boolean;
             nextCursor?: string;
         };
+        ManualDeliveryResponse: {
+            /**
+             * @description The new delivery; its attempt appears in the log with `trigger: manual`.
+             * @example whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0
+             */
+            deliveryId: string;
+            /**
+             * @description The event sent: its `webhook-id`.
+             * @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0
+             */
+            eventId: string;
+            /**
+             * @description The delivery sent again; null for a test event.
+             * @example whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0
+             */
+            redeliveryOf: string | null;
+        };
+        RecoverDeliveriesRequest: {
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this moment; at most 30 days ago.
+             * @example 2026-11-24T00:00:00Z
+             */
+            since: string;
+        };
+        RecoveryResponse: {
+            /**
+             * @description Deliveries queued again, at most 10,000.
+             * @example 12
+             */
+            queued: number;
+            /** @description More remained past the 10,000: call again once these are done. */
+            hasMore: boolean;
+        };
+        RotateSigningSecretRequest: {
+            /**
+             * @description How long the old secret keeps signing deliveries beside the new one; 0 ends it now.
+             * @default 86400
+             */
+            expiresInSeconds: number;
+        };
         EventResponse: {
             /**
              * @description Also the `webhook-id` of its deliveries.
@@ -971,7 +1186,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "page.version.created" | "brand.created" | "brand.updated";
+            type: "page.version.created" | "brand.created" | "brand.updated" | "webhook.test";
             /** Format: date-time */
             createdAt: string;
             /** @example tenant_01jdq8w9k1a2b3c4d5e6f7g8h9 */
@@ -986,6 +1201,67 @@ export interface components {
             hasMore: boolean;
             /** @description Present exactly when hasMore is true; send it as `cursor`. */
             nextCursor?: string;
+        };
+        /** @description The envelope of `page.version.created`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
+        PageVersionCreatedEvent: {
+            /** @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            /** @enum {string} */
+            type: "page.version.created";
+            /** Format: date-time */
+            createdAt: string;
+            /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            tenantId: string;
+            data: {
+                /** @example pagever_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+                pageVersionId: string;
+                /** @example pagevar_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+                pageId: string;
+                /** @example page_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+                pageGroupId: string;
+                version: number;
+                /** Format: date-time */
+                createdAt: string;
+            };
+        };
+        /** @description The envelope of `brand.created`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
+        BrandCreatedEvent: {
+            /** @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            /** @enum {string} */
+            type: "brand.created";
+            /** Format: date-time */
+            createdAt: string;
+            /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            tenantId: string;
+            data: components["schemas"]["BrandResponse"];
+        };
+        /** @description The envelope of `brand.updated`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
+        BrandUpdatedEvent: {
+            /** @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            /** @enum {string} */
+            type: "brand.updated";
+            /** Format: date-time */
+            createdAt: string;
+            /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            tenantId: string;
+            data: components["schemas"]["BrandResponse"];
+        };
+        /** @description The envelope of `webhook.test`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
+        WebhookTestEvent: {
+            /** @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.test";
+            /** Format: date-time */
+            createdAt: string;
+            /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            tenantId: string;
+            data: {
+                /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+                subscriptionId: string;
+            };
         };
     };
     responses: never;
@@ -2871,6 +3147,421 @@ export interface operations {
             };
         };
     };
+    WebhookOperationsController_redeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters. A retry with the same key and request gets the first response again (`Idempotent-Replayed: true`) for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                subscription_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManualDeliveryResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description CONFLICT: a request with the same Idempotency-Key is still in progress.
+             *
+             *     CONFLICT: a request with the same Idempotency-Key is still in progress.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    WebhookOperationsController_recover: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters. A retry with the same key and request gets the first response again (`Idempotent-Replayed: true`) for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverDeliveriesRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description CONFLICT: a request with the same Idempotency-Key is still in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: body not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    WebhookOperationsController_rotate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters. A retry with the same key and request gets the first response again (`Idempotent-Replayed: true`) for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSigningSecretRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookSubscriptionResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description CONFLICT: a request with the same Idempotency-Key is still in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: body not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    WebhookOperationsController_test: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters. A retry with the same key and request gets the first response again (`Idempotent-Replayed: true`) for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManualDeliveryResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description CONFLICT: a request with the same Idempotency-Key is still in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     EventsController_list: {
         parameters: {
             query?: {
@@ -2879,7 +3570,7 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
                 /** @description Only events of this type. */
-                type?: "page.version.created" | "brand.created" | "brand.updated";
+                type?: "page.version.created" | "brand.created" | "brand.updated" | "webhook.test";
                 /** @description Only events created after this moment (exclusive). */
                 createdAfter?: string;
             };
@@ -3007,6 +3698,210 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+        };
+    };
+    webhook_PageVersionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes from now. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per valid secret (several during a rotation), space-separated. */
+                "webhook-signature": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the whole secret string, signed with the newest secret. */
+                "X-Webhook-Signature-256": string;
+                /** @description The event id (as `webhook-id`). */
+                "X-Webhook-Id": string;
+                /** @description The event kind (as the body’s `type`). */
+                "X-Webhook-Event": string;
+                /** @description `LandingPlatform-Webhooks/1.0 (+https://docs.landing-platform.example/webhooks)` */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PageVersionCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: this delivery ends without more attempts. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_BrandCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes from now. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per valid secret (several during a rotation), space-separated. */
+                "webhook-signature": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the whole secret string, signed with the newest secret. */
+                "X-Webhook-Signature-256": string;
+                /** @description The event id (as `webhook-id`). */
+                "X-Webhook-Id": string;
+                /** @description The event kind (as the body’s `type`). */
+                "X-Webhook-Event": string;
+                /** @description `LandingPlatform-Webhooks/1.0 (+https://docs.landing-platform.example/webhooks)` */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrandCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: this delivery ends without more attempts. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_BrandUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes from now. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per valid secret (several during a rotation), space-separated. */
+                "webhook-signature": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the whole secret string, signed with the newest secret. */
+                "X-Webhook-Signature-256": string;
+                /** @description The event id (as `webhook-id`). */
+                "X-Webhook-Id": string;
+                /** @description The event kind (as the body’s `type`). */
+                "X-Webhook-Event": string;
+                /** @description `LandingPlatform-Webhooks/1.0 (+https://docs.landing-platform.example/webhooks)` */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrandUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: this delivery ends without more attempts. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_WebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes from now. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per valid secret (several during a rotation), space-separated. */
+                "webhook-signature": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the whole secret string, signed with the newest secret. */
+                "X-Webhook-Signature-256": string;
+                /** @description The event id (as `webhook-id`). */
+                "X-Webhook-Id": string;
+                /** @description The event kind (as the body’s `type`). */
+                "X-Webhook-Event": string;
+                /** @description `LandingPlatform-Webhooks/1.0 (+https://docs.landing-platform.example/webhooks)` */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: this delivery ends without more attempts. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

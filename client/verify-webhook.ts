@@ -8,35 +8,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { components } from './schema.js';
 
-type Brand = components['schemas']['BrandResponse'];
+type Schemas = components['schemas'];
 
-/** The envelope of every event: the same bytes on every attempt, and in GET /v0/events. */
-interface Envelope<Type extends string, Data> {
-  id: string;
-  type: Type;
-  createdAt: string;
-  tenantId: string;
-  data: Data;
-}
-
-export interface PageVersionCreatedData {
-  pageVersionId: string;
-  pageId: string;
-  pageGroupId: string;
-  version: number;
-  createdAt: string;
-}
-
+// The events as the OpenAPI document's `webhooks` section describes them (generated, never restated).
+export type PageVersionCreatedData = Schemas['PageVersionCreatedEvent']['data'];
 /** `webhook.test`: sent on request (POST …/test) to one subscription, to try its receiver. */
-export interface WebhookTestData {
-  subscriptionId: string;
-}
+export type WebhookTestData = Schemas['WebhookTestEvent']['data'];
 
-export type WebhookEvent =
-  | Envelope<'page.version.created', PageVersionCreatedData>
-  | Envelope<'webhook.test', WebhookTestData>
-  | Envelope<'brand.created', Brand>
-  | Envelope<'brand.updated', Brand>;
+/** Every event a receiver can be sent, told apart by `type`. */
+export type WebhookEvent = Schemas['PageVersionCreatedEvent'] | Schemas['BrandCreatedEvent'] | Schemas['BrandUpdatedEvent'] | Schemas['WebhookTestEvent'];
 
 export class WebhookVerificationError extends Error {
   constructor(message: string) {

@@ -42,7 +42,9 @@ describe('OpenAPI document at /docs-json', () => {
     const theme = schema('ThemeResponse');
     expect(Object.keys(theme.properties)).toEqual(THEME_FIELDS);
     expect(theme.required).toEqual(THEME_FIELDS);
-    expect(Object.values<any>(theme.properties).every((p) => p.nullable === true)).toBe(true);
+    // OpenAPI 3.1: nullable is a type union with null (Nest's `nullable: true` rewritten).
+    expect(Object.values<any>(theme.properties).every((p) => Array.isArray(p.type) && p.type.includes('null'))).toBe(true);
+    expect(JSON.stringify(doc)).not.toContain('"nullable"');
     expect(Object.keys(schema('ThemeRequest').properties).sort()).toEqual([...THEME_FIELDS.filter((f) => f.endsWith('Color')), 'favicon', 'logo', 'logoIcon'].sort());
     expect(schema('CreateBrandRequest').required.sort()).toEqual(['name', 'preferredAppearance', 'themeDark', 'themeLight']);
     expect(schema('UpdateBrandRequest').required ?? []).toEqual([]);
@@ -87,7 +89,33 @@ describe('OpenAPI document at /docs-json', () => {
     expect(Object.keys(schema('WebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'id', 'updatedAt', 'url']);
     expect(schema('CreateWebhookSubscriptionRequest').properties.events.items.enum).toEqual(['page.version.created', 'brand.created', 'brand.updated']);
     expect(schema('CreateWebhookSubscriptionRequest').required.sort()).toEqual(['events', 'url']);
-    expect(Object.keys(schema('DeliveryAttemptResponse').properties)).toEqual(['id', 'deliveryId', 'eventId', 'eventType', 'attemptNumber', 'statusCode', 'durationMs', 'error', 'nextAttemptAt', 'createdAt']);
+    expect(Object.keys(schema('DeliveryAttemptResponse').properties)).toEqual([
+      'id', 'deliveryId', 'trigger', 'redeliveryOf', 'eventId', 'eventType', 'attemptNumber', 'statusCode', 'durationMs', 'error', 'nextAttemptAt', 'createdAt',
+    ]);
+    const operations = '/v0/webhook_subscriptions/{subscription_id}';
+    expect(Object.keys(doc.paths[`${operations}/deliveries/{delivery_id}/redeliver`].post.responses)).toEqual(expect.arrayContaining(['202', '404', '409']));
+    expect(Object.keys(doc.paths[`${operations}/recover`].post.responses)).toEqual(expect.arrayContaining(['202', '400', '404']));
+    expect(doc.paths[`${operations}/recover`].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/RecoverDeliveriesRequest');
+    expect(schema('RotateSigningSecretRequest').properties.expiresInSeconds).toMatchObject({ type: 'integer', minimum: 0, maximum: 604800, default: 86400 });
+    expect(doc.paths[`${operations}/rotate_secret`].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/CreatedWebhookSubscriptionResponse');
+    expect(doc.paths[`${operations}/test`].post.responses['202'].content['application/json'].schema.$ref).toBe('#/components/schemas/ManualDeliveryResponse');
+  });
+
+  it('is OpenAPI 3.1 with a webhooks section: each event kind’s envelope, data and signature headers', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['brand.created', 'brand.updated', 'page.version.created', 'webhook.test']);
+    for (const [type, item] of Object.entries<any>(doc.webhooks)) {
+      const ref = item.post.requestBody.content['application/json'].schema.$ref as string;
+      const envelope = schema(ref.split('/').pop()!);
+      expect(envelope.required).toEqual(['id', 'type', 'createdAt', 'tenantId', 'data']);
+      expect(envelope.properties.type.enum).toEqual([type]);
+      expect(item.post.parameters.map((p: any) => p.name)).toEqual(
+        expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Webhook-Signature-256']),
+      );
+      expect(Object.keys(item.post.responses).sort()).toEqual(['2XX', '410', 'default']);
+    }
+    expect(schema('BrandCreatedEvent').properties.data.$ref).toBe('#/components/schemas/BrandResponse');
+    expect(schema('PageVersionCreatedEvent').properties.data.required).toEqual(['pageVersionId', 'pageId', 'pageGroupId', 'version', 'createdAt']);
   });
 
   it('documents 429 everywhere and Idempotency-Key with 409 and 422 on every POST', () => {

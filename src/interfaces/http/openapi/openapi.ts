@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { toOpenApi31 } from './openapi-3-1';
+import { describeWebhooks } from './webhook-events.openapi';
 
 export const DOCS_PATH = 'docs';
 export const DOCS_JSON_PATH = 'docs-json';
@@ -17,7 +19,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Each key has a request budget (default 100 per 10 s): every response carries `RateLimit-Limit`,',
         '`RateLimit-Remaining` and `RateLimit-Reset`; past it, 429 with `Retry-After`.',
         'Every POST takes an `Idempotency-Key` header for safe retries.',
-        'Webhook deliveries are described in docs/webhooks.md; the event kinds are the `events` enum.',
+        'Webhook deliveries (envelope, `data` of each kind, signature headers) are in this document’s `webhooks` section and docs/webhooks.md.',
       ].join('\n'),
     )
     .setVersion('0')
@@ -26,11 +28,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Brands', 'Visual identity: light and dark themes.')
     .addTag('Page groups', 'Collections of pages set up by the platform; their pages and UTM parameters.')
     .addTag('Templates', 'System and custom page templates.')
-    .addTag('Webhook subscriptions', 'Signed deliveries of events to your endpoints.')
+    .addTag('Webhook subscriptions', 'Signed deliveries of events to your endpoints; redeliver, recover, test, rotate the secret.')
+    .addTag('Webhook events', 'What your endpoint receives: one request per event, signed.')
+    .addTag('Events', 'Every event, as its deliveries carried it, for reconciliation.')
     .addTag('Health', 'Liveness and readiness probes; no key needed.')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Tenant API key (shown once at creation).' }, 'apiKey')
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  describeWebhooks(document);
+  toOpenApi31(document);
   // No public licence page exists to link to: the name alone.
   document.info.license = { name: 'Proprietary' };
   // Operations outside /v0 (health) need no key: say so, rather than leave security unstated.

@@ -1,0 +1,87 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { LoggedEventType } from '../../../domain/events/event-catalogue';
+import { ID_PREFIXES } from '../../../domain/shared/type-id';
+import { USER_AGENT } from '../../../infrastructure/webhooks/hmac-webhook.signer';
+
+type SchemaObject = Record<string, unknown>;
+
+const ID = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[0-9a-z]{26}$`, example: `${prefix}_01jdq8x0m2f3e4r5t6y7u8i9o0` });
+const INSTANT = { type: 'string', format: 'date-time' };
+
+/** Each event's `data`, by kind: a Record over the catalogue, so a new kind does not compile undocumented. */
+const DATA: Record<LoggedEventType, { summary: string; description: string; data: SchemaObject; name: string }> = {
+  'page.version.created': {
+    name: 'PageVersionCreated',
+    summary: 'A page version was created',
+    description: 'A page was created (its version 1) or got a new version, through the API or on the platform.',
+    data: {
+      type: 'object',
+      required: ['pageVersionId', 'pageId', 'pageGroupId', 'version', 'createdAt'],
+      properties: { pageVersionId: ID(ID_PREFIXES.pageVersion), pageId: ID(ID_PREFIXES.page), pageGroupId: ID(ID_PREFIXES.pageGroup), version: { type: 'integer', minimum: 1 }, createdAt: INSTANT },
+    },
+  },
+  'brand.created': {
+    name: 'BrandCreated',
+    summary: 'A brand was created',
+    description: 'The Brand exactly as POST /v0/brands answered it.',
+    data: { $ref: '#/components/schemas/BrandResponse' },
+  },
+  'brand.updated': {
+    name: 'BrandUpdated',
+    summary: 'A brand was updated',
+    description: 'The Brand exactly as PATCH /v0/brands/{brand_id} answered it.',
+    data: { $ref: '#/components/schemas/BrandResponse' },
+  },
+  'webhook.test': {
+    name: 'WebhookTest',
+    summary: 'A test event',
+    description: 'Sent on request (POST /v0/webhook_subscriptions/{id}/test) to that subscription only; never subscribed to.',
+    data: { type: 'object', required: ['subscriptionId'], properties: { subscriptionId: ID(ID_PREFIXES.webhookSubscription) } },
+  },
+};
+
+/** The headers of every delivery (docs/webhooks.md, Signatures). */
+const HEADERS = [
+  ['webhook-id', 'The event id: the same on every attempt and redelivery. Drop duplicates by it.'],
+  ['webhook-timestamp', 'Unix seconds when this attempt was signed; refuse one more than 5 minutes from now.'],
+  ['webhook-signature', 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per valid secret (several during a rotation), space-separated.'],
+  ['X-Webhook-Signature-256', '`sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the whole secret string, signed with the newest secret.'],
+  ['X-Webhook-Id', 'The event id (as `webhook-id`).'],
+  ['X-Webhook-Event', 'The event kind (as the body’s `type`).'],
+  ['User-Agent', `\`${USER_AGENT}\``],
+].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
+
+/**
+ * Adds each event's envelope and `data` schemas to the components and describes its delivery in
+ * the document's `webhooks` section (OpenAPI 3.1): what a receiver is sent, how it is signed, and
+ * what its answers mean.
+ */
+export function describeWebhooks(document: OpenAPIObject): void {
+  const schemas = (document.components!.schemas ??= {}) as Record<string, SchemaObject>;
+  const webhooks: Record<string, unknown> = {};
+  for (const [type, event] of Object.entries(DATA)) {
+    schemas[`${event.name}Event`] = {
+      type: 'object',
+      description: `The envelope of \`${type}\`: the same bytes on every attempt, and in GET /v0/events/{event_id}.`,
+      required: ['id', 'type', 'createdAt', 'tenantId', 'data'],
+      properties: { id: ID(ID_PREFIXES.event), type: { type: 'string', enum: [type] }, createdAt: INSTANT, tenantId: ID(ID_PREFIXES.tenant), data: event.data },
+    };
+    webhooks[type] = {
+      post: {
+        operationId: `webhook_${event.name}`,
+        summary: event.summary,
+        description: `${event.description} Sent to each active subscription listing \`${type}\`, signed, retried until a 2xx or the end of the schedule.`,
+        tags: ['Webhook events'],
+        parameters: HEADERS,
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${event.name}Event` } } } },
+        responses: {
+          '2XX': { description: 'Delivered: nothing more is sent for this event.' },
+          '410': { description: 'Gone: this delivery ends without more attempts.' },
+          default: { description: 'Any other answer, or none within 10 s: retried on the schedule.' },
+        },
+        security: [],
+      },
+    };
+  }
+  document.webhooks = webhooks as OpenAPIObject['webhooks'];
+}
