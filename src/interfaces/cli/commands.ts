@@ -10,6 +10,7 @@ import {
   templateCreateSystemCommand,
 } from './page.commands';
 import { seedBulkCommand } from './seed.commands';
+import { webhookRecoverCommand, webhookRedeliverCommand } from './webhook.commands';
 
 /** Every command of the platform CLI, in the order `help` lists them. */
 export const CLI_COMMANDS: CliCommand[] = [
@@ -23,6 +24,8 @@ export const CLI_COMMANDS: CliCommand[] = [
   pageGroupDeleteCommand,
   pageVersionCreateCommand,
   sessionRecordCommand,
+  webhookRedeliverCommand,
+  webhookRecoverCommand,
   demoSeedCommand,
   seedBulkCommand,
 ];
