@@ -3717,7 +3717,7 @@ export interface operations {
                 "X-Webhook-Id": string;
                 /** @description The event kind (as the body’s `type`). */
                 "X-Webhook-Event": string;
-                /** @description `LandingPlatform-Webhooks/1.0 (+https://docs.landing-platform.example/webhooks)` */
+                /** @description `LandingPlatform-Webhooks/<version> (…)` */
                 "User-Agent": string;
             };
             path?: never;
@@ -3768,7 +3768,7 @@ export interface operations {
                 "X-Webhook-Id": string;
                 /** @description The event kind (as the body’s `type`). */
                 "X-Webhook-Event": string;
-                /** @description `LandingPlatform-Webhooks/1.0 (+https://docs.landing-platform.example/webhooks)` */
+                /** @description `LandingPlatform-Webhooks/<version> (…)` */
                 "User-Agent": string;
             };
             path?: never;
@@ -3819,7 +3819,7 @@ export interface operations {
                 "X-Webhook-Id": string;
                 /** @description The event kind (as the body’s `type`). */
                 "X-Webhook-Event": string;
-                /** @description `LandingPlatform-Webhooks/1.0 (+https://docs.landing-platform.example/webhooks)` */
+                /** @description `LandingPlatform-Webhooks/<version> (…)` */
                 "User-Agent": string;
             };
             path?: never;
@@ -3870,7 +3870,7 @@ export interface operations {
                 "X-Webhook-Id": string;
                 /** @description The event kind (as the body’s `type`). */
                 "X-Webhook-Event": string;
-                /** @description `LandingPlatform-Webhooks/1.0 (+https://docs.landing-platform.example/webhooks)` */
+                /** @description `LandingPlatform-Webhooks/<version> (…)` */
                 "User-Agent": string;
             };
             path?: never;

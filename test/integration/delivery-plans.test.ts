@@ -67,8 +67,11 @@ describe('the claim and record plans with a backlog the statistics do not know o
     const plan = await genericPlan(
       'record_plan',
       RECORD_ATTEMPTS_SQL,
-      ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'int[]', 'text[]', 'timestamptz[]', 'timestamptz[]', 'text[]', 'timestamptz[]'],
-      [ids.map((id) => `whatt_${id.slice(6)}`), column('tenant_plan'), ids, column('whsub_plan'), ids.map((id) => `evt_${id.slice(6)}`), column('page.version.created'), column(1), column(204), column(3), column(null), column(null), column(now), column('delivered'), column(now)],
+      ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'int[]', 'text[]', 'timestamptz[]', 'timestamptz[]', 'text[]', 'timestamptz[]', 'text[]', 'text[]'],
+      [
+        ids.map((id) => `whatt_${id.slice(6)}`), column('tenant_plan'), ids, column('whsub_plan'), ids.map((id) => `evt_${id.slice(6)}`), column('page.version.created'),
+        column(1), column(204), column(3), column(null), column(null), column(now), column('delivered'), column(now), column('scheduled'), column(null),
+      ],
     );
     expect(plan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries d/);
     expect(plan).not.toContain('webhook_deliveries_unfinished_idx');

@@ -1,7 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { LoggedEventType } from '../../../domain/events/event-catalogue';
 import { ID_PREFIXES } from '../../../domain/shared/type-id';
-import { USER_AGENT } from '../../../infrastructure/webhooks/hmac-webhook.signer';
 
 type SchemaObject = Record<string, unknown>;
 
@@ -48,7 +47,7 @@ const HEADERS = [
   ['X-Webhook-Signature-256', '`sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the whole secret string, signed with the newest secret.'],
   ['X-Webhook-Id', 'The event id (as `webhook-id`).'],
   ['X-Webhook-Event', 'The event kind (as the body’s `type`).'],
-  ['User-Agent', `\`${USER_AGENT}\``],
+  ['User-Agent', '`LandingPlatform-Webhooks/<version> (…)`'],
 ].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
 
 /**
