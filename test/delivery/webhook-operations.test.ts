@@ -289,3 +289,26 @@ describe('POST …/rotate_secret', () => {
     expect((await t.http.post(`${base(s)}/rotate_secret`).set('x-api-key', (await createTenant(t)).apiKey)).status).toBe(404);
   });
 });
+
+describe('the API’s conventions on the new endpoints', () => {
+  it('replays rotate_secret, test and recover under one Idempotency-Key (one rotation, one test event), with the rate-limit headers', async () => {
+    const tenant = await createTenant(t);
+    const s = await subscribe(tenant);
+    const twice = async (path: string, body?: object) => {
+      const send = () => t.http.post(path).set('x-api-key', tenant.apiKey).set('idempotency-key', `key-${path}`).send(body);
+      const [first, replay] = [await send(), await send()];
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual(first.body);
+      expect(first.headers['ratelimit-remaining']).toMatch(/^\d+$/);
+      return first.body;
+    };
+    const rotated = await twice(`${base(s)}/rotate_secret`, { expiresInSeconds: 60 });
+    const [stored] = await rows<{ previous: unknown[] }>(t, 'SELECT previous_signing_secrets AS previous FROM webhook_subscriptions WHERE id = ?', [s.id]);
+    expect(stored.previous).toHaveLength(1);
+    expect(rotated.signingSecret).toMatch(/^whsec_/);
+    const test = await twice(`${base(s)}/test`);
+    expect(await rows(t, 'SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = ? AND type = ?', [tenant.tenantId, 'webhook.test'])).toEqual([{ n: 1 }]);
+    await finished(test.deliveryId);
+    expect(await twice(`${base(s)}/recover`, { since: new Date(Date.now() - 60_000).toISOString() })).toEqual({ queued: 0, hasMore: false });
+  });
+});

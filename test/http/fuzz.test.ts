@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { newTypeId } from '../../src/domain/shared/type-id';
 import { brandBody } from '../support/builders/request-bodies';
 import { platform, rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
@@ -10,7 +11,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 
 let t: TestApp;
 let tenant: TestTenant;
-let ids: { brand: string; group: string; template: string; subscription: string };
+let ids: { brand: string; group: string; template: string; subscription: string; delivery: string; page: string; event: string };
 const runsPerEndpoint: Record<string, number> = {};
 
 beforeAll(async () => {
@@ -21,7 +22,20 @@ beforeAll(async () => {
   const group = await p.group(tenant.tenantId, { pageTemplateId: template.pageTemplateId });
   const brand = await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody());
   const subscription = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url: 'https://hooks.example.com/f', events: ['page.version.created'] });
-  ids = { brand: brand.body.brandId, group: group.pageGroupId, template: template.pageTemplateId, subscription: subscription.body.id };
+  // A failed delivery to redeliver (no worker runs here: a redelivery stays a queued row).
+  const delivery = { event: newTypeId('evt'), id: newTypeId('whdlv') };
+  await rows(t, `INSERT INTO outbox_events (id, tenant_id, type, body, created_at, published_at) VALUES (?, ?, 'page.version.created', '{}', now(), now())`, [delivery.event, tenant.tenantId]);
+  await rows(
+    t,
+    `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, created_at, updated_at, finished_at)
+     VALUES (?, ?, ?, ?, 'page.version.created', 'failed', 5, now(), now(), now())`,
+    [delivery.id, tenant.tenantId, subscription.body.id, delivery.event],
+  );
+  const page = await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey).send({});
+  ids = {
+    brand: brand.body.brandId, group: group.pageGroupId, template: template.pageTemplateId, subscription: subscription.body.id, delivery: delivery.id,
+    page: page.body.pageId, event: delivery.event,
+  };
 });
 afterAll(async () => {
   process.stdout.write(`fuzz runs per endpoint (seed ${SEED}): ${JSON.stringify(runsPerEndpoint)}\n`);
@@ -39,9 +53,11 @@ async function footprint(): Promise<string> {
             (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id = ?) AS subscriptions,
             (SELECT count(*) FROM outbox_events WHERE tenant_id = ?) AS events,
             (SELECT count(*) FROM idempotency_keys WHERE tenant_id = ?) AS idempotency,
+            (SELECT count(*) FROM webhook_deliveries WHERE tenant_id = ?) AS deliveries,
+            (SELECT string_agg(signing_secret_encrypted || previous_signing_secrets::text, ',' ORDER BY id) FROM webhook_subscriptions WHERE tenant_id = ?) AS secrets,
             (SELECT string_agg(updated_at::text, ',' ORDER BY id) FROM brands WHERE tenant_id = ?) AS brand_versions,
             (SELECT string_agg(updated_at::text, ',' ORDER BY id) FROM webhook_subscriptions WHERE tenant_id = ?) AS subscription_versions`,
-    Array(9).fill(tenant.tenantId),
+    Array(11).fill(tenant.tenantId),
   );
   return JSON.stringify(counts[0]);
 }
@@ -90,6 +106,21 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET /v0/page_groups', method: 'get', path: () => '/v0/page_groups', realId: () => '' },
   { name: 'GET /v0/page_groups/{id}/pages', method: 'get', path: (id) => `/v0/page_groups/${id}/pages`, realId: () => ids.group },
   { name: 'POST /v0/page_groups/{id}/pages', method: 'post', path: (id) => `/v0/page_groups/${id}/pages`, realId: () => ids.group, body: () => ({ supplementaryContext: 'ctx', pageTemplateId: ids.template }) },
+  { name: 'GET /v0/page_groups/{id}', method: 'get', path: (id) => `/v0/page_groups/${id}`, realId: () => ids.group },
+  { name: 'GET /v0/page_groups/{id}/pages/{page_id}', method: 'get', path: (id) => `/v0/page_groups/${ids.group}/pages/${id}`, realId: () => ids.page },
+  { name: 'GET …/pages/{page_id}/versions', method: 'get', path: (id) => `/v0/page_groups/${ids.group}/pages/${id}/versions`, realId: () => ids.page },
+  {
+    name: 'POST …/pages/{page_id}/versions',
+    method: 'post',
+    path: (id) => `/v0/page_groups/${ids.group}/pages/${id}/versions`,
+    realId: () => ids.page,
+    body: () => ({ supplementaryContext: 'v2', pageTemplateId: ids.template }),
+  },
+  { name: 'GET …/pages/{page_id}/stats', method: 'get', path: (id) => `/v0/page_groups/${ids.group}/pages/${id}/stats`, realId: () => ids.page },
+  { name: 'GET /v0/templates', method: 'get', path: () => '/v0/templates', realId: () => '' },
+  { name: 'GET /v0/templates/{id}', method: 'get', path: (id) => `/v0/templates/${id}`, realId: () => ids.template },
+  { name: 'GET /v0/events', method: 'get', path: () => '/v0/events', realId: () => '' },
+  { name: 'GET /v0/events/{id}', method: 'get', path: (id) => `/v0/events/${id}`, realId: () => ids.event },
   { name: 'GET /v0/page_groups/{id}/utm_parameters', method: 'get', path: (id) => `/v0/page_groups/${id}/utm_parameters`, realId: () => ids.group },
   { name: 'POST /v0/templates/{id}/duplicate', method: 'post', path: (id) => `/v0/templates/${id}/duplicate`, realId: () => ids.template, body: () => ({ name: 'Copy' }) },
   { name: 'POST /v0/webhook_subscriptions', method: 'post', path: () => '/v0/webhook_subscriptions', realId: () => '', body: () => ({ url: 'https://hooks.example.com/x', events: ['page.version.created'], active: true }) },
@@ -98,6 +129,27 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET /v0/webhook_subscriptions/{id}', method: 'get', path: (id) => `/v0/webhook_subscriptions/${id}`, realId: () => ids.subscription },
   { name: 'DELETE /v0/webhook_subscriptions/{id}', method: 'delete', path: (id) => `/v0/webhook_subscriptions/${id}`, realId: () => 'whsub_01jdq8w9k1a2b3c4d5e6f7g8h9' },
   { name: 'GET /v0/webhook_subscriptions/{id}/deliveries', method: 'get', path: (id) => `/v0/webhook_subscriptions/${id}/deliveries`, realId: () => ids.subscription },
+  {
+    name: 'POST /v0/webhook_subscriptions/{id}/deliveries/{delivery_id}/redeliver',
+    method: 'post',
+    path: (id) => `/v0/webhook_subscriptions/${ids.subscription}/deliveries/${id}/redeliver`,
+    realId: () => ids.delivery,
+  },
+  {
+    name: 'POST /v0/webhook_subscriptions/{id}/recover',
+    method: 'post',
+    path: (id) => `/v0/webhook_subscriptions/${id}/recover`,
+    realId: () => ids.subscription,
+    body: () => ({ since: new Date(Date.now() - 3_600_000).toISOString() }),
+  },
+  { name: 'POST /v0/webhook_subscriptions/{id}/test', method: 'post', path: (id) => `/v0/webhook_subscriptions/${id}/test`, realId: () => ids.subscription },
+  {
+    name: 'POST /v0/webhook_subscriptions/{id}/rotate_secret',
+    method: 'post',
+    path: (id) => `/v0/webhook_subscriptions/${id}/rotate_secret`,
+    realId: () => ids.subscription,
+    body: () => ({ expiresInSeconds: 60 }),
+  },
 ];
 
 /** Percent-encodes the UTF-8 bytes of any string (encodeURIComponent throws on lone surrogates). */
@@ -114,7 +166,10 @@ describe.each(ENDPOINTS)('fuzzing $name', (endpoint) => {
       body: endpoint.body ? fc.oneof({ weight: 3, arbitrary: mutated(endpoint.body()) }, { weight: 1, arbitrary: printable }) : fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
       rawJson: fc.boolean(),
       contentType: fc.constantFrom(...CONTENT_TYPES),
-      query: fc.dictionary(fc.constantFrom('limit', 'cursor', 'status', 'x', 'limit[]'), fc.oneof(printable, fc.constantFrom('0', '1', '100', '101', '-1', '1.5', 'draft', 'published'))),
+      query: fc.dictionary(
+        fc.constantFrom('limit', 'cursor', 'status', 'x', 'limit[]', 'type', 'createdAfter', 'from', 'to', 'interval'),
+        fc.oneof(printable, fc.constantFrom('0', '1', '100', '101', '-1', '1.5', 'draft', 'published', 'system', 'day', 'hour', 'brand.created', '2026-11-01T00:00:00Z', '2026-11-01')),
+      ),
       idempotencyKey: fc.option(printable, { nil: undefined }),
     });
     await fc.assert(
