@@ -2,36 +2,16 @@ import { Webhook } from 'standardwebhooks';
 import { verifyWebhook, WebhookVerificationError } from '../../client/index';
 import { brandBody } from '../support/builders/request-bodies';
 import { eventually } from '../support/eventually';
-import { isolatedDatabase } from '../support/isolated-database';
-import { openTestOrm } from '../support/database';
 import { platform, rows } from '../support/platform';
-import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import { createTenant, TestApp, TestTenant } from '../support/test-app';
 import { verifySpecSignature, WebhookReceiver } from '../support/webhook-receiver';
-import { startTestWorker } from '../support/webhook-worker';
+import { deliveryWorld } from '../support/delivery-world';
 
-// The API, the worker and a receiver on a database of their own (the worker reads the whole outbox).
-let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-let t: TestApp;
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
 const receiver = new WebhookReceiver();
-
-beforeAll(async () => {
-  db = await isolatedDatabase();
-  t = await startTestApp({ orm: await openTestOrm(db.url) });
-  worker = await startTestWorker(db.url);
-  await receiver.start();
-});
-afterAll(async () => {
-  await worker.stop();
-  await t.close();
-  await t.orm.close(true);
-  await receiver.stop();
-  await db.drop();
-});
-beforeEach(() => {
-  receiver.received.length = 0;
-  receiver.script = [];
-  receiver.fallback = 204;
+const world = deliveryWorld(receiver);
+let t: TestApp;
+beforeAll(() => {
+  t = world.t;
 });
 
 async function subscribe(tenant: TestTenant, url = receiver.url, active = true): Promise<{ id: string; signingSecret: string; createdAt: string }> {

@@ -1,38 +1,18 @@
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '../../client/index';
 import { eventually } from '../support/eventually';
-import { isolatedDatabase } from '../support/isolated-database';
-import { openTestOrm } from '../support/database';
 import { platform, rows } from '../support/platform';
-import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import { createTenant, TestApp, TestTenant } from '../support/test-app';
 import { verifySpecSignature, WebhookReceiver } from '../support/webhook-receiver';
-import { startTestWorker } from '../support/webhook-worker';
+import { deliveryWorld } from '../support/delivery-world';
 
 // Redeliver, recover, test and rotate_secret through the API, with the real worker sending to a
 // receiver on 127.0.0.1 (retry schedule 100 ms × 4, as in every delivery test).
-let db: Awaited<ReturnType<typeof isolatedDatabase>>;
-let t: TestApp;
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
 const receiver = new WebhookReceiver();
-
-beforeAll(async () => {
-  db = await isolatedDatabase();
-  t = await startTestApp({ orm: await openTestOrm(db.url) });
-  worker = await startTestWorker(db.url);
-  await receiver.start();
-});
-afterAll(async () => {
-  receiver.releaseParked();
-  await worker.stop();
-  await t.close();
-  await t.orm.close(true);
-  await receiver.stop();
-  await db.drop();
-});
-beforeEach(() => {
-  receiver.received.length = 0;
-  receiver.script = [];
-  receiver.fallback = 204;
+const world = deliveryWorld(receiver);
+let t: TestApp;
+beforeAll(() => {
+  t = world.t;
 });
 
 interface Subscription {
@@ -193,12 +173,6 @@ describe('POST …/recover', () => {
     expect(res.body.details.field).toBe(field);
     expect(res.body.message).toContain(reason);
   });
-
-  it('answers 404 for another tenant’s subscription', async () => {
-    const s = await subscribe(await createTenant(t));
-    const res = await t.http.post(`${base(s)}/recover`).set('x-api-key', (await createTenant(t)).apiKey).send({ since: new Date().toISOString() });
-    expect(res.status).toBe(404);
-  });
 });
 
 describe('POST …/test', () => {
@@ -218,11 +192,6 @@ describe('POST …/test', () => {
     const stored = await t.http.get(`/v0/events/${res.body.eventId}`).set('x-api-key', tenant.apiKey);
     expect(stored.text).toBe(delivery.rawBody.toString('utf8'));
     expect(await rows(t, 'SELECT subscription_id FROM webhook_deliveries WHERE event_id = ?', [res.body.eventId])).toEqual([{ subscription_id: s.id }]);
-  });
-
-  it('answers 404 for another tenant’s subscription', async () => {
-    const s = await subscribe(await createTenant(t));
-    expect((await t.http.post(`${base(s)}/test`).set('x-api-key', (await createTenant(t)).apiKey)).status).toBe(404);
   });
 });
 
@@ -283,14 +252,23 @@ describe('POST …/rotate_secret', () => {
     expect(res.body.details.field).toBe('expiresInSeconds');
     expect(await rows(t, 'SELECT signing_secret_encrypted FROM webhook_subscriptions WHERE id = ?', [s.id])).toEqual([before]);
   });
-
-  it('answers 404 for another tenant’s subscription', async () => {
-    const s = await subscribe(await createTenant(t));
-    expect((await t.http.post(`${base(s)}/rotate_secret`).set('x-api-key', (await createTenant(t)).apiKey)).status).toBe(404);
-  });
 });
 
 describe('the API’s conventions on the new endpoints', () => {
+  it.each([
+    ['recover', { since: new Date().toISOString() }],
+    ['test', undefined],
+    ['rotate_secret', { expiresInSeconds: 60 }],
+  ])('answers 404 for another tenant’s subscription on …/%s, changing nothing', async (operation, body) => {
+    const s = await subscribe(await createTenant(t));
+    const footprint = () => rows(t, 'SELECT signing_secret_encrypted, (SELECT count(*)::int FROM webhook_deliveries WHERE subscription_id = ?) AS n FROM webhook_subscriptions WHERE id = ?', [s.id, s.id]);
+    const [before] = await footprint();
+    const res = await t.http.post(`${base(s)}/${operation}`).set('x-api-key', (await createTenant(t)).apiKey).send(body);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'NOT_FOUND', requestId: expect.any(String) });
+    expect(await footprint()).toEqual([before]);
+  });
+
   it('replays rotate_secret, test and recover under one Idempotency-Key (one rotation, one test event), with the rate-limit headers', async () => {
     const tenant = await createTenant(t);
     const s = await subscribe(tenant);

@@ -1,6 +1,7 @@
 import { defineConfig, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from './migrations';
+import { releaseDeadCheckouts } from './pool-guard';
 import { ApiKeySchema } from './schemas/api-key.schema';
 import { TenantSchema } from './schemas/tenant.schema';
 
@@ -21,7 +22,12 @@ export function createOrmConfig(databaseUrl: string, poolMax: number, statementT
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     // A request waits at most 5 s for a connection, then fails as "unavailable" (503), not forever.
-    driverOptions: { connectionTimeoutMillis: 5000, ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}) },
+    // A connection cut inside a transaction gives its pool slot back (pool-guard.ts says why).
+    driverOptions: {
+      connectionTimeoutMillis: 5000,
+      ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+      onPoolCreated: releaseDeadCheckouts,
+    },
     forceUtcTimezone: true,
     // The ORM never logs: queries can hold key hashes and customer data.
     debug: false,
