@@ -8,7 +8,6 @@ import { BulkSeeder } from '../application/seed/bulk-seeder';
 import { IdempotencyStore } from '../application/idempotency/idempotency-store';
 import { RateLimiter, RateLimitSettings } from '../application/rate-limit/rate-limiter';
 import { UnitOfWork } from '../application/shared/unit-of-work';
-import { Outbox } from '../application/shared/outbox';
 import { EventQueries } from '../application/event/event.queries';
 import { Metrics } from '../application/shared/metrics';
 import { PrometheusMetrics } from './metrics/prometheus.metrics';
@@ -36,7 +35,6 @@ import { AppConfig } from './config/app-config';
 import { Sha256ApiKeySecrets } from './crypto/sha256-api-key-secrets';
 import { DatabaseReadinessProbe } from './persistence/database-readiness.probe';
 import { MikroOrmUnitOfWork } from './persistence/mikro-orm-unit-of-work';
-import { SqlOutbox } from './persistence/outbox/sql-outbox';
 import { SqlDeliveryRequests } from './persistence/webhooks/sql-delivery-requests.store';
 import { DeliveryRequests } from '../application/webhook/delivery-requests.ports';
 import { SqlEventQueries } from './persistence/queries/sql-event.queries';
@@ -96,7 +94,6 @@ export class InfrastructureModule {
       { provide: PageQueries, useClass: SqlPageQueries },
       { provide: TemplateQueries, useClass: SqlTemplateQueries },
       { provide: UnitOfWork, useClass: MikroOrmUnitOfWork },
-      { provide: Outbox, useClass: SqlOutbox },
       { provide: DeliveryRequests, useClass: SqlDeliveryRequests },
       { provide: EventQueries, useClass: SqlEventQueries },
       { provide: BulkSeeder, useClass: SqlBulkSeeder },

@@ -5,7 +5,9 @@ import { Brand } from '../../src/domain/brand/brand';
 import { toBrandView } from '../../src/application/brand/brand.view';
 import { openTestOrm } from '../support/database';
 import { newTenantId } from '../support/builders/stored';
-import { aBrand } from '../support/builders/aggregates';
+import { aBrand, brandEventOf } from '../support/builders/aggregates';
+import { eventBody } from '../../src/infrastructure/persistence/outbox/outbox.writer';
+import { sqlRows } from '../../src/infrastructure/persistence/sql-statement';
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -14,14 +16,17 @@ beforeAll(async () => {
 afterAll(() => orm.close(true));
 
 const newTenant = () => newTenantId(orm, 'Repo tenant');
+const outboxBodies = (eventId: string) => sqlRows<{ type: string; body: string }>(orm.em.fork(), 'SELECT type, body FROM outbox_events WHERE id = $1', [eventId]);
 
 const brand = (tenantId: string, name: string, at = new Date()): Brand => aBrand(tenantId, { name }, at);
 
 describe('SqlBrandRepository', () => {
-  it('adds a brand and reads the same aggregate back in a fresh context', async () => {
+  it('adds a brand with its event in one statement, and reads the same aggregate back in a fresh context', async () => {
     const tenantId = await newTenant();
     const original = brand(tenantId, 'Stored');
-    await new SqlBrandRepository(orm.em.fork()).add(original);
+    const event = brandEventOf(original);
+    await new SqlBrandRepository(orm.em.fork()).add(original, event);
+    expect(await outboxBodies(event.id)).toEqual([{ type: 'brand.created', body: eventBody(event) }]);
     const loaded = await new SqlBrandRepository(orm.em.fork()).findById(tenantId, original.id);
     expect(loaded).toBeInstanceOf(Brand);
     expect(toBrandView(loaded!)).toEqual(toBrandView(original));
@@ -30,11 +35,13 @@ describe('SqlBrandRepository', () => {
   it('updates through the aggregate: one UPDATE, read back by the query side in the spec order', async () => {
     const tenantId = await newTenant();
     const original = brand(tenantId, 'Before');
-    await new SqlBrandRepository(orm.em.fork()).add(original);
+    await new SqlBrandRepository(orm.em.fork()).add(original, brandEventOf(original));
     const repo = new SqlBrandRepository(orm.em.fork());
     const loaded = (await repo.findById(tenantId, original.id))!;
     loaded.update({ name: 'After', themeLight: { borderColor: null, logo: { type: 'url', url: 'https://x.example/l.png' } } }, new Date());
-    await repo.save(loaded);
+    const event = brandEventOf(loaded);
+    await repo.save(loaded, event);
+    expect(await outboxBodies(event.id)).toEqual([{ type: 'brand.updated', body: eventBody(event) }]);
     const view = await new SqlBrandQueries(orm.em.fork()).findById(tenantId, original.id);
     // Byte for byte what the aggregate's view serialises to: PostgreSQL rendered it on UPDATE.
     expect(view!.text).toBe(JSON.stringify(toBrandView(loaded)));
@@ -45,17 +52,19 @@ describe('SqlBrandRepository', () => {
     const owner = await newTenant();
     const other = await newTenant();
     const stored = brand(owner, 'Private');
-    await new SqlBrandRepository(orm.em.fork()).add(stored);
+    await new SqlBrandRepository(orm.em.fork()).add(stored, brandEventOf(stored));
     expect(await new SqlBrandRepository(orm.em.fork()).findById(other, stored.id)).toBeNull();
     expect(await new SqlBrandQueries(orm.em.fork()).findById(other, stored.id)).toBeNull();
     expect((await new SqlBrandQueries(orm.em.fork()).list(other, { limit: 100 })).items).toEqual([]);
   });
 
-  it('refuses a row that breaks the table rules even if the model were bypassed', async () => {
+  it('refuses a row that breaks the table rules even if the model were bypassed, and writes no event', async () => {
     const tenantId = await newTenant();
     const bad = brand(tenantId, 'ok');
     bad.name = '';
-    await expect(new SqlBrandRepository(orm.em.fork()).add(bad)).rejects.toThrow();
+    const event = brandEventOf(bad);
+    await expect(new SqlBrandRepository(orm.em.fork()).add(bad, event)).rejects.toThrow();
+    expect(await outboxBodies(event.id)).toEqual([]);
   });
 });
 
@@ -66,7 +75,7 @@ describe('SqlBrandQueries keyset pages', () => {
     const ids: string[] = [];
     for (let i = 0; i < 9; i++) {
       const b = brand(tenantId, `p${i}`);
-      await repo.add(b);
+      await repo.add(b, brandEventOf(b));
       ids.push(b.id);
     }
     const queries = new SqlBrandQueries(orm.em.fork());

@@ -13,7 +13,7 @@ import { SqlPageGroupRepository } from '../../src/infrastructure/persistence/rep
 import { SqlBulkSeeder } from '../../src/infrastructure/persistence/sql-bulk-seeder';
 import { inContext, openTestOrm } from '../support/database';
 import { newTenantId } from '../support/builders/stored';
-import { aBrand, aPage, aPageGroup } from '../support/builders/aggregates';
+import { aBrand, brandEventOf, aPage, aPageGroup } from '../support/builders/aggregates';
 
 // Brands and page groups keep their response JSON beside the row, and the reads send it as
 // stored. Every writer renders it from the view function the API answers with (stored-views.ts):
@@ -40,7 +40,7 @@ describe('brands: view_json', () => {
       { tenantId, name, preferredAppearance: 'light', themeLight: { buttonTextColor: '#abcdef', favicon: { type: 'url', url: 'https://cdn.example/f.ico?a=1&b="2"' } }, themeDark: {}, companyHomePage: 'https://home.example/é' },
       new Date('2026-11-22T10:11:12.345Z'),
     );
-    await new SqlBrandRepository(orm.em.fork()).add(brand);
+    await new SqlBrandRepository(orm.em.fork()).add(brand, brandEventOf(brand));
     expect(await storedBrand(tenantId, brand.id)).toBe(JSON.stringify(toBrandView(brand)));
   });
 
@@ -48,10 +48,10 @@ describe('brands: view_json', () => {
     const tenantId = await newTenantId(orm, 'Brand views');
     const brand = aBrand(tenantId, { name: 'Home', themeLight: {}, companyHomePage: 'https://h.example' });
     const repo = new SqlBrandRepository(orm.em.fork());
-    await repo.add(brand);
+    await repo.add(brand, brandEventOf(brand));
     expect(JSON.parse(await storedBrand(tenantId, brand.id)).companyHomePage).toBe('https://h.example');
     brand.update({ companyHomePage: null, themeDark: { borderColor: '#000' } }, new Date(brand.createdAt.getTime() + 1000));
-    await repo.save(brand);
+    await repo.save(brand, brandEventOf(brand));
     const text = await storedBrand(tenantId, brand.id);
     expect(text).toBe(JSON.stringify(toBrandView(brand)));
     expect(JSON.parse(text)).not.toHaveProperty('companyHomePage');

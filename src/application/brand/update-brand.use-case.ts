@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { BrandChanges } from '../../domain/brand/brand';
 import { BrandRepository } from '../../domain/brand/brand.repository';
 import { Clock } from '../../domain/shared/clock';
-import { Outbox } from '../shared/outbox';
 import { UnitOfWork } from '../shared/unit-of-work';
 import { brandEvent } from './brand.events';
 import { BrandView, toBrandView } from './brand.view';
@@ -14,7 +13,6 @@ export class UpdateBrand {
     private readonly brands: BrandRepository,
     private readonly clock: Clock,
     private readonly unitOfWork: UnitOfWork,
-    private readonly outbox: Outbox,
   ) {}
 
   /**
@@ -26,9 +24,8 @@ export class UpdateBrand {
     return this.unitOfWork.run(async () => {
       const brand = await foundOrFail('brand', 'brand', input.brandId, () => this.brands.findById(input.tenantId, input.brandId, { forUpdate: true }));
       brand.update(input.changes, this.clock.now());
-      await this.brands.save(brand);
       const view = toBrandView(brand);
-      await this.outbox.append([brandEvent('brand.updated', view, brand.updatedAt)]);
+      await this.brands.save(brand, brandEvent('brand.updated', view, brand.updatedAt));
       return view;
     });
   }

@@ -4,10 +4,12 @@ import { JsonText } from '../../../src/application/shared/json-text';
 import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../src/application/shared/pagination';
 import { Brand } from '../../../src/domain/brand/brand';
 import { BrandRepository } from '../../../src/domain/brand/brand.repository';
+import { DomainEvent } from '../../../src/domain/shared/domain-event';
 
-/** Both brand ports over one map, as the database serves both in production. */
+/** Both brand ports over one map, as the database serves both in production; the events written with them, in order. */
 export class InMemoryBrands extends BrandRepository {
   readonly rows = new Map<string, string>();
+  readonly events: DomainEvent[] = [];
   saves = 0;
 
   async findById(tenantId: string, id: string): Promise<Brand | null> {
@@ -17,16 +19,18 @@ export class InMemoryBrands extends BrandRepository {
     return brand.tenantId === tenantId ? brand : null;
   }
 
-  async add(brand: Brand): Promise<void> {
+  async add(brand: Brand, event: DomainEvent): Promise<void> {
     if (this.rows.has(brand.id)) throw new Error(`brand ${brand.id} was added already`);
     this.saves++;
     this.rows.set(brand.id, JSON.stringify(brand));
+    this.events.push(event);
   }
 
-  async save(brand: Brand): Promise<void> {
+  async save(brand: Brand, event: DomainEvent): Promise<void> {
     if (!this.rows.has(brand.id)) throw new Error(`brand ${brand.id} was never added`);
     this.saves++;
     this.rows.set(brand.id, JSON.stringify(brand));
+    this.events.push(event);
   }
 
   queries(): BrandQueries {

@@ -7,7 +7,6 @@ import type { BrandView } from '../../../../src/application/brand/brand.view';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
 import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
 import { InMemoryBrands } from '../../../support/fakes/in-memory-brand.store';
-import { InMemoryOutbox } from '../../../support/fakes/in-memory-outbox';
 
 const TENANT = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9';
 const OTHER = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8ha';
@@ -16,14 +15,12 @@ function setup() {
   const brands = new InMemoryBrands();
   const clock = new FixedClock(new Date('2026-11-22T12:00:00.000Z'));
   const unitOfWork = new ImmediateUnitOfWork();
-  const outbox = new InMemoryOutbox();
   return {
     brands,
     clock,
     unitOfWork,
-    outbox,
-    create: new CreateBrand(brands, outbox, unitOfWork, clock),
-    update: new UpdateBrand(brands, clock, unitOfWork, outbox),
+    create: new CreateBrand(brands, clock),
+    update: new UpdateBrand(brands, clock, unitOfWork),
     get: new GetBrand(brands.queries()),
     list: new ListBrands(brands.queries()),
   };
@@ -40,17 +37,17 @@ describe('brand use cases', () => {
     expect(view).not.toHaveProperty('companyHomePage');
   });
 
-  it('emits brand.created and brand.updated with the Brand as answered, in the same unit of work', async () => {
-    const { create, update, outbox, unitOfWork, clock } = setup();
+  it('writes brand.created and brand.updated with the Brand as answered, with the brand itself', async () => {
+    const { create, update, brands, unitOfWork, clock } = setup();
     const created = await create.execute(input);
     clock.advance(1000);
     const updated = await update.execute({ tenantId: TENANT, brandId: created.brandId, changes: { name: 'Acme 2' } });
-    expect(outbox.events.map((e) => [e.type, e.tenantId, e.data, e.occurredAt.toISOString()])).toEqual([
+    expect(brands.events.map((e) => [e.type, e.tenantId, e.data, e.occurredAt.toISOString()])).toEqual([
       ['brand.created', TENANT, created, created.createdAt],
       ['brand.updated', TENANT, updated, updated.updatedAt],
     ]);
-    expect(outbox.events[0].id).toMatch(/^evt_[0-9a-z]{26}$/);
-    expect(unitOfWork.runs).toBe(2);
+    expect(brands.events[0].id).toMatch(/^evt_[0-9a-z]{26}$/);
+    expect(unitOfWork.runs).toBe(1);
   });
 
   it('saves nothing when the brand is invalid', async () => {
