@@ -16,9 +16,10 @@ export class RelayOutbox {
   ) {}
 
   async execute(input: { limit: number }): Promise<{ events: number; deliveries: number; enqueued: boolean; more: boolean }> {
-    const fanned = await this.relay.fanOut(input.limit, this.clock.now());
+    const now = this.clock.now();
+    const fanned = await this.relay.fanOut(input.limit, now);
     // Deliveries customers asked for wait on the same wake-up (the API commits them and notifies).
-    const requested = await this.relay.takeRequested(input.limit, this.clock.now());
+    const requested = await this.relay.takeRequested(input.limit, now);
     const { events } = fanned;
     const deliveries = [...fanned.deliveries, ...requested];
     const more = fanned.more || requested.length === input.limit;

@@ -20,3 +20,12 @@ export function isHttpUrl(value: unknown): value is string {
     return false;
   }
 }
+
+/**
+ * An ISO 8601 date-time with its offset (`Z` or `±hh:mm`): one without would be read in the
+ * server's time zone, so it is refused rather than guessed. `DATE_OR_INSTANT` also takes a date
+ * alone (UTC midnight). The shape only: callers check the calendar (class-validator's IsISO8601,
+ * Date).
+ */
+export const INSTANT = /^\d{4}-\d{2}-\d{2}T[^Z+-]*(Z|[+-]\d{2}:?\d{2})$/;
+export const DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T[^Z+-]*(Z|[+-]\d{2}:?\d{2}))?$/;

@@ -95,7 +95,6 @@ export class WebhookSubscription {
     this.updatedAt = movedForward(this.updatedAt, now);
   }
 
-
   update(changes: WebhookSubscriptionChanges, now: Date): void {
     const url = changes.url === undefined ? this.url : checkUrl(changes.url);
     const events = changes.events === undefined ? this.events : checkEvents(changes.events);

@@ -1,6 +1,7 @@
-import { RecoverDeliveries } from '../../application/webhook/recover-deliveries.use-case';
+import { RecoverDeliveries, RECOVER_MAX_DAYS, RECOVER_MAX_DELIVERIES } from '../../application/webhook/recover-deliveries.use-case';
 import { Redeliver } from '../../application/webhook/redeliver.use-case';
 import { ManualDelivery } from '../../application/webhook/delivery-requests.ports';
+import { INSTANT } from '../../domain/shared/rules';
 import { UsageError } from './cli-args';
 import { CliCommand } from './cli-context';
 
@@ -21,12 +22,12 @@ export const webhookRedeliverCommand: CliCommand = {
 
 export const webhookRecoverCommand: CliCommand = {
   name: 'webhook:recover',
-  summary: 'redeliver what failed since a time (at most 30 days back, 10,000 deliveries)',
+  summary: `redeliver what failed since a time (at most ${RECOVER_MAX_DAYS} days back, ${RECOVER_MAX_DELIVERIES.toLocaleString('en-US')} deliveries)`,
   usage: 'webhook:recover --tenant T --subscription S --since 2026-11-24T00:00:00Z',
   required: ['tenant', 'subscription', 'since'],
   run: (context, options) => {
     const since = new Date(options.since);
-    if (!/(Z|[+-]\d{2}:?\d{2})$/.test(options.since) || Number.isNaN(since.getTime())) throw new UsageError('option --since must be an ISO 8601 date-time with its offset');
+    if (!INSTANT.test(options.since) || Number.isNaN(since.getTime())) throw new UsageError('option --since must be an ISO 8601 date-time with its offset');
     return context.get(RecoverDeliveries).execute({ tenantId: options.tenant, subscriptionId: options.subscription, since });
   },
   text: (result) => {

@@ -13,10 +13,13 @@ export function eventBody(event: DomainEvent): string {
   return JSON.stringify({ id: event.id, type: event.type, createdAt: event.occurredAt.toISOString(), tenantId: event.tenantId, data: event.data });
 }
 
-// Every outbox row is written from these: the one INSERT of a batch (writeToOutbox) and the one
-// inside a larger statement (outboxInsertAfter).
+// Every outbox row is written from these: the one INSERT of a batch (writeToOutbox), the one
+// inside a larger statement (outboxInsertAfter) and a row relayed when written (a test event).
 const OUTBOX_COLUMNS = 'id, tenant_id, type, body, created_at';
 const OUTBOX_TYPES = ['text', 'text', 'text', 'text', 'timestamptz'];
+
+/** An event's outbox row already relayed (published when written): parameters `outboxParams`. */
+export const INSERT_RELAYED_OUTBOX_ROW = `INSERT INTO outbox_events (${OUTBOX_COLUMNS}, published_at) VALUES ($1, $2, $3, $4, $5, $5)`;
 
 /** An event's outbox row, in the order of OUTBOX_COLUMNS and OUTBOX_TYPES: the parameters of outboxInsertAfter. */
 export function outboxParams(event: DomainEvent): unknown[] {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DeliveryRequests, ManualDelivery } from '../../../application/webhook/delivery-requests.ports';
 import { DomainEvent } from '../../../domain/shared/domain-event';
 import { newTypeId } from '../../../domain/shared/type-id';
-import { outboxParams } from '../outbox/outbox.writer';
+import { INSERT_RELAYED_OUTBOX_ROW, outboxParams } from '../outbox/outbox.writer';
 import { committingOutbox, wakeRelayOnCommit } from '../outbox/outbox-wake';
 import { sqlRows } from '../sql-statement';
 
@@ -11,9 +11,12 @@ import { sqlRows } from '../sql-statement';
 const INSERT_MANUAL = `INSERT INTO webhook_deliveries
   (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, manual_id, redelivery_of)`;
 
-/** A redelivery of it waits or is being made, or one has succeeded (recovery leaves those alone). */
-const REDELIVERY_WAITING = `EXISTS (SELECT 1 FROM webhook_deliveries m WHERE m.redelivery_of = d.id AND m.status IN ('pending', 'sending'))`;
-const REDELIVERY_WAITING_OR_DONE = `EXISTS (SELECT 1 FROM webhook_deliveries m WHERE m.redelivery_of = d.id AND m.status IN ('pending', 'sending', 'delivered'))`;
+/** Delivery `d` has a redelivery in one of `statuses`. */
+const redeliveryIn = (...statuses: string[]) =>
+  `EXISTS (SELECT 1 FROM webhook_deliveries m WHERE m.redelivery_of = d.id AND m.status IN (${statuses.map((s) => `'${s}'`).join(', ')}))`;
+/** A redelivery of it waits or is being made, or (recovery leaves those alone too) one has succeeded. */
+const REDELIVERY_WAITING = redeliveryIn('pending', 'sending');
+const REDELIVERY_WAITING_OR_DONE = redeliveryIn('pending', 'sending', 'delivered');
 
 /**
  * Customers' delivery requests in PostgreSQL. Each request is one transaction that ends by waking
@@ -97,7 +100,7 @@ export class SqlDeliveryRequests extends DeliveryRequests {
   sendTest(input: { subscriptionId: string; event: DomainEvent; now: Date }): Promise<ManualDelivery> {
     return this.transaction(async (em) => {
       // In the log as relayed already: the relay fans events out to subscriptions, this one has its only delivery here.
-      await sqlRows(em, 'INSERT INTO outbox_events (id, tenant_id, type, body, created_at, published_at) VALUES ($1, $2, $3, $4, $5, $5)', outboxParams(input.event));
+      await sqlRows(em, INSERT_RELAYED_OUTBOX_ROW, outboxParams(input.event));
       const id = newTypeId('whdlv', input.now.getTime());
       await sqlRows(em, `${INSERT_MANUAL} VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6, $1, NULL)`, [
         id, input.event.tenantId, input.subscriptionId, input.event.id, input.event.type, input.now,

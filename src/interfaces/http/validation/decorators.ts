@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsDefined, IsISO8601, Matches, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
-import { isCssHexColour, isHttpUrl, MAX_URL_LENGTH } from '../../../domain/shared/rules';
+import { DATE_OR_INSTANT, INSTANT, isCssHexColour, isHttpUrl, MAX_URL_LENGTH } from '../../../domain/shared/rules';
 
 // Merge-patch needs three states: absent (skip), null and a value. class-validator's IsOptional
 // folds null into absent, so these two say which fields may be null.
@@ -43,13 +43,9 @@ export const Required = () =>
 // property upwards, and stops at the first failure (stopAtFirstError). DTOs therefore put the type
 // check (IsString, IsObject) last, so that a wrong type is reported as such.
 
-/**
- * An ISO 8601 date-time with its offset (`Z` or `±hh:mm`), or with `dateOnly` also a date (UTC
- * midnight): a date-time without an offset would be read in the server's time zone, so it is
- * refused rather than guessed.
- */
+/** An ISO 8601 date-time with its offset, or with `dateOnly` also a date (rules.ts, INSTANT). */
 export const IsInstant = (message: string, options: { dateOnly?: boolean } = {}) =>
   applyDecorators(
-    Matches(options.dateOnly ? /^\d{4}-\d{2}-\d{2}(T[^Z+-]*(Z|[+-]\d{2}:?\d{2}))?$/ : /^\d{4}-\d{2}-\d{2}T[^Z+-]*(Z|[+-]\d{2}:?\d{2})$/, { message }),
+    Matches(options.dateOnly ? DATE_OR_INSTANT : INSTANT, { message }),
     IsISO8601({ strict: true, strictSeparator: true }, { message }),
   );

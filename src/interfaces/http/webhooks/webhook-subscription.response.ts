@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RECOVER_MAX_DELIVERIES } from '../../../application/webhook/recover-deliveries.use-case';
 import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
 
 export class WebhookSubscriptionResponse {
@@ -51,7 +52,9 @@ export class ManualDeliveryResponse {
   @ApiProperty({ type: String, nullable: true, example: 'whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0', description: 'The delivery sent again; null for a test event.' }) redeliveryOf!: string | null;
 }
 
+const MAX = RECOVER_MAX_DELIVERIES.toLocaleString('en-US');
+
 export class RecoveryResponse {
-  @ApiProperty({ type: 'integer', example: 12, description: 'Deliveries queued again, at most 10,000.' }) queued!: number;
-  @ApiProperty({ description: 'More remained past the 10,000: call again once these are done.' }) hasMore!: boolean;
+  @ApiProperty({ type: 'integer', example: 12, description: `Deliveries queued again, at most ${MAX}.` }) queued!: number;
+  @ApiProperty({ description: `More remained past the ${MAX}: call again once these are done.` }) hasMore!: boolean;
 }
