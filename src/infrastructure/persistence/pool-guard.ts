@@ -8,7 +8,8 @@ import type { Pool, PoolClient } from 'pg';
  * checked out of pg-pool for ever: one slot fewer per database blip until requests waited on an
  * empty pool, and closing the pool waited on it for ever. Here every checked-out client that ends
  * is released with an error (pg-pool then discards it), and `release` becomes idempotent so the
- * holder's own later release, when it comes, is harmless.
+ * holder's own later release, when it comes, is harmless. Upstream: kysely-org/kysely#1990 (open);
+ * once a release of Kysely frees the connection itself, this can go.
  */
 export function releaseDeadCheckouts(pool: Pool): void {
   const connect = pool.connect.bind(pool) as (cb: ConnectCallback) => void;
