@@ -5,7 +5,7 @@ import type { paths } from './schema.js';
 
 export type { components, operations, paths } from './schema.js';
 export { verifyWebhook, WebhookVerificationError, WEBHOOK_TOLERANCE_SECONDS } from './verify-webhook.ts';
-export type { PageVersionCreatedData, WebhookEvent, WebhookTestData } from './verify-webhook.ts';
+export type { PageVersionCreatedData, VerifyWebhookOptions, WebhookEvent, WebhookTestData } from './verify-webhook.ts';
 
 export function createApiClient(options: { baseUrl: string; apiKey: string; fetch?: typeof fetch }) {
   return createClient<paths>({ baseUrl: options.baseUrl, headers: { 'x-api-key': options.apiKey }, fetch: options.fetch });

@@ -1,10 +1,11 @@
 // Verifies a webhook delivery in a receiver and returns its event, typed by its `type`.
 // Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` with one `v1,<base64>`
-// per valid signing secret while a secret is being rotated) decides when its headers are present:
-// it binds the id and the timestamp, and during a rotation it is the header signed with the old
-// secret too. Without them, `X-Webhook-Signature-256: sha256=<hex>` (HMAC-SHA256 of the raw body
-// keyed with the whole secret) must match. Comparisons are timing-safe; a timestamp more than
-// 5 minutes from now is refused (replays).
+// per valid signing secret while a secret is being rotated) is required: it binds the id and the
+// timestamp, and a timestamp more than 5 minutes from now is refused, so a captured delivery
+// cannot be replayed later. `X-Webhook-Signature-256: sha256=<hex>` (HMAC-SHA256 of the raw body
+// only) signs no time: a delivery stripped of its `webhook-*` headers would verify for ever on it.
+// It is accepted alone only with `allowReplayableLegacySignature`, for receivers that cannot read
+// the other headers and accept that risk. Comparisons are timing-safe.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { components } from './schema.js';
 
@@ -41,12 +42,25 @@ function sameBytes(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+export interface VerifyWebhookOptions {
+  /**
+   * Accept a delivery that carries only `X-Webhook-Signature-256` (no `webhook-*` headers). That
+   * signature covers the body and no time, so anyone who captured one delivery (receivers may be
+   * plain http) can send it again at any later time and it verifies: deduplicate by the event's
+   * `id` if you turn this on. Off by default.
+   */
+  allowReplayableLegacySignature?: boolean;
+  /** The time the timestamp is checked against (tests). */
+  now?: Date;
+}
+
 /**
  * The event of a delivery whose signatures check out with one of `secrets` (the current signing
  * secret, and the previous one during a rotation); throws WebhookVerificationError otherwise.
- * `rawBody` must be the bytes as received, before any JSON parsing. `now` is for tests.
+ * `rawBody` must be the bytes as received, before any JSON parsing.
  */
-export function verifyWebhook(rawBody: Buffer | string, headers: Headers, secrets: string | string[], now: Date = new Date()): WebhookEvent {
+export function verifyWebhook(rawBody: Buffer | string, headers: Headers, secrets: string | string[], options: VerifyWebhookOptions = {}): WebhookEvent {
+  const now = options.now ?? new Date();
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
   const keys = (Array.isArray(secrets) ? secrets : [secrets]).filter((s) => s.length > 0);
   if (keys.length === 0) throw new WebhookVerificationError('no signing secret given');
@@ -55,6 +69,9 @@ export function verifyWebhook(rawBody: Buffer | string, headers: Headers, secret
   if (spec === undefined && standard === undefined) throw new WebhookVerificationError('the delivery carries no signature');
 
   if (standard === undefined && spec !== undefined) {
+    if (!options.allowReplayableLegacySignature) {
+      throw new WebhookVerificationError('webhook-signature is missing (X-Webhook-Signature-256 alone signs no time: see allowReplayableLegacySignature)');
+    }
     const valid = keys.some((key) => sameBytes(spec, `sha256=${createHmac('sha256', key).update(body).digest('hex')}`));
     if (!valid) throw new WebhookVerificationError('X-Webhook-Signature-256 does not match');
   }

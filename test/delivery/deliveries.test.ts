@@ -98,6 +98,10 @@ describe('webhook deliveries', () => {
     const [first] = receiver.received;
     expect(() => verifyWebhook(first.rawBody, first.headers, `whsec_${Buffer.alloc(32, 1).toString('base64')}`)).toThrow(WebhookVerificationError);
     expect(() => verifyWebhook(Buffer.concat([first.rawBody, Buffer.from(' ')]), first.headers, secret)).toThrow(WebhookVerificationError);
+    // A real delivery stripped of its webhook-* headers (a replay that drops the timestamp) is refused by default.
+    const stripped = Object.fromEntries(Object.entries(first.headers).filter(([name]) => !name.startsWith('webhook-')));
+    expect(() => verifyWebhook(first.rawBody, stripped, secret)).toThrow(/^webhook-signature is missing/);
+    expect(verifyWebhook(first.rawBody, stripped, secret, { allowReplayableLegacySignature: true }).id).toBe(first.headers['webhook-id']);
   });
 
   it('delivers the event of a version made on the platform side, with its number', async () => {

@@ -243,6 +243,42 @@ describe('POST …/rotate_secret', () => {
     expect(verifyWebhook(delivery.rawBody, delivery.headers, res.body.signingSecret).id).toBe(delivery.headers['webhook-id']);
   });
 
+  it('after a leak: three rotations, the last with expiresInSeconds 0, and the next delivery carries one signature, the newest', async () => {
+    const tenant = await createTenant(t);
+    const s = await subscribe(tenant);
+    const rotate = (expiresInSeconds: number) => t.http.post(`${base(s)}/rotate_secret`).set('x-api-key', tenant.apiKey).send({ expiresInSeconds });
+    const first = await rotate(3600);
+    const second = await rotate(3600);
+    const last = await rotate(0);
+    expect([first.status, second.status, last.status]).toEqual([200, 200, 200]);
+    const [stored] = await rows<{ n: number }>(t, 'SELECT jsonb_array_length(previous_signing_secrets)::int AS n FROM webhook_subscriptions WHERE id = ?', [s.id]);
+    expect(stored.n).toBe(0);
+    await deliveryOfNewPage(tenant, s);
+    await receiver.waitFor(1);
+    const [delivery] = receiver.received;
+    const headers = delivery.headers as Record<string, string>;
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(1);
+    for (const leaked of [s.signingSecret, first.body.signingSecret, second.body.signingSecret]) {
+      expect(() => new Webhook(leaked).verify(delivery.rawBody.toString('utf8'), headers)).toThrow();
+    }
+    expect(() => new Webhook(last.body.signingSecret).verify(delivery.rawBody.toString('utf8'), headers)).not.toThrow();
+  });
+
+  it('drops an expired old secret from the row at the next PATCH', async () => {
+    const tenant = await createTenant(t);
+    const s = await subscribe(tenant);
+    await t.http.post(`${base(s)}/rotate_secret`).set('x-api-key', tenant.apiKey).send({ expiresInSeconds: 3600 });
+    await t.http.post(`${base(s)}/rotate_secret`).set('x-api-key', tenant.apiKey).send({ expiresInSeconds: 3600 });
+    // The older of the two has expired (written as it will be then).
+    await rows(t, `UPDATE webhook_subscriptions SET previous_signing_secrets = jsonb_set(previous_signing_secrets, '{1,expiresAt}', to_jsonb(?::text)) WHERE id = ?`, [
+      new Date(Date.now() - 1000).toISOString(), s.id,
+    ]);
+    const [before] = await rows<{ kept: { expiresAt: string }[] }>(t, 'SELECT previous_signing_secrets AS kept FROM webhook_subscriptions WHERE id = ?', [s.id]);
+    expect((await t.http.patch(base(s)).set('x-api-key', tenant.apiKey).send({ active: true })).status).toBe(200);
+    const [after] = await rows<{ kept: { expiresAt: string }[] }>(t, 'SELECT previous_signing_secrets AS kept FROM webhook_subscriptions WHERE id = ?', [s.id]);
+    expect(after.kept).toEqual([before.kept[0]]);
+  });
+
   it.each([[-1], [604_801], [1.5], ['60'], [null]])('answers 400 for expiresInSeconds %p, naming it, and keeps the secret', async (value) => {
     const tenant = await createTenant(t);
     const s = await subscribe(tenant);

@@ -1,6 +1,6 @@
 import { createSocket, Socket } from 'node:dgram';
 import { createServer, Server } from 'node:http';
-import { HttpWebhookSender } from '../../src/infrastructure/webhooks/http-webhook.sender';
+import { HttpWebhookSender, TARGET_UNREACHABLE } from '../../src/infrastructure/webhooks/http-webhook.sender';
 
 // The sender against receivers on 127.0.0.1 that misbehave, and a name server on 127.0.0.1 that
 // never answers: nothing leaves the machine.
@@ -83,7 +83,8 @@ describe('HttpWebhookSender', () => {
       // Both were delivered while every stuck lookup was still waiting for its name server.
       expect(stuckEnded).toBe(0);
       const results = await Promise.all(stuck);
-      expect(results.map((r) => r.error)).toEqual(Array(8).fill('no DNS answer in time'));
+      expect(results.map((r) => r.error)).toEqual(Array(8).fill(TARGET_UNREACHABLE));
+      expect(results.map((r) => r.detail)).toEqual(Array.from({ length: 8 }, (_, i) => `no DNS answer for hook-${i}.never-answers.test in time`));
       expect(queries).toBeGreaterThanOrEqual(8);
       expect(answered).toBe(2);
       process.stdout.write(`dns: 8 lookups unanswered by the name server; localhost and 127.0.0.1 deliveries took ${othersMs} ms meanwhile\n`);

@@ -1,5 +1,6 @@
 import { createServer, Server } from 'node:net';
-import { HttpWebhookSender } from '../../src/infrastructure/webhooks/http-webhook.sender';
+import { HttpWebhookSender, TARGET_UNREACHABLE } from '../../src/infrastructure/webhooks/http-webhook.sender';
+import { startDnsServer } from '../support/dns-server';
 
 // The connect-time guard, proven on loopback only: with private targets not allowed, a local
 // listener on 127.0.0.1 and ::1 must receive not even a TCP connection.
@@ -31,7 +32,10 @@ describe('webhook sender address guard', () => {
     const target = host === '127.1.2.3' ? `http://${host}:1/hooks` : `http://${host}:${port}/hooks`;
     const result = await guarded.send({ url: target, body: '{}', headers: { 'content-type': 'application/json' } });
     expect(result.statusCode).toBeNull();
-    expect(result.error).toMatch(/^forbidden target address for .+ \((loopback)\)$/);
+    // The tenant's log says as much for a forbidden target as for a name that does not resolve;
+    // which class refused it is the operator's detail.
+    expect(result.error).toBe(TARGET_UNREACHABLE);
+    expect(result.detail).toMatch(/^forbidden target address for .+ \((loopback)\)$/);
     expect(connections).toBe(0);
   });
 
@@ -44,6 +48,25 @@ describe('webhook sender address guard', () => {
       expect(connections).toBe(1);
     } finally {
       await open.close();
+    }
+  });
+
+  it('tells the tenant the same for an internal name as for one that does not exist', async () => {
+    // A name server on loopback: `internal.corp.test` resolves to a loopback address (a name of
+    // the operator's network), `nothing.corp.test` does not exist.
+    const dns = await startDnsServer({ 'internal.corp.test': '127.0.0.9' });
+    const connectionsBefore = connections;
+    const sender = new HttpWebhookSender({ timeoutMs: 2000, allowPrivateTargets: false, connections: 2, dns: { servers: [`127.0.0.1:${dns.port}`], timeoutMs: 1000, tries: 1 } });
+    try {
+      const internal = await sender.send({ url: `http://internal.corp.test:${port}/hooks`, body: '{}', headers: {} });
+      const missing = await sender.send({ url: `http://nothing.corp.test:${port}/hooks`, body: '{}', headers: {} });
+      expect([internal.error, missing.error]).toEqual([TARGET_UNREACHABLE, TARGET_UNREACHABLE]);
+      expect(internal.detail).toBe('forbidden target address for internal.corp.test (loopback)');
+      expect(missing.detail).toBe('no address for nothing.corp.test');
+      expect(connections).toBe(connectionsBefore);
+    } finally {
+      await sender.close();
+      await dns.close();
     }
   });
 });

@@ -30,8 +30,10 @@ export interface DeliveryClaim {
 export interface AttemptResult {
   statusCode: number | null;
   durationMs: number;
-  /** Why no answer came (timeout, refused address…), short and free of secrets. */
+  /** Why no answer came (timeout, refused address…), short and free of secrets: the tenant sees it. */
   error: string | null;
+  /** The operator's detail of `error` (which policy class, which DNS failure); logged, never shown to the tenant. */
+  detail?: string | null;
 }
 
 export interface DeliveryJob {

@@ -65,7 +65,7 @@ export class WebhookSubscription {
   }
 
   /** Restores a stored subscription (the repository decrypts the secret first). */
-  static restore(state: Omit<WebhookSubscription, 'update' | 'delete' | 'wants' | 'isDeleted' | 'rotateSecret'>): WebhookSubscription {
+  static restore(state: Omit<WebhookSubscription, 'update' | 'delete' | 'wants' | 'isDeleted' | 'rotateSecret' | 'forgetExpiredSecrets'>): WebhookSubscription {
     return new WebhookSubscription(
       state.id,
       state.tenantId,
@@ -81,16 +81,17 @@ export class WebhookSubscription {
   }
 
   /**
-   * Replaces the signing secret; the old one stays valid for `overlapSeconds` (0: not at all), so
-   * receivers can switch without refusing a delivery in between. Expired old secrets are dropped.
+   * Replaces the signing secret; the old one stays valid for `overlapSeconds`, so receivers can
+   * switch without refusing a delivery in between. 0 is the answer to a leak: every old secret,
+   * those of earlier rotations included, stops signing at once. Expired old secrets are dropped.
    */
   rotateSecret(newSecret: string, overlapSeconds: number, now: Date): void {
     if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_SECRET_OVERLAP_SECONDS) {
       throw new InvalidValueError('expiresInSeconds', `must be an integer from 0 to ${MAX_SECRET_OVERLAP_SECONDS}`);
     }
     const expiresAt = new Date(now.getTime() + overlapSeconds * 1000);
-    const kept = overlapSeconds > 0 ? [{ secret: this.signingSecret, expiresAt }, ...this.previousSecrets] : this.previousSecrets;
-    this.previousSecrets = kept.filter((old) => old.expiresAt > now).slice(0, MAX_PREVIOUS_SECRETS);
+    this.previousSecrets = overlapSeconds === 0 ? [] : [{ secret: this.signingSecret, expiresAt }, ...this.previousSecrets].slice(0, MAX_PREVIOUS_SECRETS);
+    this.forgetExpiredSecrets(now);
     this.signingSecret = newSecret;
     this.updatedAt = movedForward(this.updatedAt, now);
   }
@@ -101,12 +102,19 @@ export class WebhookSubscription {
     this.url = url;
     this.events = events;
     if (changes.active !== undefined) this.active = changes.active;
+    this.forgetExpiredSecrets(now);
     this.updatedAt = movedForward(this.updatedAt, now);
   }
 
   delete(now: Date): void {
     this.deletedAt ??= now;
     this.active = false;
+    this.forgetExpiredSecrets(now);
+  }
+
+  /** An old secret that no longer signs is not kept: every write of the subscription drops it. */
+  private forgetExpiredSecrets(now: Date): void {
+    this.previousSecrets = this.previousSecrets.filter((old) => old.expiresAt > now);
   }
 
   isDeleted(): boolean {

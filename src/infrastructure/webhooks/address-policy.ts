@@ -29,6 +29,8 @@ const V4: V4Range[] = [
   [v4('172.16.0.0'), 12, 'private'],
   [v4('192.0.0.0'), 24, 'reserved'],
   [v4('192.0.2.0'), 24, 'documentation'],
+  // 6to4 relay anycast (RFC 3068, deprecated by RFC 7526): a relay of somebody else's network.
+  [v4('192.88.99.0'), 24, 'reserved'],
   [v4('192.168.0.0'), 16, 'private'],
   [v4('198.18.0.0'), 15, 'benchmarking'],
   [v4('198.51.100.0'), 24, 'documentation'],
@@ -76,6 +78,16 @@ function classifyV6(b: number[]): ForbiddenClass | null {
   if (b[0] === 0xfe && (b[1] & 0xc0) === 0x80) return 'link-local';
   if (b[0] === 0xff) return 'multicast';
   if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return 'documentation';
+  // Inside 2001::/23 (IETF protocol assignments), the ranges that are not an ordinary host:
+  // Teredo (2001::/32, RFC 4380) tunnels to an IPv4 address it hides (obfuscated, so it cannot be
+  // judged by it); benchmarking (2001:2::/48, RFC 5180); ORCHID (2001:10::/28, RFC 4843) and
+  // ORCHIDv2 (2001:20::/28, RFC 7343) are identifiers, not locators.
+  if (b[0] === 0x20 && b[1] === 0x01) {
+    if (b[2] === 0x00 && b[3] === 0x00) return 'reserved';
+    if (b[2] === 0x00 && b[3] === 0x02 && b[4] === 0x00 && b[5] === 0x00) return 'benchmarking';
+    if (b[2] === 0x00 && (b[3] & 0xf0) === 0x10) return 'reserved';
+    if (b[2] === 0x00 && (b[3] & 0xf0) === 0x20) return 'reserved';
+  }
   if (b[0] === 0x01 && zero(1, 8)) return 'reserved'; // 100::/64 discard
   return null;
 }

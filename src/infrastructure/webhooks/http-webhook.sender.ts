@@ -57,7 +57,7 @@ export class HttpWebhookSender extends WebhookSender {
       await readBriefly(response.body);
       return { statusCode: response.statusCode, durationMs, error: null };
     } catch (error) {
-      return { statusCode: null, durationMs: elapsed(), error: describe(error, this.options.timeoutMs) };
+      return { statusCode: null, durationMs: elapsed(), ...describe(error, this.options.timeoutMs) };
     } finally {
       clearTimeout(timer);
     }
@@ -90,16 +90,25 @@ async function readBriefly(body: AsyncIterable<unknown> & { destroy(): void }): 
   if (outcome !== 'read') body.destroy();
 }
 
-/** A short reason without secrets or internals: the code, or the policy's own message. */
-function describe(error: unknown, timeoutMs: number): string {
-  const e = error as { name?: string; code?: string; message?: string; cause?: unknown };
-  if (e instanceof ForbiddenTargetError || (e.cause as { code?: string })?.code === 'EFORBIDDENTARGET') {
-    return ((e.cause as Error) ?? e).message ?? 'forbidden target address';
+/**
+ * The tenant-visible message says as little as the sender knows for sure: a target that is
+ * refused by the address policy, does not resolve, or whose name server does not answer is one
+ * message, so a tenant cannot use the log to tell internal names (resolving to forbidden
+ * addresses) from names that do not exist. The exact reason stays in `detail`, for the operator.
+ */
+export const TARGET_UNREACHABLE = 'target not reachable or not allowed';
+const UNRESOLVED_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL', 'EREFUSED', 'EDNSTIMEOUT', 'EFORBIDDENTARGET']);
+
+/** A short reason without secrets or internals, and for the operator's log its detail where it says more. */
+function describe(error: unknown, timeoutMs: number): { error: string; detail?: string } {
+  const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  const unresolved = [e, e.cause].find((x) => x?.code !== undefined && UNRESOLVED_CODES.has(x.code));
+  if (e instanceof ForbiddenTargetError || unresolved) {
+    return { error: TARGET_UNREACHABLE, detail: (unresolved ?? e).message ?? unresolved?.code ?? 'unresolved' };
   }
-  if (e.code === 'EDNSTIMEOUT' || (e.cause as { code?: string })?.code === 'EDNSTIMEOUT') return 'no DNS answer in time';
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return `no answer within ${timeoutMs} ms`;
+    return { error: `no answer within ${timeoutMs} ms` };
   }
-  const code = e.code ?? (e.cause as { code?: string })?.code;
-  return code ? `connection failed (${code})` : 'connection failed';
+  return { error: code ? `connection failed (${code})` : 'connection failed' };
 }

@@ -85,11 +85,16 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
   }
 
   async save(s: WebhookSubscription): Promise<void> {
-    // Secrets change only by a rotation (saveSecrets): a PATCH never re-encrypts them.
+    // Secrets change only by a rotation (saveSecrets): a PATCH never re-encrypts them. Old
+    // secrets the aggregate dropped as expired are removed from the stored list as they are
+    // (told apart by their expiry; the caller holds the row lock, so the list is the one loaded).
     await sqlRows(
       this.em,
-      `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5 WHERE id = $6 AND tenant_id = $7`,
-      [s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId],
+      `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5,
+         previous_signing_secrets = (SELECT coalesce(jsonb_agg(old ORDER BY n), '[]'::jsonb)
+           FROM jsonb_array_elements(previous_signing_secrets) WITH ORDINALITY AS kept(old, n) WHERE old->>'expiresAt' = ANY($8::text[]))
+       WHERE id = $6 AND tenant_id = $7`,
+      [s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId, s.previousSecrets.map((old) => old.expiresAt.toISOString())],
     );
   }
 }

@@ -26,6 +26,28 @@ describe('rotating a signing secret', () => {
     expect(s.previousSecrets.map((old) => old.secret)).toEqual(['whsec_2']);
   });
 
+  it('with an overlap of 0 after earlier rotations ends every old secret, not only the current one (a leak)', () => {
+    const s = subscription();
+    s.rotateSecret('whsec_1', 3600, at(0));
+    s.rotateSecret('whsec_2', 3600, at(1));
+    s.rotateSecret('whsec_3', 0, at(2));
+    expect(s.signingSecret).toBe('whsec_3');
+    expect(s.previousSecrets).toEqual([]);
+    expect(secretsStillValid(s.previousSecrets, at(2))).toEqual([]);
+  });
+
+  it('drops expired old secrets at every write of the subscription (a PATCH, a delete)', () => {
+    const s = subscription();
+    s.rotateSecret('whsec_1', 60, at(0));
+    s.rotateSecret('whsec_2', 3600, at(1));
+    s.update({ active: false }, at(30));
+    expect(s.previousSecrets.map((old) => old.secret)).toEqual(['whsec_1', 'whsec_0']);
+    s.update({}, at(61));
+    expect(s.previousSecrets.map((old) => old.secret)).toEqual(['whsec_1']);
+    s.delete(at(3601));
+    expect(s.previousSecrets).toEqual([]);
+  });
+
   it(`keeps at most ${MAX_PREVIOUS_SECRETS} old secrets`, () => {
     const s = subscription();
     for (let i = 1; i <= 8; i++) s.rotateSecret(`whsec_${i}`, 3600, at(i));

@@ -46,12 +46,25 @@ describe('webhook target address policy', () => {
     ['::ffff:0:10.1.2.3', 'private'],
     ['fec0::1', 'private'],
     ['feff:ffff::1', 'private'],
+    ['192.88.99.1', 'reserved'],
+    ['192.88.99.255', 'reserved'],
+    ['2001::1', 'reserved'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+    ['2001:0:ffff:ffff:ffff:ffff:ffff:ffff', 'reserved'],
+    ['2001:2::1', 'benchmarking'],
+    ['2001:2:0:ffff::1', 'benchmarking'],
+    ['2001:10::1', 'reserved'],
+    ['2001:1f:ffff::1', 'reserved'],
+    ['2001:20::1', 'reserved'],
+    ['2001:2f:ffff::1', 'reserved'],
     ['not-an-ip', 'reserved'],
   ])('forbids %s (%s)', (address, cls) => {
     expect(forbiddenClass(address)).toBe(cls);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:0808:0808::1', '1.1.1.1', '::ffff:0:8.8.8.8', '64:ff9b::808:808', '64:ff9c:1::1'])(
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:0808:0808::1', '1.1.1.1', '::ffff:0:8.8.8.8', '64:ff9b::808:808', '64:ff9c:1::1',
+    // Just outside the ranges above: 2001:1::/32, 2001:2:1::/48, 2001:30::/28, Google's 2001:4860::.
+    '2001:1::1', '2001:2:1::1', '2001:30::1', '2001:4860:4860::8888', '192.88.98.255', '192.88.100.1'])(
     'allows the public address %s',
     (address) => {
       expect(forbiddenClass(address)).toBeNull();
