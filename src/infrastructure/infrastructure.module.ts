@@ -15,7 +15,7 @@ import { PageSessionRepository } from '../domain/page/page-session';
 import { PageRepository, PageVersionRepository } from '../domain/page/page.repository';
 import { PageGroupRepository } from '../domain/page-group/page-group.repository';
 import { TemplateRepository } from '../domain/template/template.repository';
-import { SubscriptionLimits } from '../application/webhook/subscription-limits';
+import { WebhookLimits } from '../application/webhook/webhook-limits';
 import { TargetPolicy } from '../application/webhook/target-policy';
 import { WebhookSubscriptionQueries } from '../application/webhook/webhook-subscription.queries';
 import { SigningSecretGenerator, WebhookSubscriptionRepository } from '../domain/webhook/webhook-subscription.repository';
@@ -104,7 +104,7 @@ export class InfrastructureModule {
       { provide: SecretCipher, useValue: new SecretCipher(resolveEncryptionKey(deps.config.secretsEncryptionKey, deps.config.dataDir, deps.logger)) },
       { provide: SigningSecretGenerator, useClass: RandomSigningSecretGenerator },
       { provide: TargetPolicy, useValue: new AddressTargetPolicy(deps.config.webhooks.allowPrivateTargets) },
-      { provide: SubscriptionLimits, useValue: { perTenant: deps.config.webhooks.subscriptionsPerTenant } },
+      { provide: WebhookLimits, useValue: { subscriptionsPerTenant: deps.config.webhooks.subscriptionsPerTenant, manualPendingPerTenant: deps.config.webhooks.manualPendingPerTenant } },
       { provide: WebhookSubscriptionRepository, useClass: SqlWebhookSubscriptionRepository },
       { provide: WebhookSubscriptionQueries, useClass: SqlWebhookSubscriptionQueries },
       { provide: ReadinessProbe, useClass: DatabaseReadinessProbe },

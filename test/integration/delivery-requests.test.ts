@@ -16,6 +16,8 @@ afterAll(() => orm.close(true));
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);
 const requests = () => new SqlDeliveryRequests(orm.em.fork());
 const NOW = new Date();
+/** Room enough for every manual delivery these tests make, but for the bound's own tests. */
+const ROOM = 10_000;
 const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
 
 async function subscription(): Promise<{ tenantId: string; subscriptionId: string }> {
@@ -62,7 +64,7 @@ describe('redelivering one delivery', () => {
     const s = await subscription();
     const id = await delivery(s, { status: 'pending', attempts: 2 });
     const before = await row(id);
-    const made = await requests().redeliver({ ...s, deliveryId: id, now: NOW });
+    const made = await requests().redeliver({ ...s, deliveryId: id, now: NOW, pendingMax: ROOM });
     expect(made).toMatchObject({ deliveryId: expect.stringMatching(/^whdlv_/), redeliveryOf: id });
     expect(await row(id)).toEqual(before);
     const manual = await row((made as { deliveryId: string }).deliveryId);
@@ -72,20 +74,20 @@ describe('redelivering one delivery', () => {
   it('answers in-flight while an attempt holds a live lease, or while a redelivery of it waits', async () => {
     const s = await subscription();
     const sending = await delivery(s, { status: 'pending', attempts: 1, lockedFor: 60_000 });
-    expect(await requests().redeliver({ ...s, deliveryId: sending, now: NOW })).toBe('in-flight');
+    expect(await requests().redeliver({ ...s, deliveryId: sending, now: NOW, pendingMax: ROOM })).toBe('in-flight');
     const failed = await delivery(s, { status: 'failed', attempts: 3 });
-    const first = (await requests().redeliver({ ...s, deliveryId: failed, now: NOW })) as { deliveryId: string };
-    expect(await requests().redeliver({ ...s, deliveryId: failed, now: NOW })).toBe('in-flight');
+    const first = (await requests().redeliver({ ...s, deliveryId: failed, now: NOW, pendingMax: ROOM })) as { deliveryId: string };
+    expect(await requests().redeliver({ ...s, deliveryId: failed, now: NOW, pendingMax: ROOM })).toBe('in-flight');
     // Asking through the redelivery's id is asking for its original.
-    expect(await requests().redeliver({ ...s, deliveryId: first.deliveryId, now: NOW })).toBe('in-flight');
+    expect(await requests().redeliver({ ...s, deliveryId: first.deliveryId, now: NOW, pendingMax: ROOM })).toBe('in-flight');
     await sql(`UPDATE webhook_deliveries SET status = 'failed', finished_at = now() WHERE id = ?`, [first.deliveryId]);
-    expect(await requests().redeliver({ ...s, deliveryId: first.deliveryId, now: NOW })).toMatchObject({ redeliveryOf: failed });
+    expect(await requests().redeliver({ ...s, deliveryId: first.deliveryId, now: NOW, pendingMax: ROOM })).toMatchObject({ redeliveryOf: failed });
   });
 
   it('of ten at once, queues one', async () => {
     const s = await subscription();
     const id = await delivery(s, { status: 'delivered', attempts: 1 });
-    const results = await Promise.all(Array.from({ length: 10 }, () => requests().redeliver({ ...s, deliveryId: id, now: NOW })));
+    const results = await Promise.all(Array.from({ length: 10 }, () => requests().redeliver({ ...s, deliveryId: id, now: NOW, pendingMax: ROOM })));
     expect(results.filter((r) => r === 'in-flight')).toHaveLength(9);
     expect(await redeliveriesOf(id)).toHaveLength(1);
   });
@@ -94,8 +96,8 @@ describe('redelivering one delivery', () => {
     const s = await subscription();
     const other = await subscription();
     const id = await delivery(s, { status: 'failed', attempts: 1 });
-    expect(await requests().redeliver({ ...other, deliveryId: id, now: NOW })).toBe('not-found');
-    expect(await requests().redeliver({ tenantId: s.tenantId, subscriptionId: other.subscriptionId, deliveryId: id, now: NOW })).toBe('not-found');
+    expect(await requests().redeliver({ ...other, deliveryId: id, now: NOW, pendingMax: ROOM })).toBe('not-found');
+    expect(await requests().redeliver({ tenantId: s.tenantId, subscriptionId: other.subscriptionId, deliveryId: id, now: NOW, pendingMax: ROOM })).toBe('not-found');
     expect(await redeliveriesOf(id)).toEqual([]);
   });
 });
@@ -108,7 +110,7 @@ describe('recovering a subscription', () => {
     const redeliveredOk = await delivery(s, { status: 'failed', attempts: 5, minutesAgo: 15 });
     const redeliveredFailed = await delivery(s, { status: 'failed', attempts: 5, minutesAgo: 12 });
     for (const [id, status] of [[redeliveredOk, 'delivered'], [redeliveredFailed, 'failed']]) {
-      const made = (await requests().redeliver({ ...s, deliveryId: id, now: NOW })) as { deliveryId: string };
+      const made = (await requests().redeliver({ ...s, deliveryId: id, now: NOW, pendingMax: ROOM })) as { deliveryId: string };
       await sql(`UPDATE webhook_deliveries SET status = ?, finished_at = now() WHERE id = ?`, [status, made.deliveryId]);
     }
     const untouched = [
@@ -118,30 +120,69 @@ describe('recovering a subscription', () => {
       await delivery(s, { status: 'pending', attempts: 1, lockedFor: 60_000 }), // in flight
       await delivery(s, { status: 'failed', attempts: 5, minutesAgo: 120 }), // before `since`
     ];
-    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 100 })).toEqual({ queued: 3, hasMore: false });
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, pendingMax: ROOM, limit: 100 })).toEqual({ queued: 3, hasMore: false });
     for (const id of [exhausted, retrying, redeliveredFailed]) expect((await redeliveriesOf(id)).filter((r) => r.status === 'pending')).toHaveLength(1);
     expect(await redeliveriesOf(redeliveredOk)).toHaveLength(1);
     for (const id of untouched) expect(await redeliveriesOf(id)).toEqual([]);
     // Asked again at once: those are waiting now.
-    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 100 })).toEqual({ queued: 0, hasMore: false });
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, pendingMax: ROOM, limit: 100 })).toEqual({ queued: 0, hasMore: false });
   });
 
   it('queues at most the limit, oldest first, and says more remain', async () => {
     const s = await subscription();
     const ids = [];
     for (let i = 5; i > 0; i--) ids.push(await delivery(s, { status: 'failed', attempts: 5, minutesAgo: i }));
-    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 3 })).toEqual({ queued: 3, hasMore: true });
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, pendingMax: ROOM, limit: 3 })).toEqual({ queued: 3, hasMore: true });
     expect((await Promise.all(ids.map(redeliveriesOf))).map((r) => r.length)).toEqual([1, 1, 1, 0, 0]);
-    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 3 })).toEqual({ queued: 2, hasMore: false });
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, pendingMax: ROOM, limit: 3 })).toEqual({ queued: 2, hasMore: false });
   });
 
   it('two recoveries at once queue each delivery once', async () => {
     const s = await subscription();
     const ids = [];
     for (let i = 0; i < 20; i++) ids.push(await delivery(s, { status: 'failed', attempts: 5 }));
-    const results = await Promise.all([1, 2, 3].map(() => requests().recover({ ...s, since: ago(60), now: NOW, limit: 100 })));
+    const results = await Promise.all([1, 2, 3].map(() => requests().recover({ ...s, since: ago(60), now: NOW, pendingMax: ROOM, limit: 100 })));
     expect(results.reduce((sum, r) => sum + r.queued, 0)).toBe(20);
     for (const id of ids) expect(await redeliveriesOf(id)).toHaveLength(1);
+  });
+});
+
+describe('the tenant’s bound on manual deliveries waiting (WEBHOOK_MANUAL_PENDING_MAX)', () => {
+  const waiting = async (tenantId: string) =>
+    (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = ? AND manual_id IS NOT NULL AND status IN ('pending', 'sending')`, [tenantId]))[0].n;
+
+  it('recover queues up to the room left and says the rest waits; redeliver and test then find no room, and write nothing', async () => {
+    const s = await subscription();
+    const ids = [];
+    for (let i = 8; i > 0; i--) ids.push(await delivery(s, { status: 'failed', attempts: 5, minutesAgo: i }));
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 100, pendingMax: 5 })).toEqual({ queued: 5, hasMore: true });
+    expect(await waiting(s.tenantId)).toBe(5);
+    // The bound is per tenant, across its subscriptions.
+    const other = await delivery(s, { status: 'failed', attempts: 5 });
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 100, pendingMax: 5 })).toEqual({ queued: 0, hasMore: true });
+    expect(await requests().redeliver({ ...s, deliveryId: other, now: NOW, pendingMax: 5 })).toBe('no-room');
+    const event = { id: newTypeId('evt'), type: 'webhook.test', tenantId: s.tenantId, occurredAt: NOW, data: { subscriptionId: s.subscriptionId } };
+    expect(await requests().sendTest({ subscriptionId: s.subscriptionId, event, now: NOW, pendingMax: 5 })).toBe('no-room');
+    expect(await sql('SELECT id FROM outbox_events WHERE id = ?', [event.id])).toEqual([]);
+    expect(await waiting(s.tenantId)).toBe(5);
+    // Another tenant's room is its own.
+    const t2 = await subscription();
+    const theirs = await delivery(t2, { status: 'failed', attempts: 5 });
+    expect(await requests().redeliver({ ...t2, deliveryId: theirs, now: NOW, pendingMax: 5 })).toMatchObject({ redeliveryOf: theirs });
+    // Two are sent (one delivered, one failed): room for two more, and the rest after that.
+    const sent = await sql<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE tenant_id = ? AND manual_id IS NOT NULL ORDER BY id LIMIT 2`, [s.tenantId]);
+    await sql(`UPDATE webhook_deliveries SET status = CASE WHEN id = ? THEN 'delivered' ELSE 'failed' END, finished_at = now() WHERE id IN (?, ?)`, [sent[0].id, sent[0].id, sent[1].id]);
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 100, pendingMax: 5 })).toEqual({ queued: 2, hasMore: true });
+    expect(await waiting(s.tenantId)).toBe(5);
+  });
+
+  it('of twenty redeliveries at once with room for three, queues three', async () => {
+    const s = await subscription();
+    const ids = [];
+    for (let i = 0; i < 20; i++) ids.push(await delivery(s, { status: 'failed', attempts: 5 }));
+    const results = await Promise.all(ids.map((id) => requests().redeliver({ ...s, deliveryId: id, now: NOW, pendingMax: 3 })));
+    expect(results.filter((r) => r === 'no-room')).toHaveLength(17);
+    expect(await waiting(s.tenantId)).toBe(3);
   });
 });
 
@@ -149,7 +190,7 @@ describe('handing requests to the queue', () => {
   it('the relay takes each manual delivery once, and marks it handed over', async () => {
     const s = await subscription();
     const id = await delivery(s, { status: 'failed', attempts: 5 });
-    const made = (await requests().redeliver({ ...s, deliveryId: id, now: NOW })) as { deliveryId: string };
+    const made = (await requests().redeliver({ ...s, deliveryId: id, now: NOW, pendingMax: ROOM })) as { deliveryId: string };
     const relay = new SqlOutboxRelayStore(orm);
     const taken = (await Promise.all([relay.takeRequested(10_000, NOW), relay.takeRequested(10_000, NOW)])).flat().filter((job) => job.deliveryId === made.deliveryId);
     expect(taken).toEqual([{ deliveryId: made.deliveryId, attempt: 1, delayMs: 0, tenantId: s.tenantId, endpoint: expect.any(String) }]);

@@ -11,21 +11,28 @@ export interface ManualDelivery {
 /**
  * Deliveries customers ask for (docs/webhooks.md, Operating a subscription). Each is a delivery
  * row of its own, written in one transaction with what it checks, and handed to a worker after
- * the commit; the sweeper finds it if that hand-over is lost.
+ * the commit; the sweeper finds it if that hand-over is lost. Every method is given `pendingMax`,
+ * the tenant's bound on manual deliveries waiting to be sent (WebhookLimits): the count and the
+ * write are one step per tenant, so concurrent requests cannot overshoot it together.
  */
 export abstract class DeliveryRequests {
   /**
    * One more attempt of a delivery of the subscription (a redelivery of a redelivery sends its
    * original again). `not-found` when the subscription has no such delivery; `in-flight` while
-   * an attempt of it is being made or a redelivery of it waits.
+   * an attempt of it is being made or a redelivery of it waits; `no-room` when `pendingMax` of the
+   * tenant's manual deliveries wait already.
    */
-  abstract redeliver(input: { tenantId: string; subscriptionId: string; deliveryId: string; now: Date }): Promise<ManualDelivery | 'not-found' | 'in-flight'>;
+  abstract redeliver(input: { tenantId: string; subscriptionId: string; deliveryId: string; now: Date; pendingMax: number }): Promise<ManualDelivery | 'not-found' | 'in-flight' | 'no-room'>;
   /**
-   * Redelivers, oldest first and at most `limit`, every scheduled delivery of the subscription
-   * created since `since` that failed or is still being retried, unless a redelivery of it is
-   * waiting or has succeeded.
+   * Redelivers, oldest first and at most `limit` (and no more than the room left under
+   * `pendingMax`), every scheduled delivery of the subscription created since `since` that failed
+   * or is still being retried, unless a redelivery of it is waiting or has succeeded. `hasMore`
+   * when some were left for a later call.
    */
-  abstract recover(input: { tenantId: string; subscriptionId: string; since: Date; now: Date; limit: number }): Promise<{ queued: number; hasMore: boolean }>;
-  /** Writes `event` to the log as already relayed, and one delivery of it to the subscription. */
-  abstract sendTest(input: { subscriptionId: string; event: DomainEvent; now: Date }): Promise<ManualDelivery>;
+  abstract recover(input: { tenantId: string; subscriptionId: string; since: Date; now: Date; limit: number; pendingMax: number }): Promise<{ queued: number; hasMore: boolean }>;
+  /**
+   * Writes `event` to the log as already relayed, and one delivery of it to the subscription;
+   * `no-room` (and nothing written) when `pendingMax` of the tenant's manual deliveries wait.
+   */
+  abstract sendTest(input: { subscriptionId: string; event: DomainEvent; now: Date; pendingMax: number }): Promise<ManualDelivery | 'no-room'>;
 }

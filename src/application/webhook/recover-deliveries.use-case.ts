@@ -3,6 +3,7 @@ import { Clock } from '../../domain/shared/clock';
 import { InvalidValueError } from '../../domain/shared/domain-error';
 import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
 import { DeliveryRequests } from './delivery-requests.ports';
+import { WebhookLimits } from './webhook-limits';
 import { subscriptionOrFail } from './subscription-or-fail';
 
 /** How far back a recovery may reach, and how many deliveries one request queues (documented). */
@@ -17,6 +18,7 @@ export class RecoverDeliveries {
     private readonly subscriptions: WebhookSubscriptionRepository,
     private readonly requests: DeliveryRequests,
     private readonly clock: Clock,
+    private readonly limits: WebhookLimits,
   ) {}
 
   async execute(input: { tenantId: string; subscriptionId: string; since: Date }): Promise<{ queued: number; hasMore: boolean }> {
@@ -24,6 +26,7 @@ export class RecoverDeliveries {
     if (input.since.getTime() < now.getTime() - RECOVER_MAX_DAYS * DAY_MS) throw new InvalidValueError('since', `must be at most ${RECOVER_MAX_DAYS} days ago`);
     if (input.since > now) throw new InvalidValueError('since', 'must not be in the future');
     await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
-    return this.requests.recover({ ...input, now, limit: RECOVER_MAX_DELIVERIES });
+    // Past the tenant's room for manual work it queues what fits: `hasMore` says the rest waits.
+    return this.requests.recover({ ...input, now, limit: RECOVER_MAX_DELIVERIES, pendingMax: this.limits.manualPendingPerTenant });
   }
 }

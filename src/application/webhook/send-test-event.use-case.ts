@@ -3,6 +3,7 @@ import { Clock } from '../../domain/shared/clock';
 import { webhookTestEvent } from '../../domain/webhook/test-event';
 import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
 import { DeliveryRequests, ManualDelivery } from './delivery-requests.ports';
+import { manualBacklogFull, WebhookLimits } from './webhook-limits';
 import { subscriptionOrFail } from './subscription-or-fail';
 
 /**
@@ -15,11 +16,14 @@ export class SendTestEvent {
     private readonly subscriptions: WebhookSubscriptionRepository,
     private readonly requests: DeliveryRequests,
     private readonly clock: Clock,
+    private readonly limits: WebhookLimits,
   ) {}
 
   async execute(input: { tenantId: string; subscriptionId: string }): Promise<ManualDelivery> {
     const subscription = await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
     const now = this.clock.now();
-    return this.requests.sendTest({ subscriptionId: subscription.id, event: webhookTestEvent(subscription, now), now });
+    const result = await this.requests.sendTest({ subscriptionId: subscription.id, event: webhookTestEvent(subscription, now), now, pendingMax: this.limits.manualPendingPerTenant });
+    if (result === 'no-room') throw manualBacklogFull(this.limits.manualPendingPerTenant);
+    return result;
   }
 }

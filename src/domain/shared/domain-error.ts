@@ -4,7 +4,7 @@ import { parseTypeId } from './type-id';
  * Every error the core raises on purpose. `kind` is what the HTTP adapter maps to a status
  * (exhaustively, so a new kind does not compile until it is mapped); `code` is stable for clients.
  */
-export type DomainErrorKind = 'validation' | 'not_found' | 'conflict' | 'limit';
+export type DomainErrorKind = 'validation' | 'not_found' | 'conflict' | 'limit' | 'backlog';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -69,5 +69,18 @@ export class LimitExceededError extends DomainError {
 
   constructor(resource: string, limit: number) {
     super(`A tenant may have at most ${limit} ${resource}; delete one first.`, { resource, limit });
+  }
+}
+
+/**
+ * Too much of the tenant's work of this kind is waiting to be done: nothing was written; the same
+ * request succeeds once some of it is done (429 with Retry-After, like a rate limit).
+ */
+export class BacklogFullError extends DomainError {
+  readonly kind = 'backlog' as const;
+  readonly code = 'RATE_LIMITED';
+
+  constructor(what: string, limit: number, readonly retryAfterSeconds: number) {
+    super(`At most ${limit} ${what} may wait per tenant; retry after ${retryAfterSeconds} s.`, { limit, retryAfterSeconds });
   }
 }

@@ -46,6 +46,8 @@ export interface AppConfig {
     retentionDays: number;
     /** Live subscriptions a tenant may have. */
     subscriptionsPerTenant: number;
+    /** Manual deliveries (redeliver, recover, test) of a tenant that may wait at once. */
+    manualPendingPerTenant: number;
     /** Attempts in flight per tenant, and per endpoint (URL origin), in one worker process. */
     tenantConcurrency: number;
     endpointConcurrency: number;
@@ -126,6 +128,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       dnsTimeoutMs: read('WEBHOOK_DNS_TIMEOUT_MS', 2000, integerIn(100, 30000), 'an integer from 100 to 30000'),
       retentionDays: read('WEBHOOK_RETENTION_DAYS', 30, integerIn(1, 3650), 'an integer from 1 to 3650'),
       subscriptionsPerTenant: read('WEBHOOK_SUBSCRIPTIONS_MAX', 100, integerIn(1, 10_000), 'an integer from 1 to 10000'),
+      manualPendingPerTenant: read('WEBHOOK_MANUAL_PENDING_MAX', 10_000, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
       tenantConcurrency: 0,
       endpointConcurrency: 0,
       attemptLockMs: read('WEBHOOK_ATTEMPT_LOCK_MS', 30000, integerIn(1000, 3600000), 'an integer from 1000 to 3600000'),

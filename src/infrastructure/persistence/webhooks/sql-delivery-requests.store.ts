@@ -33,8 +33,9 @@ export class SqlDeliveryRequests extends DeliveryRequests {
     super();
   }
 
-  redeliver(input: { tenantId: string; subscriptionId: string; deliveryId: string; now: Date }): Promise<ManualDelivery | 'not-found' | 'in-flight'> {
+  redeliver(input: { tenantId: string; subscriptionId: string; deliveryId: string; now: Date; pendingMax: number }): Promise<ManualDelivery | 'not-found' | 'in-flight' | 'no-room'> {
     return this.transaction(async (em) => {
+      if ((await this.room(em, input.tenantId, input.pendingMax)) === 0) return 'no-room';
       const [given] = await sqlRows<{ origin: string }>(
         em,
         'SELECT coalesce(redelivery_of, id) AS origin FROM webhook_deliveries WHERE id = $1 AND subscription_id = $2 AND tenant_id = $3',
@@ -67,8 +68,9 @@ export class SqlDeliveryRequests extends DeliveryRequests {
     return rows[0];
   }
 
-  recover(input: { tenantId: string; subscriptionId: string; since: Date; now: Date; limit: number }): Promise<{ queued: number; hasMore: boolean }> {
+  recover(input: { tenantId: string; subscriptionId: string; since: Date; now: Date; limit: number; pendingMax: number }): Promise<{ queued: number; hasMore: boolean }> {
     return this.transaction(async (em) => {
+      const limit = Math.min(input.limit, await this.room(em, input.tenantId, input.pendingMax));
       // Through webhook_deliveries_recoverable_idx: its predicate is repeated here word for word.
       const candidates = await sqlRows<{ id: string }>(
         em,
@@ -78,10 +80,10 @@ export class SqlDeliveryRequests extends DeliveryRequests {
            AND d.tenant_id = $3 AND (d.locked_until IS NULL OR d.locked_until <= $4)
            AND NOT ${REDELIVERY_WAITING_OR_DONE}
          ORDER BY d.created_at, d.id LIMIT $5 FOR UPDATE OF d`,
-        [input.subscriptionId, input.since, input.tenantId, input.now, input.limit + 1],
+        [input.subscriptionId, input.since, input.tenantId, input.now, limit + 1],
       );
-      const taken = candidates.slice(0, input.limit).map((row) => row.id);
-      if (taken.length === 0) return { queued: 0, hasMore: false };
+      const taken = candidates.slice(0, limit).map((row) => row.id);
+      if (taken.length === 0) return { queued: 0, hasMore: candidates.length > 0 };
       // Checked again now that they are locked: a redelivery may have committed in between.
       const inserted = await sqlRows(
         em,
@@ -93,12 +95,13 @@ export class SqlDeliveryRequests extends DeliveryRequests {
         [taken.map(() => newTypeId('whdlv', input.now.getTime())), taken, input.now],
       );
       if (inserted.length > 0) await wakeRelayOnCommit(em);
-      return { queued: inserted.length, hasMore: candidates.length > input.limit };
+      return { queued: inserted.length, hasMore: candidates.length > limit };
     });
   }
 
-  sendTest(input: { subscriptionId: string; event: DomainEvent; now: Date }): Promise<ManualDelivery> {
+  sendTest(input: { subscriptionId: string; event: DomainEvent; now: Date; pendingMax: number }): Promise<ManualDelivery | 'no-room'> {
     return this.transaction(async (em) => {
+      if ((await this.room(em, input.event.tenantId, input.pendingMax)) === 0) return 'no-room';
       // In the log as relayed already: the relay fans events out to subscriptions, this one has its only delivery here.
       await sqlRows(em, INSERT_RELAYED_OUTBOX_ROW, outboxParams(input.event));
       const id = newTypeId('whdlv', input.now.getTime());
@@ -108,6 +111,23 @@ export class SqlDeliveryRequests extends DeliveryRequests {
       await wakeRelayOnCommit(em);
       return { deliveryId: id, eventId: input.event.id, redeliveryOf: null };
     });
+  }
+
+  /**
+   * How many more manual deliveries the tenant may queue now: `pendingMax` less those waiting to
+   * be sent. The tenant's manual requests take turns on a transaction-level advisory lock from
+   * here to their commit, so two at once cannot both fill the last of the room.
+   */
+  private async room(em: EntityManager, tenantId: string, pendingMax: number): Promise<number> {
+    await sqlRows(em, `SELECT pg_advisory_xact_lock(hashtextextended('manual-deliveries:' || $1, 0))`, [tenantId]);
+    const [waiting] = await sqlRows<{ n: number }>(
+      em,
+      // Through webhook_deliveries_manual_waiting_idx: its predicate is repeated here word for word.
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM webhook_deliveries
+         WHERE tenant_id = $1 AND manual_id IS NOT NULL AND status IN ('pending', 'sending') LIMIT $2) w`,
+      [tenantId, pendingMax],
+    );
+    return Math.max(0, pendingMax - waiting.n);
   }
 
   private transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {

@@ -57,4 +57,5 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   limit: 422,
+  backlog: 429,
 };

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError } from '../../../domain/shared/domain-error';
+import { BacklogFullError, DomainError } from '../../../domain/shared/domain-error';
 import { newTypeId } from '../../../domain/shared/type-id';
 import type { Logger } from '../../../application/shared/logger';
 import { LOGGER } from '../../../application/shared/logger';
@@ -48,7 +48,8 @@ export class ErrorFilter implements ExceptionFilter {
   private toApiError(exception: unknown, requestId: string): ApiError {
     if (exception instanceof ApiError) return exception;
     if (exception instanceof DomainError) {
-      return new ApiError(DOMAIN_ERROR_STATUS[exception.kind], exception.code as ErrorCode, exception.message, exception.details);
+      const headers = exception instanceof BacklogFullError ? { 'Retry-After': String(exception.retryAfterSeconds) } : undefined;
+      return new ApiError(DOMAIN_ERROR_STATUS[exception.kind], exception.code as ErrorCode, exception.message, exception.details, headers);
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

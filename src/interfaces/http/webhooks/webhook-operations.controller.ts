@@ -13,6 +13,10 @@ import { CreatedWebhookSubscriptionResponse, ManualDeliveryResponse, RecoveryRes
 
 const EXTENSION = 'An extension of the spec (docs/webhooks.md, Operating a subscription).';
 
+const MANUAL_BOUND =
+  '429 `RATE_LIMITED` with `Retry-After` while the tenant has its bound of manual deliveries (redeliveries, recoveries, test events) waiting ' +
+  'to be sent (`WEBHOOK_MANUAL_PENDING_MAX`, 10,000 by default); nothing is written.';
+
 /** What a customer does to a subscription's deliveries and secret without asking support. */
 @ApiTags('Webhook subscriptions')
 @ApiSecurity('apiKey')
@@ -34,7 +38,7 @@ export class WebhookOperationsController {
     description:
       'One attempt now, outside the retry schedule (which it neither restarts nor extends): the same body and `webhook-id`, a fresh timestamp and ' +
       'signatures. For delivered, failed and exhausted deliveries alike; 409 while an attempt of it is in flight or a redelivery of it waits. ' +
-      `Logged with \`trigger: manual\`. ${EXTENSION}`,
+      `Logged with \`trigger: manual\`. ${MANUAL_BOUND} ${EXTENSION}`,
   })
   @ApiAcceptedResponse({ type: ManualDeliveryResponse })
   @ApiErrors(404, 409)
@@ -50,7 +54,8 @@ export class WebhookOperationsController {
     summary: 'Recover failed deliveries',
     description:
       `Redelivers, oldest first, every delivery created since \`since\` (at most ${RECOVER_MAX_DAYS} days ago) that failed or is still being retried, ` +
-      `unless a redelivery of it succeeded or waits: at most ${RECOVER_MAX_DELIVERIES.toLocaleString('en-US')} per request (\`hasMore\` says if more remain). ${EXTENSION}`,
+      `unless a redelivery of it succeeded or waits: at most ${RECOVER_MAX_DELIVERIES.toLocaleString('en-US')} per request, and no more than the room left ` +
+      `under the tenant's bound on manual deliveries waiting (\`hasMore\` says if more remain). ${EXTENSION}`,
   })
   @ApiBody({ type: RecoverDeliveriesDto })
   @ApiAcceptedResponse({ type: RecoveryResponse })
@@ -84,7 +89,7 @@ export class WebhookOperationsController {
     summary: 'Send a test event',
     description:
       'Delivers a `webhook.test` event to this subscription only, whether or not it lists the kind and whether or not it is active: one attempt, ' +
-      `signed like any other, shown in its log and in GET /v0/events. ${EXTENSION}`,
+      `signed like any other, shown in its log and in GET /v0/events. ${MANUAL_BOUND} ${EXTENSION}`,
   })
   @ApiAcceptedResponse({ type: ManualDeliveryResponse })
   @ApiErrors(404)
