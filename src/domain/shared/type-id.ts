@@ -122,3 +122,15 @@ export function newUuidV7Bytes(nowMs: number = Date.now()): Uint8Array {
 export function newTypeId(prefix: IdPrefix, nowMs?: number): string {
   return `${prefix}_${encodeSuffix(newUuidV7Bytes(nowMs))}`;
 }
+
+/**
+ * The smallest TypeID with this prefix whose UUIDv7 time is at or after `ms`: every id made at
+ * `ms` or later sorts at or above it (the suffix's first ten characters are the time), so a
+ * range of ids stands in for a range of creation times.
+ */
+export function typeIdLowerBound(prefix: IdPrefix, ms: number): string {
+  const bytes = new Uint8Array(16);
+  const time = BigInt(Math.max(0, Math.min(ms, 2 ** 48 - 1)));
+  for (let i = 0; i < 6; i++) bytes[i] = Number((time >> BigInt(8 * (5 - i))) & 0xffn);
+  return `${prefix}_${encodeSuffix(bytes)}`;
+}

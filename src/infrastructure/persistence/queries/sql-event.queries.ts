@@ -4,7 +4,29 @@ import { EventEnvelope, EventQueries } from '../../../application/event/event.qu
 import { JsonText } from '../../../application/shared/json-text';
 import { ListRequest, ListSlice, mapSlice, toSlice } from '../../../application/shared/pagination';
 import { LoggedEventType } from '../../../domain/events/event-catalogue';
+import { ID_PREFIXES, typeIdLowerBound } from '../../../domain/shared/type-id';
 import { sqlParams, sqlRows } from '../sql-statement';
+
+/**
+ * The statement of one page of the log. `createdAfter` bounds the id too: an event's id is a
+ * UUIDv7 made from its `occurredAt` (or, within one process, a later millisecond, never an
+ * earlier one), so every event created after T has an id at or above the lowest id of T + 1 ms.
+ * That turns the filter into the index's own range: a `createdAfter` in the future reads no row,
+ * instead of the whole of the tenant's log (which a time filter alone would read, newest first,
+ * looking for rows that are not there). `created_at` stays in the filter, exact to the
+ * millisecond written.
+ */
+export function eventListStatement(tenantId: string, filter: { type?: LoggedEventType; createdAfter?: Date }, page: ListRequest): { text: string; values: unknown[] } {
+  const p = sqlParams();
+  const where = [`tenant_id = ${p(tenantId)}`];
+  if (filter.type) where.push(`type = ${p(filter.type)}`);
+  if (filter.createdAfter) {
+    where.push(`id >= ${p(typeIdLowerBound(ID_PREFIXES.event, filter.createdAfter.getTime() + 1))}`);
+    where.push(`created_at > ${p(filter.createdAfter)}`);
+  }
+  if (page.after) where.push(`id < ${p(page.after)}`);
+  return { text: `SELECT id, body FROM outbox_events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`, values: p.values };
+}
 
 /**
  * The outbox is the event log: `body` holds the envelope exactly as every delivery carried and
@@ -18,16 +40,8 @@ export class SqlEventQueries extends EventQueries {
   }
 
   async list(tenantId: string, filter: { type?: LoggedEventType; createdAfter?: Date }, page: ListRequest): Promise<ListSlice<JsonText<EventEnvelope>>> {
-    const p = sqlParams();
-    const where = [`tenant_id = ${p(tenantId)}`];
-    if (filter.type) where.push(`type = ${p(filter.type)}`);
-    if (filter.createdAfter) where.push(`created_at > ${p(filter.createdAfter)}`);
-    if (page.after) where.push(`id < ${p(page.after)}`);
-    const rows = await sqlRows<{ id: string; body: string }>(
-      this.em,
-      `SELECT id, body FROM outbox_events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
-      p.values,
-    );
+    const statement = eventListStatement(tenantId, filter, page);
+    const rows = await sqlRows<{ id: string; body: string }>(this.em, statement.text, statement.values);
     return mapSlice(toSlice(rows, page.limit, (row) => row.id), (row) => new JsonText<EventEnvelope>(row.body));
   }
 

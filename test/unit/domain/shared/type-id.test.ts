@@ -1,4 +1,4 @@
-import { isTypeId, newTypeId, parseTypeId, suffixToUuid, uuidToSuffix } from '../../../../src/domain/shared/type-id';
+import { isTypeId, newTypeId, parseTypeId, suffixToUuid, typeIdLowerBound, uuidToSuffix } from '../../../../src/domain/shared/type-id';
 
 // Vectors from the TypeID specification (jetify-com/typeid, spec/valid.json and invalid.json).
 const VALID = [
@@ -70,5 +70,21 @@ describe('TypeID', () => {
     expect(isTypeId(id.replace('brand_', 'tenant_'), 'brand')).toBe(false);
     expect(isTypeId(`${id}x`, 'brand')).toBe(false);
     expect(isTypeId(42, 'brand')).toBe(false);
+  });
+
+  it('bounds ids by time: every id made at a millisecond or later sorts at or above its lower bound, every earlier one below', () => {
+    // Far ahead of the clock, in increasing order, so the process's monotonic state uses these times as given.
+    const start = Date.now() + 86_400_000;
+    for (let i = 0; i < 50; i++) {
+      const ms = start + i * 7;
+      const before = newTypeId('evt', ms - 1);
+      const at = newTypeId('evt', ms);
+      const after = newTypeId('evt', ms + 1);
+      const bound = typeIdLowerBound('evt', ms);
+      expect(isTypeId(bound, 'evt')).toBe(true);
+      expect(before < bound).toBe(true);
+      expect(at >= bound && after >= bound).toBe(true);
+    }
+    expect(typeIdLowerBound('evt', 0)).toBe('evt_00000000000000000000000000');
   });
 });
