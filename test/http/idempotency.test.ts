@@ -1,4 +1,6 @@
 import { brandBody } from '../support/builders/request-bodies';
+import { eventually } from '../support/eventually';
+import { holdPageCreations, waitingOnCounters } from '../support/page-creation-lock';
 import { platform, rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
 
@@ -49,15 +51,30 @@ describe('Idempotency-Key', () => {
     expect(await brands(tenant)).toBe(1);
   });
 
-  it('is a 409 CONFLICT while the first request with the key is still running', async () => {
+  it('is a 409 CONFLICT while the first request with the key is still running, then replays its answer', async () => {
     const tenant = await createTenant(t);
-    // A request in flight holds the key in_progress: stand one in, as another process would.
-    const first = await post(tenant, 'slow', brandBody());
-    await rows(t, `UPDATE idempotency_keys SET state = 'in_progress', locked_until = now() + interval '1 minute' WHERE tenant_id = ? AND key = 'slow'`, [tenant.tenantId]);
-    const res = await post(tenant, 'slow', brandBody());
-    expect(res.status).toBe(409);
-    expect(res.body.code).toBe('CONFLICT');
-    expect(first.status).toBe(201);
+    const group = await platform(t).group(tenant.tenantId);
+    const path = `/v0/page_groups/${group.pageGroupId}/pages`;
+    // The first request is really in flight: held up on the group's counter rows by another session.
+    const lock = await holdPageCreations(t, group.pageGroupId);
+    let first;
+    try {
+      first = post(tenant, 'slow', {}, path).then((res) => res);
+      await eventually(() => waitingOnCounters(t), (n) => n >= 1);
+      const during = await post(tenant, 'slow', {}, path);
+      expect(during.status).toBe(409);
+      expect(during.body).toMatchObject({ code: 'CONFLICT', details: { header: 'Idempotency-Key' } });
+      // Another body under the held key is also 409: the running request's body is not known yet.
+      expect((await post(tenant, 'slow', { supplementaryContext: 'other' }, path)).status).toBe(409);
+    } finally {
+      await lock.release();
+    }
+    const answered = await first!;
+    expect(answered.status).toBe(201);
+    const replay = await post(tenant, 'slow', {}, path);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(answered.body);
+    expect((await post(tenant, 'slow', { supplementaryContext: 'other' }, path)).status).toBe(422);
   });
 
   it('lets exactly one of many parallel identical requests create, the others replay or wait', async () => {

@@ -23,8 +23,16 @@ export function createOrmConfig(databaseUrl: string, poolMax: number, statementT
     pool: { min: 0, max: poolMax },
     // A request waits at most 5 s for a connection, then fails as "unavailable" (503), not forever.
     // A connection cut inside a transaction gives its pool slot back (pool-guard.ts says why).
+    // PostgreSQL looks every second for a client that has gone (a killed process, a cut
+    // connection) while a statement of it runs, e.g. one waiting for a lock, and ends its session:
+    // its transaction's locks, an Idempotency-Key's hold among them, are free within that second
+    // instead of when the statement ends (client_connection_check_interval, PostgreSQL 14+). A
+    // peer that vanished without closing (a silent partition) is found by TCP keepalives within
+    // about 25 s instead of the system's two hours.
     driverOptions: {
       connectionTimeoutMillis: 5000,
+      options: '-c client_connection_check_interval=1000 -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
+      keepAlive: true,
       ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
       onPoolCreated: releaseDeadCheckouts,
     },

@@ -18,6 +18,7 @@ import { Migration20261125060000_page_versions_and_stats } from './Migration2026
 import { Migration20261125070000_events_api } from './Migration20261125070000_events_api';
 import { Migration20261125080000_webhook_operations } from './Migration20261125080000_webhook_operations';
 import { Migration20261125090000_abuse_bounds } from './Migration20261125090000_abuse_bounds';
+import { Migration20261125100000_idempotency_held_by_transaction } from './Migration20261125100000_idempotency_held_by_transaction';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (a folder scan finds .ts or .js, not both, depending on how the process was started).
@@ -42,4 +43,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125070000_events_api', class: Migration20261125070000_events_api },
   { name: 'Migration20261125080000_webhook_operations', class: Migration20261125080000_webhook_operations },
   { name: 'Migration20261125090000_abuse_bounds', class: Migration20261125090000_abuse_bounds },
+  { name: 'Migration20261125100000_idempotency_held_by_transaction', class: Migration20261125100000_idempotency_held_by_transaction },
 ];

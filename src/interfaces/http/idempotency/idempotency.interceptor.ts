@@ -4,7 +4,7 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { IDEMPOTENCY_KEY_HOLD_MS, IdempotencyKeyTakenOver, IdempotencyStore } from '../../../application/idempotency/idempotency-store';
+import { IdempotencyStore } from '../../../application/idempotency/idempotency-store';
 import { UnitOfWork } from '../../../application/shared/unit-of-work';
 import { Clock } from '../../../domain/shared/clock';
 import type { ApiRequest } from '../api-request';
@@ -17,11 +17,12 @@ const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 /**
  * Idempotency-Key on every POST (Stripe's semantics): the first request's response is kept 24 h
  * per tenant and key and replayed to retries with `Idempotent-Replayed: true`; the same key with
- * another method, path or body is 422; while the first still runs, 409. The stored response is
- * written in the same transaction as the change, so a crash can never leave one without the other.
- * Requests that fail change nothing and store nothing: the key is freed for the retry. A request
- * still running when its hold ran out and a retry took the key over rolls back and answers 409:
- * only the key's holder writes the response, so the change is made once.
+ * another method, path or body is 422; while the first still runs, 409. The whole request is one
+ * transaction that holds the key (IdempotencyStore): the kept response commits with the change,
+ * so no crash can leave one without the other and no retry can make the change twice; and the
+ * key is free the moment that transaction ends, however it ends (an answer, a 503, a killed
+ * process, a cut connection), so a retry after a fault runs, or replays, at once. Requests that
+ * fail change nothing and keep nothing: the key may be used again, e.g. with a corrected body.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -44,29 +45,23 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.run(req, res, header, status, next));
   }
 
-  private async run(req: ApiRequest, res: Response, key: string, status: number, next: CallHandler): Promise<unknown> {
+  private run(req: ApiRequest, res: Response, key: string, status: number, next: CallHandler): Promise<unknown> {
     const tenantId = req.principal!.tenantId;
-    const owner = req.requestId;
-    const seen = await this.store.reserve(tenantId, key, fingerprint(req), owner, this.clock.now(), IDEMPOTENCY_KEY_HOLD_MS, TTL_MS);
-    if (seen) {
-      if (seen.fingerprint !== fingerprint(req)) {
-        throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request.', { header: 'Idempotency-Key' });
+    const print = fingerprint(req);
+    return this.unitOfWork.run(async () => {
+      const seen = await this.store.hold(tenantId, key, this.clock.now());
+      if (seen === 'busy') throw inProgress();
+      if (seen) {
+        if (seen.fingerprint !== print) {
+          throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request.', { header: 'Idempotency-Key' });
+        }
+        res.setHeader('Idempotent-Replayed', 'true');
+        return JSON.parse(seen.responseBody);
       }
-      if (seen.state === 'in_progress') throw inProgress();
-      res.setHeader('Idempotent-Replayed', 'true');
-      return JSON.parse(seen.responseBody ?? 'null');
-    }
-    try {
-      return await this.unitOfWork.run(async () => {
-        const body = await lastValueFrom(next.handle());
-        await this.store.complete(tenantId, key, owner, status, JSON.stringify(body ?? null));
-        return body;
-      });
-    } catch (error) {
-      if (error instanceof IdempotencyKeyTakenOver) throw inProgress();
-      await this.store.release(tenantId, key, owner).catch(() => {});
-      throw error;
-    }
+      const body = await lastValueFrom(next.handle());
+      await this.store.keep(tenantId, key, { fingerprint: print, responseStatus: status, responseBody: JSON.stringify(body ?? null) }, this.clock.now(), TTL_MS);
+      return body;
+    });
   }
 }
 

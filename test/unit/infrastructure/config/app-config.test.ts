@@ -101,6 +101,6 @@ describe('configuration', () => {
 
   it('keeps the statement timeout below the Idempotency-Key hold', () => {
     expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '30000' }).databaseStatementTimeoutMs).toBe(30000);
-    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '30001' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS must be an integer from 100 to 30000 \(at most half the Idempotency-Key hold of 60 s\)/);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '30001' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS must be an integer from 100 to 30000$/);
   });
 });
