@@ -374,7 +374,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver a delivery
-         * @description One attempt now, outside the retry schedule (which it neither restarts nor extends): the same body and `webhook-id`, a fresh timestamp and signatures. For delivered, failed and exhausted deliveries alike; 409 while an attempt of it is in flight or a redelivery of it waits. Logged with `trigger: manual`. An extension of the spec (docs/webhooks.md, Operating a subscription).
+         * @description One attempt now, outside the retry schedule (which it neither restarts nor extends): the same body and `webhook-id`, a fresh timestamp and signatures. For delivered, failed and exhausted deliveries alike; 409 while an attempt of it is in flight or a redelivery of it waits. Logged with `trigger: manual`. 429 `RATE_LIMITED` with `Retry-After` while the tenant has its bound of manual deliveries (redeliveries, recoveries, test events) waiting to be sent (`WEBHOOK_MANUAL_PENDING_MAX`, 10,000 by default); nothing is written. An extension of the spec (docs/webhooks.md, Operating a subscription).
          */
         post: operations["WebhookOperationsController_redeliver"];
         delete?: never;
@@ -394,7 +394,7 @@ export interface paths {
         put?: never;
         /**
          * Recover failed deliveries
-         * @description Redelivers, oldest first, every delivery created since `since` (at most 30 days ago) that failed or is still being retried, unless a redelivery of it succeeded or waits: at most 10,000 per request (`hasMore` says if more remain). An extension of the spec (docs/webhooks.md, Operating a subscription).
+         * @description Redelivers, oldest first, every delivery created since `since` (at most 30 days ago) that failed or is still being retried, unless a redelivery of it succeeded or waits: at most 10,000 per request, and no more than the room left under the tenant's bound on manual deliveries waiting (`hasMore` says if more remain). An extension of the spec (docs/webhooks.md, Operating a subscription).
          */
         post: operations["WebhookOperationsController_recover"];
         delete?: never;
@@ -434,7 +434,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Delivers a `webhook.test` event to this subscription only, whether or not it lists the kind and whether or not it is active: one attempt, signed like any other, shown in its log and in GET /v0/events. An extension of the spec (docs/webhooks.md, Operating a subscription).
+         * @description Delivers a `webhook.test` event to this subscription only, whether or not it lists the kind and whether or not it is active: one attempt, signed like any other, shown in its log and in GET /v0/events. 429 `RATE_LIMITED` with `Retry-After` while the tenant has its bound of manual deliveries (redeliveries, recoveries, test events) waiting to be sent (`WEBHOOK_MANUAL_PENDING_MAX`, 10,000 by default); nothing is written. An extension of the spec (docs/webhooks.md, Operating a subscription).
          */
         post: operations["WebhookOperationsController_test"];
         delete?: never;
@@ -991,6 +991,11 @@ export interface components {
             series: components["schemas"]["SessionsInBucket"][];
             /** @description Per UTM kind, the 10 values with the most sessions in the range, most first (ties in code point order). */
             utm: components["schemas"]["TopUtmValues"];
+            /**
+             * @description The keys of `utm` whose list may lack a value. Values come from visitors' links, so a page can have any number: each kind's top values are chosen among its 1,000 values with the most sessions overall. A list is exact, and its kind not named here, when the kind has no more values than that, or when its last value has more sessions in the range than any value left out has overall. Every count listed is exact either way.
+             * @example []
+             */
+            utmApproximate: ("utm_campaigns" | "utm_contents" | "utm_mediums" | "utm_sources" | "utm_terms")[];
         };
         TemplateResponse: {
             /** @example pagetemplate_01jdq8x0m2f3e4r5t6y7u8i9o0 */

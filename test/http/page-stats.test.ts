@@ -1,4 +1,4 @@
-import { byCodePoint } from '../../src/application/page/page.view';
+import { byCodePoint, UTM_TOP_CANDIDATES } from '../../src/application/page/page.view';
 import { PageSession, UTM_KINDS, UtmValues } from '../../src/domain/page/page-session';
 import { SqlPageRepository } from '../../src/infrastructure/persistence/repositories/sql-page.repository';
 import { SqlPageSessionRepository } from '../../src/infrastructure/persistence/repositories/sql-page-session.repository';
@@ -59,6 +59,8 @@ function expectMatches(body: { series: { start: string; sessions: number }[]; to
   for (const bucket of body.series) expect(bucket.sessions).toBe(direct.byStart.get(bucket.start) ?? 0);
   expect(body.series.reduce((n, b) => n + b.sessions, 0)).toBe(direct.total);
   expect(body.utm).toEqual(direct.utm);
+  // A page of a few values: every list is exact.
+  expect((body as { utmApproximate?: unknown }).utmApproximate).toEqual([]);
 }
 
 describe('GET …/pages/{page_id}/stats', () => {
@@ -72,7 +74,8 @@ describe('GET …/pages/{page_id}/stats', () => {
     await record('2026-11-20T06:00:00.000Z', { campaign: 'b' });
 
     const byDay = (await get(tenant, `${base}?from=2026-11-18&to=2026-11-21`).expect(200)).body;
-    expect(Object.keys(byDay)).toEqual(['pageId', 'interval', 'from', 'to', 'total', 'series', 'utm']);
+    expect(Object.keys(byDay)).toEqual(['pageId', 'interval', 'from', 'to', 'total', 'series', 'utm', 'utmApproximate']);
+    expect(byDay.utmApproximate).toEqual([]);
     expect(byDay).toMatchObject({ pageId: page.id, interval: 'day', from: '2026-11-18T00:00:00.000Z', to: '2026-11-21T00:00:00.000Z', total: 6 });
     expect(byDay.series).toEqual([
       { start: '2026-11-18T00:00:00.000Z', sessions: 1 },
@@ -160,6 +163,39 @@ describe('GET …/pages/{page_id}/stats', () => {
     const { tenant, base } = await pageOfNewTenant();
     const res = await get(tenant, `${base}?${query}`).expect(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
+  });
+
+  it(`chooses each kind's top values among its ${UTM_TOP_CANDIDATES.toLocaleString('en-US')} values with the most sessions, and says when a list may lack a value`, async () => {
+    const { tenant, page, record, base } = await pageOfNewTenant();
+    // Ten values with 2..11 sessions on 2026-11-02; 1,005 values of one session each on
+    // 2026-11-03 (visitors' own), of which the last by name are left out of the candidates;
+    // and `zz-late`, one session on 2026-11-04, left out too.
+    const sessions: [string, string][] = [];
+    for (let i = 0; i < 10; i++) for (let n = 0; n < i + 2; n++) sessions.push(['2026-11-02T10:00:00Z', `hot-${i}`]);
+    for (let i = 0; i < 1005; i++) sessions.push(['2026-11-03T10:00:00Z', `tail-${String(i).padStart(4, '0')}`]);
+    sessions.push(['2026-11-04T10:00:00Z', 'zz-late']);
+    for (let i = 0; i < sessions.length; i += 25) await Promise.all(sessions.slice(i, i + 25).map(([at, content]) => record(at, { content, campaign: 'all' })));
+
+    // The whole range: the ten hot values, each with more sessions than any value left out has overall: exact.
+    const all = (await get(tenant, `${base}?from=2026-11-01&to=2026-11-05`).expect(200)).body;
+    expectMatches(all, await directCount(page.id, all.from, all.to, 'day'));
+    expect(all.utm.utm_contents.map((v: { value: string }) => v.value)).toEqual(Array.from({ length: 10 }, (_, i) => `hot-${9 - i}`));
+
+    // The tail's day: ten values of one session each, as a direct count has them, but a value
+    // left out (one session overall) could tie with them: the list is named approximate.
+    const tail = (await get(tenant, `${base}?from=2026-11-03&to=2026-11-04`).expect(200)).body;
+    const tailDirect = await directCount(page.id, tail.from, tail.to, 'day');
+    expect(tail.utm).toEqual(tailDirect.utm);
+    expect(tail.utmApproximate).toEqual(['utm_contents']);
+
+    // The last day: its one value was left out, so the list misses it, and says so.
+    const late = (await get(tenant, `${base}?from=2026-11-04&to=2026-11-05`).expect(200)).body;
+    expect(late.total).toBe(1);
+    expect((await directCount(page.id, late.from, late.to, 'day')).utm.utm_contents).toEqual([{ value: 'zz-late', sessions: 1 }]);
+    expect(late.utm.utm_contents).toEqual([]);
+    expect(late.utmApproximate).toEqual(['utm_contents']);
+    // The other kind has one value: exact everywhere.
+    expect(late.utm.utm_campaigns).toEqual([{ value: 'all', sessions: 1 }]);
   });
 
   it('is a 404 for another tenant’s page', async () => {

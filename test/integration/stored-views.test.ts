@@ -114,7 +114,7 @@ describe('page groups: view_head and view_tail around the count', () => {
 describe('the bulk seeder', () => {
   it('stores the same views as the repositories', async () => {
     const result = await new SqlBulkSeeder(orm.em.fork(), new Sha256ApiKeySecrets()).seed(
-      { tenants: 1, brands: 3, pageGroups: 3, pagesPerGroup: 2, sessions: 4, hotGroupShare: 0.5 },
+      { tenants: 1, brands: 3, pageGroups: 3, pagesPerGroup: 2, sessions: 4, hotGroupShare: 0.5, wideUtmSessions: 0 },
       () => undefined,
     );
     const { tenantId } = result.sample;

@@ -20,7 +20,13 @@ export abstract class PageQueries {
   abstract listVersions(tenantId: string, pageId: string, page: ListRequest): Promise<ListSlice<PageVersionView>>;
   /**
    * Sessions of the page per bucket of the range (only buckets that have any), and the top
-   * `top` values of each UTM kind over the range with their sessions, most first.
+   * `top` values of each UTM kind over the range with their sessions, most first. Each count is
+   * exact; for a kind with very many values the list may be chosen among a bounded number of
+   * them, and `utmApproximate` names the kinds whose list may then lack a value.
    */
-  abstract stats(pageId: string, range: StatsRange, top: number): Promise<{ buckets: { start: Date; sessions: number }[]; utm: { kind: UtmKind; value: string; sessions: number }[] }>;
+  abstract stats(
+    pageId: string,
+    range: StatsRange,
+    top: number,
+  ): Promise<{ buckets: { start: Date; sessions: number }[]; utm: { kind: UtmKind; value: string; sessions: number }[]; utmApproximate: UtmKind[] }>;
 }

@@ -79,9 +79,13 @@ export interface PageStatsView {
   total: number;
   series: { start: string; sessions: number }[];
   utm: Record<keyof UtmParametersView, UtmValueCount[]>;
+  /** The keys of `utm` whose list may lack a value (chosen among a bounded number of a kind's many values); empty when every list is exact. */
+  utmApproximate: (keyof UtmParametersView)[];
 }
 
 export const PAGE_STATS_TOP_VALUES = 10;
+/** A kind's top values are chosen among this many of its values, those with the most sessions overall (docs/decisions.md 86). */
+export const UTM_TOP_CANDIDATES = 1_000;
 
 /**
  * UTM parameters: the distinct values of the group's sessions, each array sorted by bytes. At

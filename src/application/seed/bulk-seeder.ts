@@ -7,6 +7,11 @@ export interface BulkSeedSizes {
   sessions: number;
   /** Share (0..1) of the sessions that go to the first page group, the "hot" one. */
   hotGroupShare: number;
+  /**
+   * Sessions, besides those, on the first page of the sample tenant's second page group, each with a `utm_content` of
+   * its own: a page whose visitors gave it that many distinct values (0 for none).
+   */
+  wideUtmSessions: number;
 }
 
 export interface BulkSeedResult {
@@ -18,7 +23,7 @@ export interface BulkSeedResult {
   utmValues: number;
   seconds: number;
   /** A tenant of the seed with a working key, its hot group and a brand, for benchmarks. */
-  sample: { tenantId: string; apiKey: string; pageGroupId: string; brandId: string; templateId: string; pageId: string };
+  sample: { tenantId: string; apiKey: string; pageGroupId: string; brandId: string; templateId: string; pageId: string; widePageGroupId: string; widePageId: string };
 }
 
 export type ProgressListener = (stage: string, done: number, total: number) => void;

@@ -120,14 +120,7 @@ export class SqlBulkSeeder extends BulkSeeder {
     const hotSessions = Math.round(sizes.sessions * sizes.hotGroupShare);
     const seen = new Set<string>();
     let utmValues = 0;
-    // The hot sessions all visit the hot group's first page (a page with a million sessions for the
-    // statistics scenario); every session's time is spread evenly over the last 90 days.
-    const spreadMs = 90 * 24 * 3_600_000;
-    await this.batches('sessions', sizes.sessions, onProgress, async (from, to) => {
-      const n = to - from;
-      const chosen = Array.from({ length: n }, (_, i) => (from + i < hotSessions ? hotPages[0] : pick(pages, (from + i) * 7919)));
-      const utm = UTM_KINDS.map((kind) => chosen.map((_, i) => pick(VOCABULARY[kind], (from + i) * (kind.length + 3))));
-      const times = chosen.map((_, i) => new Date(now.getTime() - Math.floor(((from + i) * spreadMs) / sizes.sessions)));
+    const insertSessions = async (chosen: typeof pages, utm: (string | null)[][], times: Date[]) => {
       await sqlQuery(this.em,
         `INSERT INTO page_sessions (id, tenant_id, page_id, page_group_id, utm_campaign, utm_content, utm_medium, utm_source, utm_term, created_at)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[])`,
@@ -136,10 +129,11 @@ export class SqlBulkSeeder extends BulkSeeder {
       const fresh: [string, string, string][] = [];
       chosen.forEach((page, i) =>
         UTM_KINDS.forEach((kind, k) => {
-          const entry = `${page.groupId}|${kind}|${utm[k][i]}`;
-          if (!seen.has(entry)) {
+          const value = utm[k][i];
+          const entry = `${page.groupId}|${kind}|${value}`;
+          if (value !== null && !seen.has(entry)) {
             seen.add(entry);
-            fresh.push([page.groupId, kind, utm[k][i]]);
+            fresh.push([page.groupId, kind, value]);
           }
         }),
       );
@@ -155,7 +149,29 @@ export class SqlBulkSeeder extends BulkSeeder {
         );
         utmValues += fresh.length;
       }
+    };
+    // The hot sessions all visit the hot group's first page (a page with a million sessions for the
+    // statistics scenario); every session's time is spread evenly over the last 90 days.
+    const spreadMs = 90 * 24 * 3_600_000;
+    await this.batches('sessions', sizes.sessions, onProgress, async (from, to) => {
+      const n = to - from;
+      const chosen = Array.from({ length: n }, (_, i) => (from + i < hotSessions ? hotPages[0] : pick(pages, (from + i) * 7919)));
+      const utm = UTM_KINDS.map((kind) => chosen.map((_, i) => pick(VOCABULARY[kind], (from + i) * (kind.length + 3))));
+      const times = chosen.map((_, i) => new Date(now.getTime() - Math.floor(((from + i) * spreadMs) / sizes.sessions)));
+      await insertSessions(chosen, utm, times);
     });
+    // The wide page, the first of the sample tenant's second group: every session with a
+    // utm_content of its own, over the same 90 days.
+    const wideGroup = groups.filter((g) => g.tenantId === hot.tenantId)[1];
+    const wide = wideGroup ? pages.find((p) => p.groupId === wideGroup.id) : undefined;
+    if (wide && sizes.wideUtmSessions > 0) {
+      await this.batches('sessions with distinct UTM values', sizes.wideUtmSessions, onProgress, async (from, to) => {
+        const chosen = Array.from({ length: to - from }, () => wide);
+        const utm = UTM_KINDS.map((kind) => chosen.map((_, i) => (kind === 'content' ? `wide-${from + i}` : null)));
+        const times = chosen.map((_, i) => new Date(now.getTime() - Math.floor(((from + i) * spreadMs) / sizes.wideUtmSessions)));
+        await insertSessions(chosen, utm, times);
+      });
+    }
     await this.em.transactional((em) => this.countSessions(em, pages.map((p) => p.id), onProgress));
     await sqlQuery(this.em, 'ANALYZE');
 
@@ -164,10 +180,11 @@ export class SqlBulkSeeder extends BulkSeeder {
       brands: sizes.brands,
       pageGroups: groups.length,
       pages: pages.length,
-      sessions: sizes.sessions,
+      sessions: sizes.sessions + (wide ? sizes.wideUtmSessions : 0),
       utmValues,
       seconds: Math.round((Date.now() - started) / 100) / 10,
-      sample: { tenantId: tenants[0], apiKey: key.plainKey, pageGroupId: hot.id, brandId: brandIds[0] ?? '', templateId, pageId: hotPages[0]?.id ?? '' },
+      sample: { tenantId: tenants[0], apiKey: key.plainKey, pageGroupId: hot.id, brandId: brandIds[0] ?? '', templateId, pageId: hotPages[0]?.id ?? '',
+        widePageGroupId: wide && sizes.wideUtmSessions > 0 ? wide.groupId : '', widePageId: wide && sizes.wideUtmSessions > 0 ? wide.id : '' },
     };
   }
 

@@ -119,6 +119,6 @@ export class SqlPageQueries extends PageQueries {
 
   async stats(pageId: string, range: StatsRange, top: number) {
     const [buckets, utm] = await Promise.all([sessionsPerBucket(this.em, pageId, range), topUtmValues(this.em, pageId, range, top)]);
-    return { buckets, utm };
+    return { buckets, utm: utm.values, utmApproximate: utm.approximate };
   }
 }

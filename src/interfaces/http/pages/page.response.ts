@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PAGE_STATS_TOP_VALUES } from '../../../application/page/page.view';
+import { PAGE_STATS_TOP_VALUES, UTM_TOP_CANDIDATES } from '../../../application/page/page.view';
 import { STATS_INTERVALS } from '../../../domain/page/stats-range';
 
 export class PageResponse {
@@ -58,4 +58,14 @@ export class PageStatsResponse {
   @ApiProperty({ type: 'integer', example: 1250, description: 'Sessions in the range: the sum of the series.' }) total!: number;
   @ApiProperty({ type: [SessionsInBucket], description: 'Every bucket of the range in order, zero included.' }) series!: SessionsInBucket[];
   @ApiProperty({ type: TopUtmValues, description: `Per UTM kind, the ${PAGE_STATS_TOP_VALUES} values with the most sessions in the range, most first (ties in code point order).` }) utm!: TopUtmValues;
+  @ApiProperty({
+    type: [String],
+    enum: ['utm_campaigns', 'utm_contents', 'utm_mediums', 'utm_sources', 'utm_terms'],
+    example: [],
+    description:
+      `The keys of \`utm\` whose list may lack a value. Values come from visitors' links, so a page can have any number: each kind's top values are chosen among ` +
+      `its ${UTM_TOP_CANDIDATES.toLocaleString('en-US')} values with the most sessions overall. A list is exact, and its kind not named here, when the kind has no more values ` +
+      'than that, or when its last value has more sessions in the range than any value left out has overall. Every count listed is exact either way.',
+  })
+  utmApproximate!: string[];
 }
