@@ -3,7 +3,7 @@
 export const BASELINES = { bare: 'bare NestJS (a)', rawPg: 'bare NestJS + raw pg list (b)' };
 
 /** The scenarios of a seeded data set (its sample ids), those whose name contains `only` besides the baselines. */
-export function endpointScenarios({ brandId, pageGroupId, templateId, pageId, patchPaths }, only = '', now = new Date()) {
+export function endpointScenarios({ brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths }, only = '', now = new Date()) {
   const brandBody = JSON.stringify({ name: 'Bench brand', preferredAppearance: 'dark', themeLight: { borderColor: '#e5e7eb' }, themeDark: {} });
   return [
     { name: BASELINES.bare, path: '/bench/constant', method: 'GET', baseline: true },
@@ -20,6 +20,11 @@ export function endpointScenarios({ brandId, pageGroupId, templateId, pageId, pa
     { name: 'POST /v0/templates/{id}/duplicate', path: `/v0/templates/${templateId}/duplicate`, method: 'POST', body: '{}' },
     // The seed's hot page: a million sessions spread over the last 90 days; the longest range by day.
     { name: 'GET page stats (90 days)', path: `/v0/page_groups/${pageGroupId}/pages/${pageId}/stats?${statsRange(now)}`, method: 'GET' },
+    // A page whose visitors gave it 100,000 distinct utm_content values (one session each) over the
+    // same 90 days: what the statistics' cost must not grow with (docs/decisions.md 86).
+    ...(widePageId
+      ? [{ name: 'GET page stats (100,000 utm_content values)', path: `/v0/page_groups/${widePageGroupId}/pages/${widePageId}/stats?${statsRange(now)}`, method: 'GET' }]
+      : []),
   ].filter((s) => s.baseline || s.name.includes(only));
 }
 

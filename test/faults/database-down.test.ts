@@ -1,26 +1,17 @@
 import { READINESS_FRESH_MS } from '../../src/infrastructure/persistence/database-readiness.probe';
-import { openTestOrm } from '../support/database';
+import { apiBehindProxy } from '../support/api-behind-proxy';
 import { eventually } from '../support/eventually';
 import { TcpProxy } from '../support/tcp-proxy';
-import { testDatabaseUrl } from '../support/test-database-url';
-import { createTenant, startTestApp, TestApp } from '../support/test-app';
+import { createTenant, TestApp } from '../support/test-app';
 
 // The API reaches PostgreSQL through a loopback proxy that the test stops and starts again.
 let proxy: TcpProxy;
 let t: TestApp;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  const target = new URL(testDatabaseUrl());
-  proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-  await proxy.start();
-  const viaProxy = new URL(target);
-  viaProxy.host = `127.0.0.1:${proxy.port}`;
-  t = await startTestApp({ orm: await openTestOrm(viaProxy.toString()) });
+  ({ t, proxy, close } = await apiBehindProxy());
 });
-afterAll(async () => {
-  await t.close();
-  await t.orm.close(true);
-  await proxy.stop();
-});
+afterAll(() => close());
 
 describe('database unreachable', () => {
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After, then recovers when the database is back', async () => {
@@ -31,7 +22,7 @@ describe('database unreachable', () => {
     const port = proxy.port;
     await proxy.stop();
     // Readiness answers from a probe at most READINESS_FRESH_MS old, so it turns within that.
-    const ready = await eventually(() => t.http.get('/health/ready'), (res) => res.status !== 200, 3 * READINESS_FRESH_MS);
+    const ready = await eventually(() => t.http.get('/health/ready'), (res) => res.status !== 200, 10 * READINESS_FRESH_MS);
     for (const res of [await t.http.get('/v0/brands').set('x-api-key', tenant.apiKey), ready]) {
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('5');

@@ -1,10 +1,9 @@
 import { ApiProcess } from '../support/api-process';
-import { openTestOrm } from '../support/database';
+import { apiBehindProxy } from '../support/api-behind-proxy';
 import { eventually } from '../support/eventually';
 import { holdPageCreations, waitingOnCounters } from '../support/page-creation-lock';
 import { platform, rows } from '../support/platform';
 import { TcpProxy } from '../support/tcp-proxy';
-import { testDatabaseUrl } from '../support/test-database-url';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
 
 // Issue 27, item 8: an Idempotency-Key is held by its request's transaction only, so a real fault
@@ -16,21 +15,15 @@ const pagesIn = (t: TestApp, pageGroupId: string) => rows<{ n: number }>(t, 'SEL
 describe('a database cut during a keyed POST', () => {
   let proxy: TcpProxy;
   let t: TestApp;
+  let close: () => Promise<void>;
   let direct: TestApp;
   beforeAll(async () => {
-    const target = new URL(testDatabaseUrl());
-    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.start();
-    const viaProxy = new URL(target);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    t = await startTestApp({ orm: await openTestOrm(viaProxy.toString()) });
+    ({ t, proxy, close } = await apiBehindProxy());
     direct = await startTestApp();
   });
   afterAll(async () => {
-    await t.close();
-    await t.orm.close(true);
+    await close();
     await direct.close();
-    await proxy.stop();
   });
 
   it('answers 503, and the retry with the key right after the database is back gets 201 and makes exactly one page', async () => {

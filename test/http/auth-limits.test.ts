@@ -13,7 +13,7 @@ const unknownKey = (i: number) => `lp_${String(i).padStart(43, 'x')}`;
  * Sends a request's head with a Content-Length but holds its body back, and resolves with the
  * status line the server answers with before any body byte was sent (or null if it waits for it).
  */
-function answerWithoutBody(port: number, head: string[], waitMs = 1500): Promise<string | null> {
+function answerWithoutBody(port: number, head: string[], waitMs = 10_000): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let received = '';
