@@ -7,8 +7,10 @@ import { describeCost, startDrainCost } from '../drain-cost.mjs';
 import { arrivalLatencies, quantile } from './stats.mjs';
 import { BASE, ROOT, SERVICE_FLAGS } from './services.mjs';
 
-// The worker's settings in the drain; the ceilings use the same.
-const WORKER_CONCURRENCY = 64;
+// The worker runs with its default caps: the drain is one tenant's deliveries to one receiver, so
+// what it keeps in flight is the default cap per tenant and origin (a tenth of WEBHOOK_CONCURRENCY,
+// 50 of 500). The BullMQ-only ceilings run with that many jobs at once.
+const DRAIN_IN_FLIGHT = 50;
 const RECEIVER_PORT = 3918;
 // The scenarios' events (POST pages, duplicates) were made while no worker ran and no
 // subscription existed. A worker running all along would have relayed each to nobody as it came;
@@ -65,7 +67,7 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
   // Vacuumed now rather than by autovacuum in the middle of the drain, then checkpointed as before every measured round.
   await services.vacuum(['pages', 'page_versions', 'outbox_events', 'page_group_counters', 'webhook_deliveries', 'webhook_delivery_attempts']);
   await services.checkpoint();
-  const worker = await services.startService('worker', 0, { WEBHOOK_CONCURRENCY: String(WORKER_CONCURRENCY), WEBHOOK_ATTEMPTS_PER_JOB: String(options.attemptsPerJob), DATABASE_POOL_MAX: '24' });
+  const worker = await services.startService('worker', 0, { WEBHOOK_ATTEMPTS_PER_JOB: String(options.attemptsPerJob), DATABASE_POOL_MAX: '24' });
   const stopWorkerRss = services.sampleRss(worker.pid);
   // Sustained rate: timed from the first hundred arrivals (the drainer has started and connected)
   // to the last, so that the process's start-up is not counted as delivery time.
@@ -105,7 +107,7 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
   // per job as the worker groups.
   const { rows: sample } = await services.runStatement("SELECT body FROM outbox_events WHERE type = 'page.version.created' ORDER BY id DESC LIMIT 1");
   const ceilingOf = async (perJob) => {
-    const spec = { redisUrl: options.redisUrl, url: `http://127.0.0.1:${RECEIVER_PORT}/hooks`, signingSecret: subscription.signingSecret, body: sample[0].body, count: options.backlog, concurrency: WORKER_CONCURRENCY, perJob };
+    const spec = { redisUrl: options.redisUrl, url: `http://127.0.0.1:${RECEIVER_PORT}/hooks`, signingSecret: subscription.signingSecret, body: sample[0].body, count: options.backlog, concurrency: DRAIN_IN_FLIGHT, perJob };
     const child = services.node(0, join(ROOT, 'bench', 'bullmq-baseline.mjs'), [JSON.stringify(spec)], {}, ['pipe', 'pipe', 'inherit'], SERVICE_FLAGS);
     await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     receiver.kill('SIGUSR2');

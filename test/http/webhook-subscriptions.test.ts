@@ -21,7 +21,7 @@ describe('POST /v0/webhook_subscriptions', () => {
     const tenant = await createTenant(t);
     const res = await create(tenant, valid);
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'createdAt', 'updatedAt', 'signingSecret']);
+    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'createdAt', 'updatedAt', 'signingSecret']);
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^whsub_[0-9a-z]{26}$/), url: valid.url, events: valid.events, active: true });
     expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(res.body.signingSecret.slice(6), 'base64')).toHaveLength(32);
@@ -39,6 +39,22 @@ describe('POST /v0/webhook_subscriptions', () => {
     const [row] = await rows<Record<string, unknown>>(t, 'SELECT * FROM webhook_subscriptions WHERE id = ?', [res.body.id]);
     expect(JSON.stringify(row)).not.toContain(res.body.signingSecret.slice(6));
     expect(row.signing_secret_encrypted).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+
+  it('takes a rate limit per second (or null for none), shows it on GET and the list, and PATCH changes or removes it', async () => {
+    const tenant = await createTenant(t);
+    const limited = (await create(tenant, { ...valid, rateLimitPerSecond: 5 })).body;
+    expect(limited.rateLimitPerSecond).toBe(5);
+    expect((await create(tenant, { ...valid, rateLimitPerSecond: null })).body.rateLimitPerSecond).toBeNull();
+    expect((await create(tenant, valid)).body.rateLimitPerSecond).toBeNull();
+    const path = `/v0/webhook_subscriptions/${limited.id}`;
+    expect((await t.http.get(path).set('x-api-key', tenant.apiKey)).body.rateLimitPerSecond).toBe(5);
+    const list = (await t.http.get('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey)).body.items;
+    expect(list.map((s: { rateLimitPerSecond: number | null }) => s.rateLimitPerSecond)).toEqual([null, null, 5]);
+    expect((await t.http.patch(path).set('x-api-key', tenant.apiKey).send({ rateLimitPerSecond: 10_000 })).body.rateLimitPerSecond).toBe(10_000);
+    expect((await t.http.patch(path).set('x-api-key', tenant.apiKey).send({ active: false })).body.rateLimitPerSecond).toBe(10_000);
+    expect((await t.http.patch(path).set('x-api-key', tenant.apiKey).send({ rateLimitPerSecond: null })).body.rateLimitPerSecond).toBeNull();
+    expect((await t.http.get(path).set('x-api-key', tenant.apiKey)).body.rateLimitPerSecond).toBeNull();
   });
 
   it('takes active: false', async () => {
@@ -61,6 +77,11 @@ describe('POST /v0/webhook_subscriptions', () => {
     ['active as a string', { ...valid, active: 'yes' }, 'active'],
     ['active null', { ...valid, active: null }, 'active'],
     ['unknown property', { ...valid, secret: 'mine' }, 'secret'],
+    ['rate limit 0', { ...valid, rateLimitPerSecond: 0 }, 'rateLimitPerSecond'],
+    ['negative rate limit', { ...valid, rateLimitPerSecond: -5 }, 'rateLimitPerSecond'],
+    ['fractional rate limit', { ...valid, rateLimitPerSecond: 2.5 }, 'rateLimitPerSecond'],
+    ['rate limit as a string', { ...valid, rateLimitPerSecond: '5' }, 'rateLimitPerSecond'],
+    ['rate limit above 10,000', { ...valid, rateLimitPerSecond: 10_001 }, 'rateLimitPerSecond'],
   ])('refuses %s with a 400 naming %s, writing nothing', async (_, body, field) => {
     const tenant = await createTenant(t);
     const res = await create(tenant, body);
@@ -86,7 +107,7 @@ describe('PATCH, GET, DELETE /v0/webhook_subscriptions/{subscription_id}', () =>
     const created = (await create(tenant, valid)).body;
     const res = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send({ active: false });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'createdAt', 'updatedAt']);
+    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'createdAt', 'updatedAt']);
     expect(res.body).toMatchObject({ active: false, url: valid.url, events: valid.events, createdAt: created.createdAt });
     expect(res.body.updatedAt > created.updatedAt).toBe(true);
     const moved = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send({ url: 'https://other.example/h' });
@@ -99,6 +120,9 @@ describe('PATCH, GET, DELETE /v0/webhook_subscriptions/{subscription_id}', () =>
     [{ events: ['page.version.created', 'x'] }, 'events[1]'],
     [{ active: 1 }, 'active'],
     [{ url: null }, 'url'],
+    [{ rateLimitPerSecond: 0 }, 'rateLimitPerSecond'],
+    [{ rateLimitPerSecond: 1.5 }, 'rateLimitPerSecond'],
+    [{ rateLimitPerSecond: '10' }, 'rateLimitPerSecond'],
   ])('refuses %j naming %s and changes nothing', async (body, field) => {
     const tenant = await createTenant(t);
     const created = (await create(tenant, valid)).body;

@@ -7,7 +7,7 @@ class SummaryReporter {
 
   onTestResult(_test, result) {
     const file = result.testFilePath.replace(/^.*?\/test\//, 'test/');
-    for (const t of result.testResults) this.tests.push({ name: `${file} › ${t.fullName}`, ms: t.duration ?? 0 });
+    for (const t of result.testResults) this.tests.push({ name: `${file} › ${t.fullName}`.replace(/\s+/g, ' '), ms: t.duration ?? 0 });
   }
 
   onRunComplete(_contexts, results) {

@@ -1,8 +1,12 @@
 /**
  * Caps on a worker's attempts in flight: in all (WEBHOOK_CONCURRENCY: a job may carry several
- * attempts), and per tenant and per endpoint (fairness): receivers that hang can hold at most
- * their tenant's and their endpoint's share of the worker's slots, and the other tenants'
- * deliveries keep the rest. Counted in this process, where the slots are.
+ * attempts), and per tenant and per endpoint, an endpoint being one tenant's URL origin (fairness:
+ * every cap but the worker's counts what one tenant owns, so no tenant's attempts can fill a cap
+ * that another tenant's attempt needs). Receivers that hang hold at most their tenant's share of
+ * the worker's slots. When hanging receivers of several tenants fill the whole worker anyway, a
+ * tenant with nothing in flight still gets one slot, from a `reserve` above the worker's cap: no
+ * tenant's first attempt waits for other tenants' receivers. Counted in this process, where the
+ * slots are.
  */
 export class InFlightLimits {
   private total = 0;
@@ -16,6 +20,8 @@ export class InFlightLimits {
     readonly perTenant: number,
     readonly perEndpoint: number,
     readonly perWorker = Number.POSITIVE_INFINITY,
+    /** Slots above `perWorker`, one each for tenants with nothing in flight. */
+    readonly reserve = 0,
   ) {}
 
   /**
@@ -74,7 +80,10 @@ export class InFlightLimits {
   }
 
   private fits(tenantId: string | undefined, endpoint: string | undefined): boolean {
-    if (this.total >= this.perWorker) return false;
+    if (this.total >= this.perWorker) {
+      const idleTenant = tenantId !== undefined && !this.byTenant.has(tenantId);
+      if (!idleTenant || this.total >= this.perWorker + this.reserve) return false;
+    }
     if (tenantId && (this.byTenant.get(tenantId) ?? 0) >= this.perTenant) return false;
     return !(endpoint && (this.byEndpoint.get(endpoint) ?? 0) >= this.perEndpoint);
   }

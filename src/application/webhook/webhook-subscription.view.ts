@@ -7,6 +7,8 @@ export interface WebhookSubscriptionView {
   url: string;
   events: EventType[];
   active: boolean;
+  /** Attempts per second at most; null for no limit (an extension of the spec). */
+  rateLimitPerSecond: number | null;
   createdAt: string;
   updatedAt: string;
   signingSecret?: string;
@@ -18,6 +20,7 @@ export function toSubscriptionView(subscription: WebhookSubscription, withSecret
     url: subscription.url,
     events: subscription.events,
     active: subscription.active,
+    rateLimitPerSecond: subscription.rateLimitPerSecond,
     createdAt: subscription.createdAt.toISOString(),
     updatedAt: subscription.updatedAt.toISOString(),
     ...(withSecret && { signingSecret: subscription.signingSecret }),

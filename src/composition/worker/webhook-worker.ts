@@ -8,7 +8,7 @@ import { PurgeOldDeliveries } from '../../application/webhook/purge-old-deliveri
 import { SweepDeliveries } from '../../application/webhook/sweep-deliveries.use-case';
 import { attemptsOf, DeliveryJobData, WebhookSender } from '../../application/webhook/delivery.ports';
 import { InFlightLimits } from '../../application/webhook/in-flight-limits';
-import { AppConfig } from '../../infrastructure/config/app-config';
+import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger';
 import { BullmqDeliveryQueue, DELIVERY_QUEUE } from '../../infrastructure/queue/bullmq-delivery.queue';
 import { BullmqFactory, Disposable } from '../../infrastructure/queue/bullmq-factory';
@@ -59,12 +59,14 @@ export async function startWebhookWorker(deps: {
     { logger: false, abortOnError: false },
   );
 
-  // WEBHOOK_CONCURRENCY bounds attempts in flight (a job may carry several) and the jobs taken at once.
-  const limits = new InFlightLimits(config.webhooks.tenantConcurrency, config.webhooks.endpointConcurrency, config.webhooks.concurrency);
+  // WEBHOOK_CONCURRENCY bounds attempts in flight (a job may carry several), with a reserve above
+  // it for tenants with nothing in flight; the jobs taken at once cover both.
+  const slots = attemptSlots(config.webhooks);
+  const limits = new InFlightLimits(config.webhooks.tenantConcurrency, config.webhooks.endpointConcurrency, slots.perWorker, slots.reserve);
   let lastError = 0;
   const queueWorker = superviseWorker((): Disposable<Worker<DeliveryJobData>> => {
     const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger, limits, deps.metrics), {
-      concurrency: config.webhooks.concurrency,
+      concurrency: slots.total,
       lockDuration: config.webhooks.attemptLockMs,
     });
     made.value.on('error', (error: Error) => {

@@ -9,6 +9,7 @@ export interface NewWebhookSubscription {
   url: string;
   events: string[];
   active?: boolean;
+  rateLimitPerSecond?: number | null;
 }
 
 /** A signing secret replaced by a rotation, still signed with until `expiresAt`. */
@@ -27,7 +28,12 @@ export interface WebhookSubscriptionChanges {
   url?: string;
   events?: string[];
   active?: boolean;
+  /** null removes the limit. */
+  rateLimitPerSecond?: number | null;
 }
+
+/** The highest rate a customer may set on a subscription (attempts per second). */
+export const MAX_RATE_LIMIT_PER_SECOND = 10_000;
 
 /**
  * A tenant's registration of a callback URL for some event kinds. The signing secret is made at
@@ -48,6 +54,8 @@ export class WebhookSubscription {
     public deletedAt: Date | null,
     /** Newest first, none expired at the last rotation. */
     public previousSecrets: PreviousSigningSecret[] = [],
+    /** Attempts per second the receiver takes at most (across every worker); null for no limit. */
+    public rateLimitPerSecond: number | null = null,
   ) {}
 
   static create(input: NewWebhookSubscription, signingSecret: string, now: Date): WebhookSubscription {
@@ -61,6 +69,8 @@ export class WebhookSubscription {
       now,
       now,
       null,
+      [],
+      checkRate(input.rateLimitPerSecond ?? null),
     );
   }
 
@@ -77,6 +87,7 @@ export class WebhookSubscription {
       state.updatedAt,
       state.deletedAt,
       state.previousSecrets,
+      state.rateLimitPerSecond,
     );
   }
 
@@ -99,8 +110,10 @@ export class WebhookSubscription {
   update(changes: WebhookSubscriptionChanges, now: Date): void {
     const url = changes.url === undefined ? this.url : checkUrl(changes.url);
     const events = changes.events === undefined ? this.events : checkEvents(changes.events);
+    const rate = changes.rateLimitPerSecond === undefined ? this.rateLimitPerSecond : checkRate(changes.rateLimitPerSecond);
     this.url = url;
     this.events = events;
+    this.rateLimitPerSecond = rate;
     if (changes.active !== undefined) this.active = changes.active;
     this.forgetExpiredSecrets(now);
     this.updatedAt = movedForward(this.updatedAt, now);
@@ -135,6 +148,14 @@ export function secretsStillValid(previous: readonly PreviousSigningSecret[], at
 function checkUrl(url: string): string {
   if (!isHttpUrl(url)) throw new InvalidValueError('url', 'must be an absolute http or https URL of at most 2048 characters');
   return url;
+}
+
+function checkRate(rate: number | null): number | null {
+  if (rate === null) return null;
+  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_RATE_LIMIT_PER_SECOND) {
+    throw new InvalidValueError('rateLimitPerSecond', `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_SECOND}, or null for no limit`);
+  }
+  return rate;
 }
 
 function checkEvents(events: string[]): EventType[] {

@@ -85,6 +85,16 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * A worker's attempt slots: WEBHOOK_CONCURRENCY, and above it a reserve of a fifth more, one slot
+ * each for tenants with nothing in flight (InFlightLimits), so that the queue jobs a worker takes
+ * and the connections it may open cover both.
+ */
+export function attemptSlots(webhooks: AppConfig['webhooks']): { perWorker: number; reserve: number; total: number } {
+  const reserve = Math.max(1, Math.floor(webhooks.concurrency / 5));
+  return { perWorker: webhooks.concurrency, reserve, total: webhooks.concurrency + reserve };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const problems: string[] = [];
   const read = <T>(name: string, fallback: T, parse: (raw: string) => T | undefined, expected: string): T => {
@@ -121,7 +131,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       retrySchedule: read('WEBHOOK_RETRY_SCHEDULE', parseRetrySchedule(DEFAULT_RETRY_SCHEDULE), schedule, 'comma-separated durations like 5s,5m,2h'),
       allowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS', false, boolean, 'true or false'),
       timeoutMs: read('WEBHOOK_TIMEOUT_MS', 10000, integerIn(100, 60000), 'an integer from 100 to 60000'),
-      concurrency: read('WEBHOOK_CONCURRENCY', 50, integerIn(1, 1000), 'an integer from 1 to 1000'),
+      concurrency: read('WEBHOOK_CONCURRENCY', 500, integerIn(1, 10_000), 'an integer from 1 to 10000'),
       attemptsPerJob: read('WEBHOOK_ATTEMPTS_PER_JOB', 4, integerIn(1, 100), 'an integer from 1 to 100'),
       dnsServers: read<string[] | undefined>('WEBHOOK_DNS_SERVERS', undefined, nameServers, 'a comma-separated list of IP addresses, each with an optional :port'),
       dnsTimeoutMs: read('WEBHOOK_DNS_TIMEOUT_MS', 2000, integerIn(100, 30000), 'an integer from 100 to 30000'),
@@ -149,11 +159,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
       port: read('METRICS_PORT', 9464, integerIn(0, 65535), 'an integer from 0 to 65535'),
     },
   };
-  // Four fifths of the worker's slots by default: a tenant or an endpoint whose receivers hang
-  // leaves a fifth to everyone else, and one busy healthy endpoint still gets most of the worker.
-  const share = Math.max(1, config.webhooks.concurrency - Math.max(1, Math.floor(config.webhooks.concurrency / 5)));
-  config.webhooks.tenantConcurrency = read('WEBHOOK_TENANT_CONCURRENCY', share, integerIn(1, 1000), 'an integer from 1 to 1000');
-  config.webhooks.endpointConcurrency = read('WEBHOOK_ENDPOINT_CONCURRENCY', share, integerIn(1, 1000), 'an integer from 1 to 1000');
+  // A fifth of the worker's slots per tenant and a tenth per tenant and origin by default (100 and
+  // 50 of 500): a tenant whose receivers hang leaves four fifths to everyone else, and one busy
+  // healthy receiver still has fifty attempts in flight, more than a drain on this machine keeps
+  // busy (docs/webhooks.md, Limits and fairness).
+  const slots = config.webhooks.concurrency;
+  config.webhooks.tenantConcurrency = read('WEBHOOK_TENANT_CONCURRENCY', Math.max(1, Math.floor(slots / 5)), integerIn(1, 10_000), 'an integer from 1 to 10000');
+  config.webhooks.endpointConcurrency = read('WEBHOOK_ENDPOINT_CONCURRENCY', Math.max(1, Math.floor(slots / 10)), integerIn(1, 10_000), 'an integer from 1 to 10000');
   if (config.nodeEnv === 'production' && !config.secretsEncryptionKey) {
     problems.push('SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production (base64 of 32 bytes)');
   }

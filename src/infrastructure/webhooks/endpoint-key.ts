@@ -1,16 +1,20 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The receiver a delivery goes to, as the worker's in-flight caps count it: the URL's origin
- * (scheme, host and port), since a receiver that hangs, hangs for all its paths. Hashed, so the
- * queue never holds a URL (which may carry a token in its path or query).
+ * The receiver a delivery goes to, as the worker's in-flight caps count it: the tenant and the
+ * URL's origin (scheme, host and port). The tenant is part of it because caps count what a
+ * tenant owns: integration platforms and gateways put many customers' hooks on one origin, told
+ * apart by path, and one tenant's hanging paths there must not hold back another tenant's
+ * deliveries to the same host. Within a tenant the origin is the unit, since a receiver that
+ * hangs usually hangs for all its paths. Hashed, so the queue never holds a URL (which may carry
+ * a token in its path or query).
  */
-export function endpointKey(url: string): string {
+export function endpointKey(tenantId: string, url: string): string {
   let origin: string;
   try {
     origin = new URL(url).origin;
   } catch {
     origin = url;
   }
-  return createHash('sha256').update(origin).digest('base64url').slice(0, 16);
+  return createHash('sha256').update(`${tenantId} ${origin}`).digest('base64url').slice(0, 16);
 }

@@ -3,7 +3,7 @@ import { OutboxSignal } from '../../application/webhook/outbox-signal';
 import { DeliveryQueue, DeliveryStore, OutboxRelayStore, Random, WebhookSender, WebhookSettings, WebhookSigner } from '../../application/webhook/delivery.ports';
 import { RetentionSettings, RetentionStore } from '../../application/webhook/retention.ports';
 import { WORKER_USE_CASES } from '../../application/webhook/worker-use-cases';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, attemptSlots } from '../config/app-config';
 import type { Logger } from '../../application/shared/logger';
 import { PgOutboxSignal } from '../persistence/webhooks/pg-outbox.signal';
 import { SqlDeliveryStore } from '../persistence/webhooks/sql-delivery.store';
@@ -30,7 +30,7 @@ export class WebhookWorkerModule {
         useValue: new HttpWebhookSender({
           timeoutMs: webhooks.timeoutMs,
           allowPrivateTargets: webhooks.allowPrivateTargets,
-          connections: webhooks.concurrency,
+          connections: attemptSlots(webhooks).total,
           dns: { servers: webhooks.dnsServers, timeoutMs: webhooks.dnsTimeoutMs, tries: 2 },
         }),
       },

@@ -15,13 +15,13 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
 
   async list(tenantId: string, page: ListRequest): Promise<ListSlice<WebhookSubscriptionView>> {
     const p = sqlParams();
-    const rows = await sqlRows<{ id: string; url: string; events: EventType[]; active: boolean; created_at: string; updated_at: string }>(
+    const rows = await sqlRows<{ id: string; url: string; events: EventType[]; active: boolean; rate_limit_per_second: number | null; created_at: string; updated_at: string }>(
       this.em,
-      `SELECT id, url, events, active, ${isoTimestamp('created_at')} AS created_at, ${isoTimestamp('updated_at')} AS updated_at
+      `SELECT id, url, events, active, rate_limit_per_second, ${isoTimestamp('created_at')} AS created_at, ${isoTimestamp('updated_at')} AS updated_at
        FROM webhook_subscriptions WHERE tenant_id = ${p(tenantId)} AND deleted_at IS NULL ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
       p.values,
     );
-    const items = rows.map((r) => ({ id: r.id, url: r.url, events: r.events, active: r.active, createdAt: r.created_at, updatedAt: r.updated_at }));
+    const items = rows.map((r) => ({ id: r.id, url: r.url, events: r.events, active: r.active, rateLimitPerSecond: r.rate_limit_per_second, createdAt: r.created_at, updatedAt: r.updated_at }));
     return toSlice(items, page.limit, (s) => s.id);
   }
 

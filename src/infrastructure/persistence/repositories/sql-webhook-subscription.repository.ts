@@ -14,6 +14,7 @@ interface SubscriptionRow {
   active: boolean;
   signing_secret_encrypted: string;
   previous_signing_secrets: StoredPreviousSecret[];
+  rate_limit_per_second: number | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -51,6 +52,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       active: row.active,
       signingSecret: this.cipher.decrypt(row.signing_secret_encrypted),
       previousSecrets: row.previous_signing_secrets.map((old) => ({ secret: this.cipher.decrypt(old.secret), expiresAt: new Date(old.expiresAt) })),
+      rateLimitPerSecond: row.rate_limit_per_second,
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
       deletedAt: row.deleted_at ? new Date(row.deleted_at) : null,
@@ -65,11 +67,11 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       await sqlRows(em, 'SELECT 1 FROM tenants WHERE id = $1 FOR NO KEY UPDATE', [s.tenantId]);
       const inserted = await sqlRows<{ id: string }>(
         em,
-        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at)
-         SELECT $1, $2, $3, $4::text[], $5, $6, $7, $8, $9
+        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at, rate_limit_per_second)
+         SELECT $1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $11
          WHERE (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id = $2 AND deleted_at IS NULL) < $10
          RETURNING id`,
-        [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit],
+        [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit, s.rateLimitPerSecond],
       );
       return inserted.length === 1;
     });
@@ -90,11 +92,11 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     // (told apart by their expiry; the caller holds the row lock, so the list is the one loaded).
     await sqlRows(
       this.em,
-      `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5,
+      `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5, rate_limit_per_second = $9,
          previous_signing_secrets = (SELECT coalesce(jsonb_agg(old ORDER BY n), '[]'::jsonb)
            FROM jsonb_array_elements(previous_signing_secrets) WITH ORDINALITY AS kept(old, n) WHERE old->>'expiresAt' = ANY($8::text[]))
        WHERE id = $6 AND tenant_id = $7`,
-      [s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId, s.previousSecrets.map((old) => old.expiresAt.toISOString())],
+      [s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId, s.previousSecrets.map((old) => old.expiresAt.toISOString()), s.rateLimitPerSecond],
     );
   }
 }

@@ -145,7 +145,7 @@ export class SqlDeliveryStore extends DeliveryStore {
         previousSecrets: row.previous_secrets.map((old) => ({ secret: this.secret(old.secret), expiresAt: new Date(old.expiresAt) })),
       },
       manual: row.manual ? { redeliveryOf: row.redelivery_of } : null,
-      endpoint: endpointKey(row.url),
+      endpoint: endpointKey(row.tenant_id, row.url),
     };
   }
 
@@ -272,6 +272,6 @@ export class SqlDeliveryStore extends DeliveryStore {
        RETURNING d.id, d.attempt_count, d.tenant_id, s.url`,
       [before, now, limit],
     );
-    return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt_count + 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.url) }));
+    return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt_count + 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url) }));
   }
 }

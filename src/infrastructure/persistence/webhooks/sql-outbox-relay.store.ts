@@ -61,7 +61,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       let chunk: { id: string; tenantId: string; subscriptionId: string; eventId: string; type: string; endpoint: string }[] = [];
       for (const { event, to } of events) {
         for (const s of to) {
-          chunk.push({ id: newTypeId('whdlv', now.getTime()), tenantId: event.tenant_id, subscriptionId: s.id, eventId: event.id, type: event.type, endpoint: endpointKey(s.url) });
+          chunk.push({ id: newTypeId('whdlv', now.getTime()), tenantId: event.tenant_id, subscriptionId: s.id, eventId: event.id, type: event.type, endpoint: endpointKey(event.tenant_id, s.url) });
           if (chunk.length === INSERT_CHUNK) {
             deliveries.push(...(await insertDeliveries(em, chunk, now)));
             chunk = [];
@@ -88,7 +88,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
        RETURNING d.id, d.tenant_id, s.url`,
       [now, limit],
     );
-    return rows.map((row) => ({ deliveryId: row.id, attempt: 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.url) }));
+    return rows.map((row) => ({ deliveryId: row.id, attempt: 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url) }));
   }
 }
 

@@ -1,8 +1,29 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsString } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 import { EVENT_TYPES } from '../../../domain/events/event-catalogue';
 import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
-import { IsHttpUrl, Optional, Required } from '../validation/decorators';
+import { MAX_RATE_LIMIT_PER_SECOND } from '../../../domain/webhook/webhook-subscription';
+import { IsHttpUrl, Optional, OptionalNullable, Required } from '../validation/decorators';
+
+const RATE_MESSAGE = `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_SECOND}, or null for no limit`;
+const RATE_DOC = {
+  type: 'integer' as const,
+  minimum: 1,
+  maximum: MAX_RATE_LIMIT_PER_SECOND,
+  nullable: true,
+  example: 50,
+  description:
+    'Attempts per second this receiver takes at most, across every worker: deliveries beyond it wait for their turn (they are not failed). ' +
+    'null (the default) for no limit. An extension of the spec (docs/webhooks.md, Receivers set the pace).',
+};
+
+/** Integer in range; its type checked last (decorators run bottom-up), so a string is named as one. */
+const RateLimit = () => (target: object, key: string) => {
+  Max(MAX_RATE_LIMIT_PER_SECOND, { message: RATE_MESSAGE })(target, key);
+  Min(1, { message: RATE_MESSAGE })(target, key);
+  IsInt({ message: RATE_MESSAGE })(target, key);
+  OptionalNullable()(target, key);
+};
 
 // Each `events` entry is checked by the model, which names it by index (`events[1]`): unknown
 // kinds and duplicates alike.
@@ -31,6 +52,10 @@ export class CreateWebhookSubscriptionDto {
   @Optional()
   @IsBoolean({ message: 'must be a boolean' })
   active?: boolean;
+
+  @ApiPropertyOptional(RATE_DOC)
+  @RateLimit()
+  rateLimitPerSecond?: number | null;
 }
 
 @ApiSchema({ name: 'UpdateWebhookSubscriptionRequest' })
@@ -50,4 +75,8 @@ export class UpdateWebhookSubscriptionDto {
   @Optional()
   @IsBoolean({ message: 'must be a boolean' })
   active?: boolean;
+
+  @ApiPropertyOptional({ ...RATE_DOC, description: `${RATE_DOC.description} null removes it.` })
+  @RateLimit()
+  rateLimitPerSecond?: number | null;
 }

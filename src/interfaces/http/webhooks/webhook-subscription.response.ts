@@ -7,6 +7,8 @@ export class WebhookSubscriptionResponse {
   @ApiProperty({ format: 'uri', example: 'https://hooks.example.com/landing' }) url!: string;
   @ApiProperty({ type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] }, nullable: true, description: 'Always an array here.' }) events!: string[];
   @ApiProperty() active!: boolean;
+  @ApiProperty({ type: 'integer', nullable: true, example: null, description: 'Attempts per second this receiver takes at most, across every worker; null for no limit. An extension of the spec.' })
+  rateLimitPerSecond!: number | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }

@@ -43,7 +43,7 @@ export class WebhookSubscriptionsController {
   @ApiCreatedResponse({ type: CreatedWebhookSubscriptionResponse })
   @ApiErrors(400, 413, 415)
   create(@TenantId() tenantId: string, @Body() body: CreateWebhookSubscriptionDto): Promise<WebhookSubscriptionView> {
-    return this.createSubscription.execute({ tenantId, url: body.url, events: body.events, active: body.active });
+    return this.createSubscription.execute({ tenantId, url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond });
   }
 
   @Patch(':subscription_id')
@@ -52,7 +52,7 @@ export class WebhookSubscriptionsController {
   @ApiOkResponse({ type: WebhookSubscriptionResponse })
   @ApiErrors(400, 404, 413, 415)
   update(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Body() body: UpdateWebhookSubscriptionDto): Promise<WebhookSubscriptionView> {
-    return this.updateSubscription.execute({ tenantId, subscriptionId, changes: { url: body.url, events: body.events, active: body.active } });
+    return this.updateSubscription.execute({ tenantId, subscriptionId, changes: { url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond } });
   }
 
   @Get()

@@ -63,4 +63,22 @@ describe('attempts in flight per tenant and per endpoint', () => {
     expect(granted).not.toBeNull();
     expect(limits.inFlight()).toBe(3);
   });
+
+  it('gives a tenant with nothing in flight one slot from the reserve when other tenants fill the worker, and no more', () => {
+    const limits = new InFlightLimits(10, 10, 4, 2);
+    const noisy = [1, 2, 3, 4].map((i) => limits.tryAcquire(`tenant_${i % 2}`, `e${i}`));
+    expect(noisy.every((slot) => slot !== null)).toBe(true);
+    // The worker is full: a busy tenant gets nothing more…
+    expect(limits.tryAcquire('tenant_0', 'e9')).toBeNull();
+    // …an idle one gets its first slot, and only one.
+    const first = limits.tryAcquire('tenant_x', 'ex');
+    expect(first).not.toBeNull();
+    expect(limits.tryAcquire('tenant_x', 'ex')).toBeNull();
+    expect(limits.tryAcquire('tenant_y', 'ey')).not.toBeNull();
+    // The reserve is used up.
+    expect(limits.tryAcquire('tenant_z', 'ez')).toBeNull();
+    expect(limits.inFlight()).toBe(6);
+    first!();
+    expect(limits.tryAcquire('tenant_z', 'ez')).not.toBeNull();
+  });
 });
