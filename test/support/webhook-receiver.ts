@@ -17,7 +17,8 @@ export class WebhookReceiver {
   private server?: Server;
   private waiters: { count: number; resolve: () => void }[] = [];
   port = 0;
-  script: number[] = [];
+  /** Answers to give in turn: a status, or a status with headers (e.g. Retry-After). */
+  script: (number | { status: number; headers: Record<string, string> })[] = [];
   fallback = 204;
   delayMs = 0;
   /** While true, requests are parked unanswered until `releaseParked()`. */
@@ -35,9 +36,10 @@ export class WebhookReceiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const rawBody = Buffer.concat(chunks);
-        const status = this.script.shift() ?? this.fallback;
+        const next = this.script.shift() ?? this.fallback;
+        const [status, headers] = typeof next === 'number' ? [next, {}] : [next.status, next.headers];
         const answer = () => {
-          res.writeHead(status).end();
+          res.writeHead(status, headers).end();
           this.received.push({ headers: req.headers, rawBody, body: safeJson(rawBody), receivedAt: Date.now() });
           this.waiters = this.waiters.filter((w) => (this.received.length >= w.count ? (w.resolve(), false) : true));
         };

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../domain/shared/clock';
-import { nextStep, outcomeOf } from '../../domain/webhook/retry-policy';
+import { nextStep, outcomeOf, retryAfterBound } from '../../domain/webhook/retry-policy';
 import { secretsStillValid } from '../../domain/webhook/webhook-subscription';
 import { DeliveryClaim, DeliveryQueue, DeliveryStore, Random, WebhookSender, WebhookSettings, WebhookSigner } from './delivery.ports';
 
-export type DeliveryOutcome = 'skipped' | 'cancelled' | 'delivered' | 'failed' | 'retrying';
+export type DeliveryOutcome = 'skipped' | 'cancelled' | 'put off' | 'delivered' | 'failed' | 'retrying';
 
 /** What happened, with the ids a log line of the attempt needs. */
 export interface DeliveryAttemptReport {
@@ -20,6 +20,8 @@ export interface DeliveryAttemptReport {
   trigger?: 'manual';
   /** The subscription was turned off: its receiver failed for a whole retry schedule. */
   subscriptionDisabled?: boolean;
+  /** Put off until then, unsent: the receiver's pace (its Retry-After, or the subscription's rate). */
+  putOffUntil?: string;
 }
 
 /**
@@ -47,6 +49,16 @@ export class DeliverWebhook {
       await this.deliveries.cancel(claim, this.clock.now());
       return { outcome: 'cancelled', ...ids };
     }
+    const until = await this.paced(claim);
+    if (until) {
+      const now = this.clock.now();
+      // Not an attempt: nothing is sent or counted, and the job comes back at its time.
+      await this.deliveries.putOff(claim, until.at, until.slotTaken, now);
+      await this.queue.enqueue([
+        { deliveryId: claim.deliveryId, attempt: claim.attempt, delayMs: Math.max(0, until.at.getTime() - now.getTime()), tenantId: claim.tenantId, endpoint: claim.endpoint, requeue: true },
+      ]);
+      return { outcome: 'put off', ...ids, putOffUntil: until.at.toISOString() };
+    }
     const sentAt = this.clock.now();
     const headers = this.signer.headers({
       eventId: claim.eventId,
@@ -60,8 +72,11 @@ export class DeliverWebhook {
     const now = this.clock.now();
     // A manual delivery is one attempt: its own schedule is empty, the original's is left alone.
     const schedule = claim.manual ? [] : this.settings.retrySchedule;
-    const next = nextStep(claim.attempt, outcomeOf(result.statusCode), schedule, now, this.random.next());
+    const next = nextStep(claim.attempt, outcomeOf(result.statusCode, result.retryAfterMs), schedule, now, this.random.next());
     await this.deliveries.record(claim, result, next, now);
+    // The receiver asked for a pause: every attempt to it waits, not only this delivery's next.
+    const pause = retryAfterBound(result.retryAfterMs);
+    if (pause > 0) await this.deliveries.holdSubscription(claim.subscription.id, new Date(now.getTime() + pause));
     const report = { ...ids, ...result };
     if (next.status === 'failed' && next.reason === 'schedule-exhausted' && !claim.manual) {
       // Nothing got through to this receiver for as long as this delivery was retried: stop
@@ -75,6 +90,23 @@ export class DeliverWebhook {
     const delayMs = Math.max(0, next.nextAttemptAt.getTime() - now.getTime());
     await this.queue.enqueue([{ deliveryId: claim.deliveryId, attempt: claim.attempt + 1, delayMs, tenantId: claim.tenantId, endpoint: claim.endpoint }]);
     return { outcome: 'retrying', ...report };
+  }
+
+  /**
+   * When the receiver's pace puts this attempt off: the time, and whether it is a rate slot taken
+   * for it. A slot already taken for it (it was put off before) is kept, not queued for again; a
+   * job that comes back a moment early waits for it again. Manual attempts are paced too: a limit
+   * the customer set, or a pause the receiver asked for, holds for every attempt to that receiver.
+   */
+  private async paced(claim: DeliveryClaim): Promise<{ at: Date; slotTaken: boolean } | null> {
+    const now = this.clock.now();
+    const { ratePerSecond, notBefore, slotAt } = claim.pace;
+    if (slotAt) return slotAt <= now ? null : { at: slotAt, slotTaken: true };
+    if (ratePerSecond) {
+      const slot = await this.deliveries.takeRateSlot(claim.subscription.id, ratePerSecond, now);
+      return slot <= now ? null : { at: slot, slotTaken: true };
+    }
+    return notBefore && notBefore > now ? { at: notBefore, slotTaken: false } : null;
   }
 
   /**

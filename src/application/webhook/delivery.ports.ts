@@ -25,6 +25,15 @@ export interface DeliveryClaim {
   manual: { redeliveryOf: string | null } | null;
   /** The subscription's endpoint now (see DeliveryJob.endpoint), for the next attempt's job. */
   endpoint: string;
+  /** How fast the receiver takes attempts (docs/webhooks.md, Receivers set the pace). */
+  pace: {
+    /** The customer's limit on attempts per second to the subscription; null for none. */
+    ratePerSecond: number | null;
+    /** No attempt to the subscription before this (a receiver's Retry-After, or the next rate slot); null when none. */
+    notBefore: Date | null;
+    /** The rate slot this delivery's attempt was given when it was put off; null when none. */
+    slotAt: Date | null;
+  };
 }
 
 export interface AttemptResult {
@@ -34,6 +43,8 @@ export interface AttemptResult {
   error: string | null;
   /** The operator's detail of `error` (which policy class, which DNS failure); logged, never shown to the tenant. */
   detail?: string | null;
+  /** A 429 or 503 with Retry-After: how long the receiver asked us to wait (ms), before any bound. */
+  retryAfterMs?: number | null;
 }
 
 export interface DeliveryJob {
@@ -85,6 +96,19 @@ export abstract class DeliveryStore {
   abstract record(claim: DeliveryClaim, result: AttemptResult, next: NextStep, at: Date): Promise<void>;
   /** Ends a delivery whose subscription was deactivated or deleted (or a manual one's deleted): nothing is sent. */
   abstract cancel(claim: DeliveryClaim, at: Date): Promise<void>;
+  /**
+   * Takes the subscription's next rate slot for one attempt (at most `ratePerSecond` a second,
+   * across every worker): the slots are 1/rate apart and none is before `now` or the
+   * subscription's `notBefore`. Returns the slot's time.
+   */
+  abstract takeRateSlot(subscriptionId: string, ratePerSecond: number, now: Date): Promise<Date>;
+  /**
+   * Puts the claimed attempt off until `until`, unsent and not counted, its lease given back;
+   * `slotTaken` when `until` is a rate slot taken for it (kept, so it is not queued for again).
+   */
+  abstract putOff(claim: DeliveryClaim, until: Date, slotTaken: boolean, at: Date): Promise<void>;
+  /** No attempt to the subscription before `until` (its receiver's Retry-After); a later time already set stays. */
+  abstract holdSubscription(subscriptionId: string, until: Date): Promise<void>;
   /**
    * Turns the subscription off when no delivery to it has succeeded within `windowMs` before `at`
    * (a receiver that failed for a whole retry schedule). True when it was turned off now.

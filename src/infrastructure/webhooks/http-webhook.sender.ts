@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
 import { AttemptResult, WebhookSender } from '../../application/webhook/delivery.ports';
+import { parseRetryAfter } from '../../domain/webhook/retry-policy';
 import { forbiddenClass } from './address-policy';
 import { ForbiddenTargetError, LookupSettings, resolvingLookup } from './guarded-lookup';
 
@@ -55,6 +56,12 @@ export class HttpWebhookSender extends WebhookSender {
       clearTimeout(timer);
       const durationMs = elapsed();
       await readBriefly(response.body);
+      // A receiver that is overloaded or rate-limits us says when to come back (Standard Webhooks).
+      if (response.statusCode === 429 || response.statusCode === 503) {
+        const header = response.headers['retry-after'];
+        const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, new Date());
+        if (retryAfterMs !== null) return { statusCode: response.statusCode, durationMs, error: null, retryAfterMs };
+      }
       return { statusCode: response.statusCode, durationMs, error: null };
     } catch (error) {
       return { statusCode: null, durationMs: elapsed(), ...describe(error, this.options.timeoutMs) };

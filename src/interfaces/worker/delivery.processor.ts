@@ -61,6 +61,11 @@ export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limit
 
 /** An attempt's metrics and log line. */
 function observe(report: DeliveryAttemptReport, logger: Logger, metrics?: Metrics): void {
+  if (report.outcome === 'put off') {
+    // Not an attempt: the receiver's pace (its Retry-After, or its subscription's rate).
+    logger.debug(report, 'webhook attempt put off');
+    return;
+  }
   if (report.outcome !== 'skipped' && report.outcome !== 'cancelled') {
     const statusClass = report.statusCode ? `${Math.floor(report.statusCode / 100)}xx` : 'none';
     metrics?.deliveryAttempt(report.outcome, statusClass, (report.durationMs ?? 0) / 1000);

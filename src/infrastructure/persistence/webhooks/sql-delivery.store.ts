@@ -54,6 +54,9 @@ interface ClaimRow {
   manual: boolean;
   redelivery_of: string | null;
   body: string;
+  rate_limit_per_second: number | null;
+  send_not_before: Date | null;
+  paced_slot_at: Date | null;
 }
 
 /**
@@ -83,9 +86,10 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
          UPDATE webhook_deliveries d SET status = 'pending', locked_until = r.locked_until, updated_at = r.now
          FROM r
          WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND (d.locked_until IS NULL OR d.locked_until < r.now)
-         RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of)
+         RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of, d.paced_slot_at)
        SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
-              s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body
+              s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body,
+              s.rate_limit_per_second, s.send_not_before, c.paced_slot_at
        FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`;
 
 /**
@@ -104,7 +108,7 @@ export const RECORD_ATTEMPTS_SQL = `WITH r AS (
          SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at,
                 trigger, redelivery_of FROM r
          ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
-       UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL,
+       UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
        FROM r WHERE d.id = ANY($3::text[]) AND d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1`;
 
@@ -146,6 +150,11 @@ export class SqlDeliveryStore extends DeliveryStore {
       },
       manual: row.manual ? { redeliveryOf: row.redelivery_of } : null,
       endpoint: endpointKey(row.tenant_id, row.url),
+      pace: {
+        ratePerSecond: row.rate_limit_per_second,
+        notBefore: row.send_not_before ? new Date(row.send_not_before) : null,
+        slotAt: row.paced_slot_at ? new Date(row.paced_slot_at) : null,
+      },
     };
   }
 
@@ -241,6 +250,31 @@ export class SqlDeliveryStore extends DeliveryStore {
        WHERE id = $2 AND status IN ('pending', 'sending')`,
       [at, claim.deliveryId],
     );
+  }
+
+  async takeRateSlot(subscriptionId: string, ratePerSecond: number, now: Date): Promise<Date> {
+    // The subscription's row is the one place every worker takes turns on: the slot is the later of
+    // now and the next free one, and the next free one moves on by 1/rate.
+    const { rows } = await sqlQuery<{ slot: Date }>(
+      this.orm.em,
+      `UPDATE webhook_subscriptions SET send_not_before = greatest(send_not_before, $2) + make_interval(secs => 1.0 / $3)
+       WHERE id = $1 RETURNING send_not_before - make_interval(secs => 1.0 / $3) AS slot`,
+      [subscriptionId, now, ratePerSecond],
+    );
+    return rows.length === 0 ? now : new Date(rows[0].slot);
+  }
+
+  async putOff(claim: DeliveryClaim, until: Date, slotTaken: boolean, at: Date): Promise<void> {
+    await sqlQuery(
+      this.orm.em,
+      `UPDATE webhook_deliveries SET next_attempt_at = $3, paced_slot_at = $4, locked_until = NULL, enqueued_at = $5, updated_at = $5
+       WHERE id = $1 AND attempt_count = $2 AND status IN ('pending', 'sending')`,
+      [claim.deliveryId, claim.attempt - 1, until, slotTaken ? until : null, at],
+    );
+  }
+
+  async holdSubscription(subscriptionId: string, until: Date): Promise<void> {
+    await sqlQuery(this.orm.em, 'UPDATE webhook_subscriptions SET send_not_before = greatest(send_not_before, $2) WHERE id = $1', [subscriptionId, until]);
   }
 
   async disableIfDead(subscriptionId: string, at: Date, windowMs: number): Promise<boolean> {

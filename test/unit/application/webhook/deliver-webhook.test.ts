@@ -25,6 +25,23 @@ class FakeStore extends DeliveryStore {
   async findStranded() {
     return [];
   }
+  /** The subscription's next free rate slot (GCRA's theoretical arrival time), as PostgreSQL keeps it. */
+  nextSlot: Date | null = null;
+  slotsTaken = 0;
+  async takeRateSlot(_id: string, ratePerSecond: number, now: Date) {
+    const slot = this.nextSlot && this.nextSlot > now ? this.nextSlot : now;
+    this.nextSlot = new Date(slot.getTime() + 1000 / ratePerSecond);
+    this.slotsTaken++;
+    return slot;
+  }
+  putOffs: { until: Date; slotTaken: boolean }[] = [];
+  async putOff(_c: DeliveryClaim, until: Date, slotTaken: boolean) {
+    this.putOffs.push({ until, slotTaken });
+  }
+  holds: Date[] = [];
+  async holdSubscription(_id: string, until: Date) {
+    this.holds.push(until);
+  }
 }
 class FakeQueue extends DeliveryQueue {
   jobs: DeliveryJob[] = [];
@@ -33,12 +50,13 @@ class FakeQueue extends DeliveryQueue {
   }
 }
 class FakeSender extends WebhookSender {
-  answers: (number | null)[] = [];
+  answers: (number | null | { statusCode: number; retryAfterMs: number })[] = [];
   sent: { url: string; body: string; headers: Record<string, string> }[] = [];
   async send(request: { url: string; body: string; headers: Record<string, string> }) {
     this.sent.push(request);
-    const statusCode = this.answers.shift() ?? 204;
-    return { statusCode, durationMs: 12, error: statusCode === null ? 'connection failed (ECONNREFUSED)' : null };
+    const answer = this.answers.shift() ?? 204;
+    if (answer !== null && typeof answer === 'object') return { statusCode: answer.statusCode, durationMs: 12, error: null, retryAfterMs: answer.retryAfterMs };
+    return { statusCode: answer, durationMs: 12, error: answer === null ? 'connection failed (ECONNREFUSED)' : null };
   }
 }
 class FakeSigner extends WebhookSigner {
@@ -67,8 +85,9 @@ function setup() {
     subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'] },
     manual: null,
     endpoint: 'endpoint-1',
+    pace: { ratePerSecond: null, notBefore: null, slotAt: null },
   };
-  return { store, queue, sender, deliver };
+  return { store, queue, sender, deliver, clock };
 }
 
 describe('DeliverWebhook', () => {
@@ -166,6 +185,57 @@ describe('DeliverWebhook', () => {
       store.claimable!.subscription.deleted = true;
       expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
       expect(sender.sent).toEqual([]);
+    });
+  });
+
+  describe('receivers set the pace', () => {
+    it('after a 429 with Retry-After retries no sooner than asked, and holds every attempt to that subscription until then', async () => {
+      const { deliver, store, queue } = setup();
+      const sender = (deliver as unknown as { sender: FakeSender }).sender;
+      sender.answers = [{ statusCode: 429, retryAfterMs: 4000 }];
+      const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+      expect(report.outcome).toBe('retrying');
+      // The schedule says 1 s (±20 %); the receiver said 4 s.
+      expect(store.recorded[0].next).toEqual({ status: 'pending', nextAttemptAt: new Date('2026-11-22T12:00:04.000Z') });
+      expect(queue.jobs[0].delayMs).toBe(4000);
+      expect(store.holds).toEqual([new Date('2026-11-22T12:00:04.000Z')]);
+    });
+
+    it('bounds a Retry-After of days at a day', async () => {
+      const { deliver, store } = setup();
+      (deliver as unknown as { sender: FakeSender }).sender.answers = [{ statusCode: 503, retryAfterMs: 30 * 86_400_000 }];
+      await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+      expect(store.holds).toEqual([new Date('2026-11-23T12:00:00.000Z')]);
+    });
+
+    it('puts an attempt off, unsent and uncounted, while its subscription is held, and its job comes back then', async () => {
+      const { deliver, store, queue, sender } = setup();
+      store.claimable!.pace = { ratePerSecond: null, notBefore: new Date('2026-11-22T12:00:03.000Z'), slotAt: null };
+      const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+      expect(report).toMatchObject({ outcome: 'put off', putOffUntil: '2026-11-22T12:00:03.000Z' });
+      expect(sender.sent).toEqual([]);
+      expect(store.recorded).toEqual([]);
+      expect(store.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:03.000Z'), slotTaken: false }]);
+      expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 1, delayMs: 3000, tenantId: 't', endpoint: 'endpoint-1', requeue: true }]);
+    });
+
+    it('at a rate of 5 a second sends the first at once and gives the next ones slots 200 ms apart, kept when their jobs come back', async () => {
+      const { deliver, store, sender, clock } = setup();
+      store.claimable!.pace = { ratePerSecond: 5, notBefore: null, slotAt: null };
+      const reports = [];
+      for (let i = 0; i < 3; i++) reports.push(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 }));
+      expect(reports.map((r) => r.outcome)).toEqual(['delivered', 'put off', 'put off']);
+      expect(store.putOffs).toEqual([
+        { until: new Date('2026-11-22T12:00:00.200Z'), slotTaken: true },
+        { until: new Date('2026-11-22T12:00:00.400Z'), slotTaken: true },
+      ]);
+      // The second comes back at its slot: sent without taking another.
+      clock.advance(200);
+      store.claimable!.pace = { ratePerSecond: 5, notBefore: store.nextSlot, slotAt: new Date('2026-11-22T12:00:00.200Z') };
+      const taken = store.slotsTaken;
+      expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
+      expect(store.slotsTaken).toBe(taken);
+      expect(sender.sent).toHaveLength(2);
     });
   });
 });

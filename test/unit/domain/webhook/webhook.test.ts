@@ -1,5 +1,5 @@
 import { InvalidValueError } from '../../../../src/domain/shared/domain-error';
-import { nextStep, outcomeOf, parseRetrySchedule } from '../../../../src/domain/webhook/retry-policy';
+import { MAX_RETRY_AFTER_MS, nextStep, outcomeOf, parseRetryAfter, parseRetrySchedule } from '../../../../src/domain/webhook/retry-policy';
 import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
@@ -65,5 +65,39 @@ describe('retry policy', () => {
     expect(nextStep(10, { kind: 'failed' }, schedule, NOW, 0.5)).toEqual({ status: 'failed', reason: 'schedule-exhausted' });
     expect(nextStep(3, { kind: 'gone' }, schedule, NOW, 0.5)).toEqual({ status: 'failed', reason: 'gone' });
     expect(nextStep(3, { kind: 'delivered' }, schedule, NOW, 0.5)).toEqual({ status: 'delivered' });
+  });
+});
+
+describe('Retry-After', () => {
+  const NOW = new Date('2026-11-25T10:00:00.000Z');
+
+  it.each([
+    ['4', 4000],
+    [' 120 ', 120_000],
+    ['0', 0],
+    ['Wed, 25 Nov 2026 10:00:30 GMT', 30_000],
+    ['Wed, 25 Nov 2026 09:59:00 GMT', 0],
+    ['', null],
+    ['soon', null],
+    ['-5', null],
+    ['1.5', null],
+    ['2026-11-25T10:00:30Z', null],
+    [undefined, null],
+  ])('reads %j as %p ms', (value, ms) => {
+    expect(parseRetryAfter(value, NOW)).toBe(ms);
+  });
+
+  it('counts only on 429 and 503, and the next attempt waits for it, up to a day', () => {
+    expect(outcomeOf(429, 4000)).toEqual({ kind: 'failed', retryAfterMs: 4000 });
+    expect(outcomeOf(503, 4000)).toEqual({ kind: 'failed', retryAfterMs: 4000 });
+    expect(outcomeOf(500, 4000)).toEqual({ kind: 'failed' });
+    expect(outcomeOf(429, null)).toEqual({ kind: 'failed' });
+    const schedule = [1000, 1000];
+    expect(nextStep(1, outcomeOf(429, 4000), schedule, NOW, 0.5)).toEqual({ status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 4000) });
+    // A Retry-After shorter than the schedule leaves the schedule as it is.
+    expect(nextStep(1, outcomeOf(429, 10), schedule, NOW, 0.5)).toEqual({ status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 1000) });
+    expect(nextStep(1, outcomeOf(503, 9 * 86_400_000), schedule, NOW, 0.5)).toEqual({ status: 'pending', nextAttemptAt: new Date(NOW.getTime() + MAX_RETRY_AFTER_MS) });
+    // It does not lengthen the schedule: the last attempt is still the last.
+    expect(nextStep(3, outcomeOf(429, 4000), schedule, NOW, 0.5)).toEqual({ status: 'failed', reason: 'schedule-exhausted' });
   });
 });
