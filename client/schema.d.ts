@@ -1043,6 +1043,11 @@ export interface components {
             events: ("page.version.created" | "brand.created" | "brand.updated")[];
             /** @default true */
             active: boolean;
+            /**
+             * @description Attempts per second this receiver takes at most, across every worker: deliveries beyond it wait for their turn (they are not failed). null (the default) for no limit. An extension of the spec (docs/webhooks.md, Receivers set the pace).
+             * @example 50
+             */
+            rateLimitPerSecond?: number | null;
         };
         CreatedWebhookSubscriptionResponse: {
             /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
@@ -1055,6 +1060,11 @@ export interface components {
             /** @description Always an array here. */
             events: ("page.version.created" | "brand.created" | "brand.updated")[] | null;
             active: boolean;
+            /**
+             * @description Attempts per second this receiver takes at most, across every worker; null for no limit. An extension of the spec.
+             * @example null
+             */
+            rateLimitPerSecond: number | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1076,6 +1086,11 @@ export interface components {
             events?: ("page.version.created" | "brand.created" | "brand.updated")[];
             /** @description false stops deliveries; turning it back on does not replay what was missed. */
             active?: boolean;
+            /**
+             * @description Attempts per second this receiver takes at most, across every worker: deliveries beyond it wait for their turn (they are not failed). null (the default) for no limit. An extension of the spec (docs/webhooks.md, Receivers set the pace). null removes it.
+             * @example 50
+             */
+            rateLimitPerSecond?: number | null;
         };
         WebhookSubscriptionResponse: {
             /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
@@ -1088,6 +1103,11 @@ export interface components {
             /** @description Always an array here. */
             events: ("page.version.created" | "brand.created" | "brand.updated")[] | null;
             active: boolean;
+            /**
+             * @description Attempts per second this receiver takes at most, across every worker; null for no limit. An extension of the spec.
+             * @example null
+             */
+            rateLimitPerSecond: number | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
