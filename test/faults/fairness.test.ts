@@ -1,45 +1,13 @@
 import { Queue } from 'bullmq';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { DELIVERY_QUEUE } from '../../src/infrastructure/queue/bullmq-delivery.queue';
 import { openTestOrm } from '../support/database';
 import { eventually } from '../support/eventually';
 import { isolatedDatabase } from '../support/isolated-database';
 import { platform, rows } from '../support/platform';
+import { SharedHost } from '../support/shared-host';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
 import { webhookScenario } from '../support/webhook-scenario';
 import { startTestWorker } from '../support/webhook-worker';
-
-/**
- * A host on 127.0.0.1 shared by several customers' hooks, told apart by path, as integration
- * platforms and gateways have them: paths under /hang/ read the request and never answer it;
- * any other path answers 204 at once, and its arrival time is noted.
- */
-class SharedHost {
-  private server?: Server;
-  open: ServerResponse[] = [];
-  arrivals: { path: string; at: number; body: string }[] = [];
-  port = 0;
-  async start(): Promise<void> {
-    this.server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      if (req.url?.startsWith('/hang/')) return void this.open.push(res);
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.arrivals.push({ path: req.url ?? '', at: Date.now(), body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((done) => this.server!.listen(0, '127.0.0.1', done));
-    this.port = (this.server.address() as { port: number }).port;
-  }
-  url(path: string): string {
-    return `http://127.0.0.1:${this.port}/${path}`;
-  }
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((done) => this.server?.close(() => done()) ?? done());
-  }
-}
 
 const subscribe = (t: TestApp, tenant: TestTenant, url: string) =>
   t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url, events: ['page.version.created'] }).expect(201);
