@@ -30,6 +30,14 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * Queue jobs a worker holds at once. A job is held only while its attempts wait for their slots
+ * (up to half a second, while the receiver they wait for is answering others), not while they
+ * run, so this bounds the hand-out, not the attempts in flight (WEBHOOK_CONCURRENCY). A drain
+ * here keeps about 50 busy.
+ */
+const JOBS_AT_ONCE = 100;
+
 /** Retention runs once at start, then every ten minutes: in small batches, each a short statement. */
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 
@@ -63,10 +71,12 @@ export async function startWebhookWorker(deps: {
   // it for tenants with nothing in flight; the jobs taken at once cover both.
   const slots = attemptSlots(config.webhooks);
   const limits = new InFlightLimits(config.webhooks.tenantConcurrency, config.webhooks.endpointConcurrency, slots.perWorker, slots.reserve);
+  const processor = deliveryProcessor(context.get(DeliverWebhook), logger, limits, deps.metrics);
   let lastError = 0;
   const queueWorker = superviseWorker((): Disposable<Worker<DeliveryJobData>> => {
-    const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, deliveryProcessor(context.get(DeliverWebhook), logger, limits, deps.metrics), {
-      concurrency: slots.total,
+    const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, processor, {
+      // Jobs being handed out, not attempts in flight: an attempt runs on once it has its slot.
+      concurrency: Math.min(slots.total, JOBS_AT_ONCE),
       lockDuration: config.webhooks.attemptLockMs,
     });
     made.value.on('error', (error: Error) => {
@@ -120,6 +130,8 @@ export async function startWebhookWorker(deps: {
       await sweep.stop();
       await retention.stop();
       await queueWorker.stop();
+      // Attempts started hold no job: they are waited for here (SHUTDOWN_GRACE_MS bounds the whole stop).
+      await processor.settled();
       await deliveryQueue.close();
       await (context.get(WebhookSender) as HttpWebhookSender).close();
       await context.close();

@@ -22,41 +22,51 @@ export interface DeliveryJobHandle {
 
 /**
  * The driving adapter for delivery jobs. A job carries one or several attempts of one tenant to
- * one endpoint; they run side by side, each in a slot of the worker's caps (InFlightLimits). An
- * attempt that gets no slot within AT_CAP_WAIT_MS is handed back: once the job's other attempts
- * have finished, the job goes back to the queue for a moment with only the attempts handed back,
- * untouched in PostgreSQL, so that receivers that hang cannot take every slot. Every log line
- * names the event, subscription and attempt, and never the secret or the body.
+ * one endpoint; each takes a slot of the worker's caps (InFlightLimits) and then runs on its own:
+ * the job ends once its attempts have their slots, not when the receivers answer. So the queue
+ * jobs a worker holds are only those being handed out, and attempts waiting on slow receivers
+ * (hundreds) hold no job: a receiver that hangs cannot stop the worker from taking the next
+ * tenant's job. An attempt that gets no slot within AT_CAP_WAIT_MS is handed back: the job goes
+ * back to the queue for a moment with only those attempts, untouched in PostgreSQL. PostgreSQL's
+ * lease covers an attempt that is running: if it fails inside (database, Redis, a bug) or its
+ * worker dies, the sweeper makes it a job again after the lease. Every log line names the event,
+ * subscription and attempt, and never the secret or the body. `settled()` resolves once every
+ * attempt started has ended (a worker's stop waits for it).
  */
 export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limits: InFlightLimits, metrics?: Metrics) {
-  const attemptOne = async (data: DeliveryJobData, due: DueAttempt): Promise<DeliveryAttemptReport | 'handed back'> => {
-    const release = await limits.acquire(data.tenantId, data.endpoint, AT_CAP_WAIT_MS);
-    if (!release) return 'handed back';
-    let report;
-    try {
-      report = await deliver.execute(due);
-    } finally {
-      release();
-    }
-    observe(report, logger, metrics);
-    return report;
+  const running = new Set<Promise<void>>();
+  const run = (due: DueAttempt, release: () => void): void => {
+    const attempt = deliver
+      .execute(due)
+      .then((report) => observe(report, logger, metrics))
+      .catch((error: Error) => logger.warn({ attempts: [due], err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'))
+      .finally(() => {
+        release();
+        running.delete(attempt);
+      });
+    running.add(attempt);
   };
 
-  return async (job: DeliveryJobHandle, token?: string): Promise<string> => {
+  const processor = async (job: DeliveryJobHandle, token?: string): Promise<string> => {
     const attempts = attemptsOf(job.data);
-    const settled = await Promise.allSettled(attempts.map((due) => attemptOne(job.data, due)));
-    const handedBack = attempts.filter((_, i) => settled[i].status === 'fulfilled' && (settled[i] as PromiseFulfilledResult<unknown>).value === 'handed back');
-    // An attempt that failed inside (database, Redis, a bug) fails the job: the sweeper finds its
-    // delivery after one lease, as for a job of one attempt. Its neighbours are recorded already.
-    const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-    if (handedBack.length > 0 && !failed) {
+    const slots = await Promise.all(attempts.map((due) => limits.acquire(job.data.tenantId, job.data.endpoint, AT_CAP_WAIT_MS)));
+    attempts.forEach((due, i) => {
+      const release = slots[i];
+      if (release) run(due, release);
+    });
+    const handedBack = attempts.filter((_, i) => slots[i] === null);
+    if (handedBack.length > 0) {
       if (handedBack.length < attempts.length) await job.updateData({ tenantId: job.data.tenantId, endpoint: job.data.endpoint, attempts: handedBack });
       await job.moveToDelayed(Date.now() + AT_CAP_DELAY_MS + Math.floor(Math.random() * AT_CAP_DELAY_MS), token);
       throw new DelayedError();
     }
-    if (failed) throw failed.reason;
-    return settled.map((result) => ((result as PromiseFulfilledResult<DeliveryAttemptReport>).value).outcome).join(',');
+    return `started ${attempts.length}`;
   };
+
+  const settled = async (): Promise<void> => {
+    while (running.size > 0) await Promise.allSettled([...running]);
+  };
+  return Object.assign(processor, { settled });
 }
 
 /** An attempt's metrics and log line. */
