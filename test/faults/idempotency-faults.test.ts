@@ -1,7 +1,7 @@
 import { ApiProcess } from '../support/api-process';
 import { apiBehindProxy } from '../support/api-behind-proxy';
 import { eventually } from '../support/eventually';
-import { holdPageCreations, waitingOnCounters } from '../support/page-creation-lock';
+import { holdPageCreations } from '../support/page-creation-lock';
 import { platform, rows } from '../support/platform';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
@@ -36,14 +36,14 @@ describe('a database cut during a keyed POST', () => {
     let sessionEndedMs: number;
     try {
       const first = send().then((res) => res);
-      await eventually(() => waitingOnCounters(direct), (n) => n === 1);
+      await eventually(() => lock.blocked(), (n) => n === 1);
       const port = proxy.port;
       const cutAt = Date.now();
       await proxy.stop();
       expect((await first).status).toBe(503);
       // PostgreSQL ends the cut session (client_connection_check_interval), and with it the
       // transaction that held the key; the database stays away until then, as a cut would.
-      await eventually(() => waitingOnCounters(direct), (n) => n === 0);
+      await eventually(() => lock.blocked(), (n) => n === 0);
       sessionEndedMs = Date.now() - cutAt;
       await proxy.start(port);
     } finally {
@@ -91,13 +91,13 @@ describe('kill -9 of the API during keyed POSTs', () => {
     let second: ApiProcess | undefined;
     try {
       const inFlight = Array.from({ length: 8 }, (_, i) => post(base, tenant, held.pageGroupId, `held-${i}`).catch(() => 'no answer' as const));
-      await eventually(() => waitingOnCounters(t), (n) => n === 8);
+      await eventually(() => lock.blocked(), (n) => n === 8);
       first.signal('SIGKILL');
       const killedAt = Date.now();
       await first.exited;
       expect(await Promise.all(inFlight)).toEqual(Array(8).fill('no answer'));
       // PostgreSQL ends the killed process's sessions within client_connection_check_interval.
-      await eventually(() => waitingOnCounters(t), (n) => n === 0);
+      await eventually(() => lock.blocked(), (n) => n === 0);
       const sessionsEndedMs = Date.now() - killedAt;
       await lock.release();
 

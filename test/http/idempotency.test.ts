@@ -1,6 +1,6 @@
 import { brandBody } from '../support/builders/request-bodies';
 import { eventually } from '../support/eventually';
-import { holdPageCreations, waitingOnCounters } from '../support/page-creation-lock';
+import { holdPageCreations } from '../support/page-creation-lock';
 import { platform, rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
 
@@ -60,7 +60,7 @@ describe('Idempotency-Key', () => {
     let first;
     try {
       first = post(tenant, 'slow', {}, path).then((res) => res);
-      await eventually(() => waitingOnCounters(t), (n) => n >= 1);
+      await eventually(() => lock.blocked(), (n) => n === 1);
       const during = await post(tenant, 'slow', {}, path);
       expect(during.status).toBe(409);
       expect(during.body).toMatchObject({ code: 'CONFLICT', details: { header: 'Idempotency-Key' } });
