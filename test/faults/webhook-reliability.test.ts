@@ -49,7 +49,8 @@ describe('webhook reliability', () => {
 
   it('delivers all 50 when the worker is killed with SIGKILL mid-way and started again', async () => {
     const s = await setup();
-    const env = workerEnv(s.db.url, { SERVICE_ROLE: 'worker', LOG_LEVEL: 'info', WEBHOOK_CONCURRENCY: '10' });
+    // Ten attempts in flight at most, all of them to this one receiver (the caps are not what this tests).
+    const env = workerEnv(s.db.url, { SERVICE_ROLE: 'worker', LOG_LEVEL: 'info', WEBHOOK_CONCURRENCY: '10', WEBHOOK_TENANT_CONCURRENCY: '10', WEBHOOK_ENDPOINT_CONCURRENCY: '10' });
     s.receiver.delayMs = 200;
     let first = new ServiceProcess(env);
     try {
@@ -74,7 +75,7 @@ describe('webhook reliability', () => {
       await first.exited;
       await s.close();
     }
-  });
+  }, 60_000);
 
   it('keeps the signing secret out of every log line and every Redis key', async () => {
     const s = await setup();

@@ -161,11 +161,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   // A fifth of the worker's slots per tenant and a tenth per tenant and origin by default (100 and
   // 50 of 500): a tenant whose receivers hang leaves four fifths to everyone else, and one busy
-  // healthy receiver still has fifty attempts in flight, more than a drain on this machine keeps
-  // busy (docs/webhooks.md, Limits and fairness).
+  // healthy receiver still has fifty attempts in flight, about what a drain on this machine keeps
+  // busy (docs/webhooks.md, Limits and fairness). A small worker keeps at least 10 and 5 (or all
+  // its slots), so that one receiver is never down to a single attempt at a time.
   const slots = config.webhooks.concurrency;
-  config.webhooks.tenantConcurrency = read('WEBHOOK_TENANT_CONCURRENCY', Math.max(1, Math.floor(slots / 5)), integerIn(1, 10_000), 'an integer from 1 to 10000');
-  config.webhooks.endpointConcurrency = read('WEBHOOK_ENDPOINT_CONCURRENCY', Math.max(1, Math.floor(slots / 10)), integerIn(1, 10_000), 'an integer from 1 to 10000');
+  const tenantDefault = Math.max(Math.min(slots, 10), Math.floor(slots / 5));
+  const endpointDefault = Math.max(Math.min(slots, 5), Math.floor(slots / 10));
+  config.webhooks.tenantConcurrency = read('WEBHOOK_TENANT_CONCURRENCY', tenantDefault, integerIn(1, 10_000), 'an integer from 1 to 10000');
+  config.webhooks.endpointConcurrency = read('WEBHOOK_ENDPOINT_CONCURRENCY', endpointDefault, integerIn(1, 10_000), 'an integer from 1 to 10000');
   if (config.nodeEnv === 'production' && !config.secretsEncryptionKey) {
     problems.push('SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production (base64 of 32 bytes)');
   }

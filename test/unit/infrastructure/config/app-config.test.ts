@@ -57,6 +57,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ WEBHOOK_ATTEMPTS_PER_JOB: '0' })).toThrow(/WEBHOOK_ATTEMPTS_PER_JOB/);
     expect(() => loadConfig({ WEBHOOK_MANUAL_PENDING_MAX: '0' })).toThrow(/WEBHOOK_MANUAL_PENDING_MAX must be an integer from 1 to 1000000/);
     expect(loadConfig({ WEBHOOK_MANUAL_PENDING_MAX: '25' }).webhooks.manualPendingPerTenant).toBe(25);
+    // The fairness caps follow WEBHOOK_CONCURRENCY: a fifth and a tenth, at least 10 and 5 (or all of a small worker).
+    for (const [slots, tenant, endpoint] of [[500, 100, 50], [1000, 200, 100], [50, 10, 5], [10, 10, 5], [3, 3, 3]]) {
+      expect(loadConfig({ WEBHOOK_CONCURRENCY: String(slots) }).webhooks).toMatchObject({ concurrency: slots, tenantConcurrency: tenant, endpointConcurrency: endpoint });
+    }
     expect(loadConfig({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: '1', CORS_ORIGINS: 'https://a.example, http://b.example:8080' })).toMatchObject({
       rateLimit: { max: 5, windowSeconds: 60, authFailuresMax: 100 },
       trustProxy: 1,
