@@ -6,6 +6,15 @@ import { DeliveryClaim, DeliveryQueue, DeliveryStore, Random, WebhookSender, Web
 
 export type DeliveryOutcome = 'skipped' | 'cancelled' | 'put off' | 'delivered' | 'failed' | 'retrying';
 
+/**
+ * How late an attempt may be sent after its rate slot: a quarter of the slots' spacing, at least
+ * 50 ms. Sent later (its job came back late on a busy machine), it would land next to the
+ * following slot's attempt and two would arrive closer than the rate allows: it takes a new slot
+ * instead. So every send is within [slot, slot + this), and any one second holds at most the rate
+ * plus one (the window's two ends).
+ */
+const slotLateness = (ratePerSecond: number) => Math.max(1000 / ratePerSecond / 4, 50);
+
 /** What happened, with the ids a log line of the attempt needs. */
 export interface DeliveryAttemptReport {
   outcome: DeliveryOutcome;
@@ -101,7 +110,8 @@ export class DeliverWebhook {
   private async paced(claim: DeliveryClaim): Promise<{ at: Date; slotTaken: boolean } | null> {
     const now = this.clock.now();
     const { ratePerSecond, notBefore, slotAt } = claim.pace;
-    if (slotAt) return slotAt <= now ? null : { at: slotAt, slotTaken: true };
+    const late = slotAt !== null && ratePerSecond !== null && now.getTime() - slotAt.getTime() >= slotLateness(ratePerSecond);
+    if (slotAt && !late) return slotAt <= now ? null : { at: slotAt, slotTaken: true };
     if (ratePerSecond) {
       const slot = await this.deliveries.takeRateSlot(claim.subscription.id, ratePerSecond, now);
       return slot <= now ? null : { at: slot, slotTaken: true };
