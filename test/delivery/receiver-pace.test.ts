@@ -56,5 +56,5 @@ describe('a subscription with rateLimitPerSecond 5', () => {
       for (const worker of workers) await worker.stop();
       await s.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

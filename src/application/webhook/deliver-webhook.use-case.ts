@@ -7,13 +7,13 @@ import { DeliveryClaim, DeliveryQueue, DeliveryStore, Random, WebhookSender, Web
 export type DeliveryOutcome = 'skipped' | 'cancelled' | 'put off' | 'delivered' | 'failed' | 'retrying';
 
 /**
- * How late an attempt may be sent after its rate slot: a quarter of the slots' spacing, at least
- * 50 ms. Sent later (its job came back late on a busy machine), it would land next to the
- * following slot's attempt and two would arrive closer than the rate allows: it takes a new slot
- * instead. So every send is within [slot, slot + this), and any one second holds at most the rate
- * plus one (the window's two ends).
+ * How late an attempt may be sent after its rate slot: half the slots' spacing, at least 50 ms.
+ * Sent later (its job came back late on a busy machine), it would land next to the following
+ * slot's attempt and two would arrive closer than the rate allows: it takes a new slot instead.
+ * So every send is within [slot, slot + half a spacing), and any one second holds at most the
+ * rate plus one (the window's two ends); a slot given up is lost, not sent twice.
  */
-const slotLateness = (ratePerSecond: number) => Math.max(1000 / ratePerSecond / 4, 50);
+const slotLateness = (ratePerSecond: number) => Math.max(1000 / ratePerSecond / 2, 50);
 
 /** What happened, with the ids a log line of the attempt needs. */
 export interface DeliveryAttemptReport {

@@ -240,17 +240,17 @@ describe('DeliverWebhook', () => {
 
     it('gives an attempt that comes back late for its slot a new one, so it cannot land next to the following slot', async () => {
       const { deliver, store, sender, clock } = setup();
-      // Its slot was 12:00:00.000; the job comes back 80 ms late (over the 50 ms allowed at 5 a second).
-      clock.advance(80);
+      // Its slot was 12:00:00.000; the job comes back 120 ms late (over the 100 ms allowed at 5 a second).
+      clock.advance(120);
       store.nextSlot = new Date('2026-11-22T12:00:00.400Z');
       store.claimable!.pace = { ratePerSecond: 5, notBefore: store.nextSlot, slotAt: new Date('2026-11-22T12:00:00.000Z') };
       const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
       expect(report.outcome).toBe('put off');
       expect(store.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:00.400Z'), slotTaken: true }]);
       expect(sender.sent).toEqual([]);
-      // 40 ms late is within it: sent.
+      // 90 ms late is within it: sent.
       const again = setup();
-      again.clock.advance(40);
+      again.clock.advance(90);
       again.store.claimable!.pace = { ratePerSecond: 5, notBefore: null, slotAt: new Date('2026-11-22T12:00:00.000Z') };
       expect((await again.deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
     });
