@@ -23,6 +23,8 @@ export async function holdPageCreations(t: TestApp, pageGroupId: string): Promis
       await client.query('COMMIT');
       await client.end();
     },
+    // From a session of its own: inside the holder's transaction pg_stat_activity would be the
+    // snapshot of its first read (stats_fetch_consistency), never changing.
     blocked: async () => {
       const probe = new Client({ connectionString: t.orm.config.get('clientUrl') ?? testDatabaseUrl() });
       await probe.connect();
