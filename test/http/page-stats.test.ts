@@ -4,6 +4,7 @@ import { SqlPageRepository } from '../../src/infrastructure/persistence/reposito
 import { SqlPageSessionRepository } from '../../src/infrastructure/persistence/repositories/sql-page-session.repository';
 import { platform, rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import { inUnitOfWork } from '../support/database';
 
 // Issue 21, item 6: a page's statistics, held to a direct count over its sessions recorded at
 // known times (across day and hour boundaries) through the production session repository.
@@ -20,7 +21,7 @@ async function pageOfNewTenant() {
   const group = await platform(t).group(tenant.tenantId);
   const created = (await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey).expect(201)).body;
   const page = (await new SqlPageRepository(t.orm.em.fork()).findById(tenant.tenantId, created.pageId))!;
-  const record = (at: string, utm: UtmValues = {}) => new SqlPageSessionRepository(t.orm.em.fork()).saveNew(PageSession.record(page, utm, new Date(at)));
+  const record = (at: string, utm: UtmValues = {}) => inUnitOfWork(t.orm, () => new SqlPageSessionRepository(t.orm.em).saveNew(PageSession.record(page, utm, new Date(at))));
   return { tenant, page, record, base: `/v0/page_groups/${group.pageGroupId}/pages/${page.id}/stats` };
 }
 

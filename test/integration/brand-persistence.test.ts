@@ -2,10 +2,10 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { SqlBrandQueries } from '../../src/infrastructure/persistence/queries/sql-brand.queries';
 import { SqlBrandRepository } from '../../src/infrastructure/persistence/repositories/sql-brand.repository';
 import { Brand } from '../../src/domain/brand/brand';
-import { toBrandView } from '../../src/application/brand/brand.view';
-import { openTestOrm } from '../support/database';
+import { toBrandView } from '../../src/domain/brand/brand.view';
+import { inUnitOfWork, openTestOrm } from '../support/database';
 import { newTenantId } from '../support/builders/stored';
-import { aBrand, brandEventOf } from '../support/builders/aggregates';
+import { aBrand } from '../support/builders/aggregates';
 import { eventBody } from '../../src/infrastructure/persistence/outbox/outbox.writer';
 import { sqlRows } from '../../src/infrastructure/persistence/sql-statement';
 
@@ -24,8 +24,8 @@ describe('SqlBrandRepository', () => {
   it('adds a brand with its event in one statement, and reads the same aggregate back in a fresh context', async () => {
     const tenantId = await newTenant();
     const original = brand(tenantId, 'Stored');
-    const event = brandEventOf(original);
-    await new SqlBrandRepository(orm.em.fork()).add(original, event);
+    const [event] = original.peekEvents();
+    await inUnitOfWork(orm, () => new SqlBrandRepository(orm.em).add(original), { oneWrite: true });
     expect(await outboxBodies(event.id)).toEqual([{ type: 'brand.created', body: eventBody(event) }]);
     const loaded = await new SqlBrandRepository(orm.em.fork()).findById(tenantId, original.id);
     expect(loaded).toBeInstanceOf(Brand);
@@ -35,12 +35,12 @@ describe('SqlBrandRepository', () => {
   it('updates through the aggregate: one UPDATE, read back by the query side in the spec order', async () => {
     const tenantId = await newTenant();
     const original = brand(tenantId, 'Before');
-    await new SqlBrandRepository(orm.em.fork()).add(original, brandEventOf(original));
-    const repo = new SqlBrandRepository(orm.em.fork());
-    const loaded = (await repo.findById(tenantId, original.id))!;
+    await inUnitOfWork(orm, () => new SqlBrandRepository(orm.em).add(original));
+    const loaded = (await new SqlBrandRepository(orm.em.fork()).findById(tenantId, original.id))!;
     loaded.update({ name: 'After', themeLight: { borderColor: null, logo: { type: 'url', url: 'https://x.example/l.png' } } }, new Date());
-    const event = brandEventOf(loaded);
-    await repo.save(loaded, event);
+    const [event] = loaded.peekEvents();
+    expect(event.type).toBe('brand.updated');
+    await inUnitOfWork(orm, () => new SqlBrandRepository(orm.em).save(loaded));
     expect(await outboxBodies(event.id)).toEqual([{ type: 'brand.updated', body: eventBody(event) }]);
     const view = await new SqlBrandQueries(orm.em.fork()).findById(tenantId, original.id);
     // Byte for byte what the aggregate's view serialises to: PostgreSQL rendered it on UPDATE.
@@ -52,7 +52,7 @@ describe('SqlBrandRepository', () => {
     const owner = await newTenant();
     const other = await newTenant();
     const stored = brand(owner, 'Private');
-    await new SqlBrandRepository(orm.em.fork()).add(stored, brandEventOf(stored));
+    await inUnitOfWork(orm, () => new SqlBrandRepository(orm.em).add(stored));
     expect(await new SqlBrandRepository(orm.em.fork()).findById(other, stored.id)).toBeNull();
     expect(await new SqlBrandQueries(orm.em.fork()).findById(other, stored.id)).toBeNull();
     expect((await new SqlBrandQueries(orm.em.fork()).list(other, { limit: 100 })).items).toEqual([]);
@@ -60,10 +60,11 @@ describe('SqlBrandRepository', () => {
 
   it('refuses a row that breaks the table rules even if the model were bypassed, and writes no event', async () => {
     const tenantId = await newTenant();
-    const bad = brand(tenantId, 'ok');
-    bad.name = '';
-    const event = brandEventOf(bad);
-    await expect(new SqlBrandRepository(orm.em.fork()).add(bad, event)).rejects.toThrow();
+    // Restored with a name the model refuses, then changed without touching the name: it records an event.
+    const bad = Brand.restore({ ...brand(tenantId, 'ok'), name: '' });
+    bad.update({}, new Date());
+    const [event] = bad.peekEvents();
+    await expect(inUnitOfWork(orm, () => new SqlBrandRepository(orm.em).add(bad))).rejects.toThrow();
     expect(await outboxBodies(event.id)).toEqual([]);
   });
 });
@@ -71,11 +72,10 @@ describe('SqlBrandRepository', () => {
 describe('SqlBrandQueries keyset pages', () => {
   it('walks every brand once, newest first, across exact page edges', async () => {
     const tenantId = await newTenant();
-    const repo = new SqlBrandRepository(orm.em.fork());
     const ids: string[] = [];
     for (let i = 0; i < 9; i++) {
       const b = brand(tenantId, `p${i}`);
-      await repo.add(b, brandEventOf(b));
+      await inUnitOfWork(orm, () => new SqlBrandRepository(orm.em).add(b));
       ids.push(b.id);
     }
     const queries = new SqlBrandQueries(orm.em.fork());

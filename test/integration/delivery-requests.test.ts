@@ -4,6 +4,8 @@ import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.
 import { SqlDeliveryRequests } from '../../src/infrastructure/persistence/webhooks/sql-delivery-requests.store';
 import { SqlOutboxRelayStore } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
 import { testDatabaseUrl } from '../support/test-database-url';
+import { inUnitOfWork } from '../support/database';
+import { TestDelivery } from '../../src/domain/webhook/test-delivery';
 
 // What redelivery and recovery pick, on deliveries written in every state directly (no worker
 // runs on them): which are sent again, which are left alone, and that the original is untouched.
@@ -14,7 +16,15 @@ beforeAll(async () => {
 afterAll(() => orm.close(true));
 
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);
-const requests = () => new SqlDeliveryRequests(orm.em.fork());
+/** The store's methods, each in a unit of work of its own as the use cases call them. */
+const requests = () => {
+  const store = new SqlDeliveryRequests(orm.em);
+  return {
+    redeliver: (input: Parameters<SqlDeliveryRequests['redeliver']>[0]) => inUnitOfWork(orm, () => store.redeliver(input)),
+    recover: (input: Parameters<SqlDeliveryRequests['recover']>[0]) => inUnitOfWork(orm, () => store.recover(input)),
+    addTest: (delivery: TestDelivery, pendingMax: number) => inUnitOfWork(orm, () => store.addTest(delivery, pendingMax)),
+  };
+};
 const NOW = new Date();
 /** Room enough for every manual delivery these tests make, but for the bound's own tests. */
 const ROOM = 10_000;
@@ -161,9 +171,9 @@ describe('the tenant’s bound on manual deliveries waiting (WEBHOOK_MANUAL_PEND
     const other = await delivery(s, { status: 'failed', attempts: 5 });
     expect(await requests().recover({ ...s, since: ago(60), now: NOW, limit: 100, pendingMax: 5 })).toEqual({ queued: 0, hasMore: true });
     expect(await requests().redeliver({ ...s, deliveryId: other, now: NOW, pendingMax: 5 })).toBe('no-room');
-    const event = { id: newTypeId('evt'), type: 'webhook.test', tenantId: s.tenantId, occurredAt: NOW, data: { subscriptionId: s.subscriptionId } };
-    expect(await requests().sendTest({ subscriptionId: s.subscriptionId, event, now: NOW, pendingMax: 5 })).toBe('no-room');
-    expect(await sql('SELECT id FROM outbox_events WHERE id = ?', [event.id])).toEqual([]);
+    const test = TestDelivery.to(s, NOW);
+    expect(await requests().addTest(test, 5)).toBe('no-room');
+    expect(await sql('SELECT id FROM outbox_events WHERE id = ?', [test.eventId])).toEqual([]);
     expect(await waiting(s.tenantId)).toBe(5);
     // Another tenant's room is its own.
     const t2 = await subscription();

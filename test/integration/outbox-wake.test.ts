@@ -4,7 +4,7 @@ import { PageGroup } from '../../src/domain/page-group/page-group';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
 import { OUTBOX_CHANNEL } from '../../src/infrastructure/persistence/outbox/outbox-wake';
 import { SqlPageRepository, PAGE_COUNTER_SHARDS } from '../../src/infrastructure/persistence/repositories/sql-page.repository';
-import { inContext, openTestOrm } from '../support/database';
+import { inContext, inUnitOfWork, openTestOrm } from '../support/database';
 import { groupOfNewTenant as newGroup } from '../support/builders/stored';
 import { isolatedDatabase } from '../support/isolated-database';
 import { aPage } from '../support/builders/aggregates';
@@ -51,7 +51,7 @@ describe('relay wake-up after the commit', () => {
     const { page, firstVersion } = newPage(group);
     const eventId = firstVersion.peekEvents()[0].id;
     const seen = visibleAtNextWake(() => [eventId]);
-    await inContext(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion));
+    await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
     expect(await seen).toBe(1);
   });
 

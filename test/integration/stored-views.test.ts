@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { toBrandView } from '../../src/application/brand/brand.view';
+import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
+import { toBrandView } from '../../src/domain/brand/brand.view';
 import { toPageGroupView } from '../../src/application/page-group/page-group.view';
 import { Brand } from '../../src/domain/brand/brand';
 import { EMPTY_THEME } from '../../src/domain/brand/theme';
@@ -11,9 +12,9 @@ import { SqlPageRepository } from '../../src/infrastructure/persistence/reposito
 import { SqlBrandRepository } from '../../src/infrastructure/persistence/repositories/sql-brand.repository';
 import { SqlPageGroupRepository } from '../../src/infrastructure/persistence/repositories/sql-page-group.repository';
 import { SqlBulkSeeder } from '../../src/infrastructure/persistence/sql-bulk-seeder';
-import { inContext, openTestOrm } from '../support/database';
+import { inContext, inUnitOfWork, openTestOrm } from '../support/database';
 import { newTenantId } from '../support/builders/stored';
-import { aBrand, brandEventOf, aPage, aPageGroup } from '../support/builders/aggregates';
+import { aBrand, aPage, aPageGroup } from '../support/builders/aggregates';
 
 // Brands and page groups keep their response JSON beside the row, and the reads send it as
 // stored. Every writer renders it from the view function the API answers with (stored-views.ts):
@@ -40,18 +41,17 @@ describe('brands: view_json', () => {
       { tenantId, name, preferredAppearance: 'light', themeLight: { buttonTextColor: '#abcdef', favicon: { type: 'url', url: 'https://cdn.example/f.ico?a=1&b="2"' } }, themeDark: {}, companyHomePage: 'https://home.example/é' },
       new Date('2026-11-22T10:11:12.345Z'),
     );
-    await new SqlBrandRepository(orm.em.fork()).add(brand, brandEventOf(brand));
+    await inUnitOfWork(orm, () => new SqlBrandRepository(orm.em).add(brand));
     expect(await storedBrand(tenantId, brand.id)).toBe(JSON.stringify(toBrandView(brand)));
   });
 
   it('follows a PATCH, leaving companyHomePage out once cleared', async () => {
     const tenantId = await newTenantId(orm, 'Brand views');
     const brand = aBrand(tenantId, { name: 'Home', themeLight: {}, companyHomePage: 'https://h.example' });
-    const repo = new SqlBrandRepository(orm.em.fork());
-    await repo.add(brand, brandEventOf(brand));
+    await inUnitOfWork(orm, () => new SqlBrandRepository(orm.em).add(brand));
     expect(JSON.parse(await storedBrand(tenantId, brand.id)).companyHomePage).toBe('https://h.example');
     brand.update({ companyHomePage: null, themeDark: { borderColor: '#000' } }, new Date(brand.createdAt.getTime() + 1000));
-    await repo.save(brand, brandEventOf(brand));
+    await inUnitOfWork(orm, () => new SqlBrandRepository(orm.em).save(brand));
     const text = await storedBrand(tenantId, brand.id);
     expect(text).toBe(JSON.stringify(toBrandView(brand)));
     expect(JSON.parse(text)).not.toHaveProperty('companyHomePage');
@@ -59,8 +59,7 @@ describe('brands: view_json', () => {
   });
 
   it('the view lists the 14 theme fields in the spec order even when the theme it is given lacks some', () => {
-    const brand = aBrand('tenant_x');
-    brand.themeLight = { logoUrl: 'https://l.example/x.png', borderColor: '#000' } as never;
+    const brand = Brand.restore({ ...aBrand('tenant_x'), themeLight: { logoUrl: 'https://l.example/x.png', borderColor: '#000' } as never });
     const view = toBrandView(brand);
     expect(Object.keys(view.themeLight)).toEqual(Object.keys(EMPTY_THEME));
     expect(view.themeLight).toEqual({ ...EMPTY_THEME, borderColor: '#000', logoUrl: 'https://l.example/x.png' });
@@ -93,7 +92,7 @@ describe('page groups: view_head and view_tail around the count', () => {
     await new SqlPageGroupRepository(orm.em.fork()).add(group);
     for (let i = 0; i < 2; i++) {
       const { page, firstVersion } = aPage(group);
-      await inContext(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion));
+      await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
     }
     const repo = new SqlPageGroupRepository(orm.em.fork());
     const loaded = await loadedGroup(tenantId, group.id);
@@ -113,7 +112,7 @@ describe('page groups: view_head and view_tail around the count', () => {
 
 describe('the bulk seeder', () => {
   it('stores the same views as the repositories', async () => {
-    const result = await new SqlBulkSeeder(orm.em.fork(), new Sha256ApiKeySecrets()).seed(
+    const result = await new SqlBulkSeeder(orm.em, new Sha256ApiKeySecrets(), new MikroOrmUnitOfWork(orm.em)).seed(
       { tenants: 1, brands: 3, pageGroups: 3, pagesPerGroup: 2, sessions: 4, hotGroupShare: 0.5, wideUtmSessions: 0 },
       () => undefined,
     );

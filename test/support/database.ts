@@ -1,5 +1,6 @@
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
+import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
 import { testDatabaseUrl } from './test-database-url';
 
 export function openTestOrm(url = testDatabaseUrl()): Promise<MikroORM> {
@@ -9,4 +10,14 @@ export function openTestOrm(url = testDatabaseUrl()): Promise<MikroORM> {
 /** Runs `work` in its own EntityManager context, as a request or a CLI command does. */
 export function inContext<T>(orm: MikroORM, work: () => Promise<T>): Promise<T> {
   return RequestContext.create(orm.em, work);
+}
+
+/**
+ * Runs `work` in a unit of work of its own context, as a use case does: adapters inside use
+ * `orm.em`, which there is the transaction's (`run`), or, with `oneWrite`, autocommit
+ * (`runOneWrite`).
+ */
+export function inUnitOfWork<T>(orm: MikroORM, work: () => Promise<T>, options: { oneWrite?: boolean } = {}): Promise<T> {
+  const unitOfWork = new MikroOrmUnitOfWork(orm.em);
+  return inContext(orm, () => (options.oneWrite ? unitOfWork.runOneWrite(work) : unitOfWork.run(work)));
 }

@@ -5,6 +5,7 @@ import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets';
 import { Clock } from '../../domain/shared/clock';
 import { TenantRepository } from '../../domain/tenant/tenant.repository';
 import { foundOrFail } from '../shared/found-or-fail';
+import { UnitOfWork } from '../shared/unit-of-work';
 
 @Injectable()
 export class CreateApiKey {
@@ -13,14 +14,17 @@ export class CreateApiKey {
     private readonly keys: ApiKeyRepository,
     private readonly secrets: ApiKeySecrets,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /** Returns the plain key: the only time it exists outside the caller's hands. */
-  async execute(input: { tenantId: string }): Promise<{ apiKeyId: string; apiKey: string; displayPrefix: string }> {
-    const tenant = await foundOrFail('tenant', 'tenant', input.tenantId, () => this.tenants.findById(input.tenantId));
-    const { plainKey, keyHash, displayPrefix } = this.secrets.generate();
-    const key = ApiKey.issue(tenant.id, keyHash, displayPrefix, this.clock.now());
-    await this.keys.save(key);
-    return { apiKeyId: key.id, apiKey: plainKey, displayPrefix };
+  execute(input: { tenantId: string }): Promise<{ apiKeyId: string; apiKey: string; displayPrefix: string }> {
+    return this.unitOfWork.run(async () => {
+      const tenant = await foundOrFail('tenant', 'tenant', input.tenantId, () => this.tenants.findById(input.tenantId));
+      const { plainKey, keyHash, displayPrefix } = this.secrets.generate();
+      const key = ApiKey.issue(tenant.id, keyHash, displayPrefix, this.clock.now());
+      await this.keys.save(key);
+      return { apiKeyId: key.id, apiKey: plainKey, displayPrefix };
+    });
   }
 }

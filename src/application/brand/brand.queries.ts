@@ -1,6 +1,6 @@
 import { JsonText } from '../shared/json-text';
 import { ListSlice, ListRequest } from '../shared/pagination';
-import { BrandView } from './brand.view';
+import { BrandView } from '../../domain/brand/brand.view';
 
 /**
  * Read side of brands: answers with each brand's response JSON as its store keeps it (rendered

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { JsonText } from '../shared/json-text';
 import { BrandQueries } from './brand.queries';
-import { BrandView } from './brand.view';
+import { BrandView } from '../../domain/brand/brand.view';
 import { foundOrFail } from '../shared/found-or-fail';
 
 @Injectable()

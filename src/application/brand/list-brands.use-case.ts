@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { JsonText } from '../shared/json-text';
 import { ListSlice, ListRequest } from '../shared/pagination';
 import { BrandQueries } from './brand.queries';
-import { BrandView } from './brand.view';
+import { BrandView } from '../../domain/brand/brand.view';
 
 @Injectable()
 export class ListBrands {

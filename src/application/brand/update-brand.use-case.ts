@@ -3,8 +3,7 @@ import { BrandChanges } from '../../domain/brand/brand';
 import { BrandRepository } from '../../domain/brand/brand.repository';
 import { Clock } from '../../domain/shared/clock';
 import { UnitOfWork } from '../shared/unit-of-work';
-import { brandEvent } from './brand.events';
-import { BrandView, toBrandView } from './brand.view';
+import { BrandView, toBrandView } from '../../domain/brand/brand.view';
 import { foundOrFail } from '../shared/found-or-fail';
 
 @Injectable()
@@ -24,9 +23,8 @@ export class UpdateBrand {
     return this.unitOfWork.run(async () => {
       const brand = await foundOrFail('brand', 'brand', input.brandId, () => this.brands.findById(input.tenantId, input.brandId, { forUpdate: true }));
       brand.update(input.changes, this.clock.now());
-      const view = toBrandView(brand);
-      await this.brands.save(brand, brandEvent('brand.updated', view, brand.updatedAt));
-      return view;
+      await this.brands.save(brand);
+      return toBrandView(brand);
     });
   }
 }

@@ -4,8 +4,8 @@ import { PageGroupQueries } from './page-group.queries';
 import { foundOrFail } from '../shared/found-or-fail';
 
 /** The tenant's live page group, or NotFoundError (malformed, foreign and soft-deleted alike). */
-export async function activeGroupOrFail(groups: PageGroupRepository, tenantId: string, id: string): Promise<PageGroup> {
-  return foundOrFail('page group', 'page', id, () => groups.findActiveById(tenantId, id));
+export async function activeGroupOrFail(groups: PageGroupRepository, tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<PageGroup> {
+  return foundOrFail('page group', 'page', id, () => groups.findActiveById(tenantId, id, options));
 }
 
 /** Throws NotFoundError unless the tenant has this live group; reads nothing else (for reads). */

@@ -7,6 +7,7 @@ import { TemplateRepository } from '../../domain/template/template.repository';
 import { TenantRepository } from '../../domain/tenant/tenant.repository';
 import { PageGroupView, toPageGroupView } from './page-group.view';
 import { foundOrFail } from '../shared/found-or-fail';
+import { UnitOfWork } from '../shared/unit-of-work';
 
 /** Platform side: sets up a page group (the API only reads them). */
 @Injectable()
@@ -17,14 +18,17 @@ export class CreatePageGroup {
     private readonly templates: TemplateRepository,
     private readonly groups: PageGroupRepository,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: NewPageGroup): Promise<PageGroupView> {
-    await foundOrFail('tenant', 'tenant', input.tenantId, (id) => this.tenants.findById(id));
-    if (input.brandId) await foundOrFail('brand', 'brand', input.brandId, (id) => this.brands.findById(input.tenantId, id));
-    if (input.pageTemplateId) await foundOrFail('template', 'pagetemplate', input.pageTemplateId, (id) => this.templates.findVisible(input.tenantId, id));
-    const group = PageGroup.create(input, this.clock.now());
-    await this.groups.add(group);
-    return toPageGroupView(group);
+  execute(input: NewPageGroup): Promise<PageGroupView> {
+    return this.unitOfWork.run(async () => {
+      await foundOrFail('tenant', 'tenant', input.tenantId, (id) => this.tenants.findById(id));
+      if (input.brandId) await foundOrFail('brand', 'brand', input.brandId, (id) => this.brands.findById(input.tenantId, id));
+      if (input.pageTemplateId) await foundOrFail('template', 'pagetemplate', input.pageTemplateId, (id) => this.templates.findVisible(input.tenantId, id));
+      const group = PageGroup.create(input, this.clock.now());
+      await this.groups.add(group);
+      return toPageGroupView(group);
+    });
   }
 }

@@ -4,6 +4,7 @@ import { PageGroupRepository } from '../../domain/page-group/page-group.reposito
 import { Clock } from '../../domain/shared/clock';
 import { activeGroupOrFail } from './active-group';
 import { PageGroupView, toPageGroupView } from './page-group.view';
+import { UnitOfWork } from '../shared/unit-of-work';
 
 /** Platform side: publishes, archives or drafts a group. */
 @Injectable()
@@ -11,12 +12,15 @@ export class SetPageGroupStatus {
   constructor(
     private readonly groups: PageGroupRepository,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: { tenantId: string; pageGroupId: string; status: PageGroupStatus }): Promise<PageGroupView> {
-    const group = await activeGroupOrFail(this.groups, input.tenantId, input.pageGroupId);
-    group.setStatus(input.status, this.clock.now());
-    await this.groups.save(group);
-    return toPageGroupView(group);
+  execute(input: { tenantId: string; pageGroupId: string; status: PageGroupStatus }): Promise<PageGroupView> {
+    return this.unitOfWork.run(async () => {
+      const group = await activeGroupOrFail(this.groups, input.tenantId, input.pageGroupId, { forUpdate: true });
+      group.setStatus(input.status, this.clock.now());
+      await this.groups.save(group);
+      return toPageGroupView(group);
+    });
   }
 }

@@ -32,6 +32,16 @@ export class CreatePageVersion {
   ) {}
 
   async execute(input: { tenantId: string; pageId: string; pageGroupId?: string } & PageContentChanges): Promise<PageVersionView> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.unitOfWork.run(() => this.create(input));
+      } catch (error) {
+        if (!(error instanceof ConcurrentChangeError) || attempt === ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async create(input: { tenantId: string; pageId: string; pageGroupId?: string } & PageContentChanges): Promise<PageVersionView> {
     // Through the API the page is addressed in its group, which must be the tenant's and live.
     if (input.pageGroupId !== undefined) await assertActiveGroup(this.groups, input.tenantId, input.pageGroupId);
     const changes: PageContentChanges = { supplementaryContext: input.supplementaryContext };
@@ -40,19 +50,10 @@ export class CreatePageVersion {
       if (!visible) throw new InvalidValueError('pageTemplateId', 'must be the id of a system template or of one of your templates');
       changes.pageTemplateId = visible.id;
     } else if (input.pageTemplateId === null) changes.pageTemplateId = null;
-
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.unitOfWork.run(async () => {
-          const page = await foundOrFail('page', 'pagevar', input.pageId, () => this.pages.findById(input.tenantId, input.pageId, { forUpdate: true }));
-          if (input.pageGroupId !== undefined && page.pageGroupId !== input.pageGroupId) throw new NotFoundError('page', input.pageId);
-          const version = page.newVersion(await this.versions.latestNumber(page.tenantId, page.id), changes, this.clock.now());
-          await this.versions.saveNew(page, version);
-          return toPageVersionView(version);
-        });
-      } catch (error) {
-        if (!(error instanceof ConcurrentChangeError) || attempt === ATTEMPTS) throw error;
-      }
-    }
+    const page = await foundOrFail('page', 'pagevar', input.pageId, () => this.pages.findById(input.tenantId, input.pageId, { forUpdate: true }));
+    if (input.pageGroupId !== undefined && page.pageGroupId !== input.pageGroupId) throw new NotFoundError('page', input.pageId);
+    const version = page.newVersion(await this.versions.latestNumber(page.tenantId, page.id), changes, this.clock.now());
+    await this.versions.saveNew(page, version);
+    return toPageVersionView(version);
   }
 }

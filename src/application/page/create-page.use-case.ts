@@ -8,6 +8,7 @@ import { isTypeId } from '../../domain/shared/type-id';
 import { TemplateRepository } from '../../domain/template/template.repository';
 import { PageCreatedView, toPageCreatedView } from './page.view';
 import { foundOrFail } from '../shared/found-or-fail';
+import { UnitOfWork } from '../shared/unit-of-work';
 
 /**
  * Adds a page to a group: the page, its version 1 and `page.version.created` in one transaction,
@@ -20,9 +21,14 @@ export class CreatePage {
     private readonly templates: TemplateRepository,
     private readonly pages: PageRepository,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: { tenantId: string; pageGroupId: string; pageTemplateId?: string; supplementaryContext?: string }): Promise<PageCreatedView> {
+  execute(input: { tenantId: string; pageGroupId: string; pageTemplateId?: string; supplementaryContext?: string }): Promise<PageCreatedView> {
+    return this.unitOfWork.runOneWrite(() => this.create(input));
+  }
+
+  private async create(input: { tenantId: string; pageGroupId: string; pageTemplateId?: string; supplementaryContext?: string }): Promise<PageCreatedView> {
     // The group's defaults only: the page's own statement checks again that the group is live.
     const group = await foundOrFail('page group', 'page', input.pageGroupId, () => this.groups.findActiveDefaults(input.tenantId, input.pageGroupId));
     let templateId = group.pageTemplateId;

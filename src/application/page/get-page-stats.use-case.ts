@@ -20,7 +20,7 @@ export class GetPageStats {
     const range = statsRange(input, this.clock.now());
     await assertActiveGroup(this.groups, input.tenantId, input.pageGroupId);
     await foundOrFail('page', 'pagevar', input.pageId, () => this.pages.isInGroup(input.tenantId, input.pageGroupId, input.pageId));
-    const { buckets, utm, utmApproximate } = await this.pages.stats(input.pageId, range, PAGE_STATS_TOP_VALUES);
+    const { buckets, utm, utmApproximate } = await this.pages.stats(input.tenantId, input.pageId, range, PAGE_STATS_TOP_VALUES);
     const byStart = new Map(buckets.map((b) => [b.start.getTime(), b.sessions]));
     const series = bucketStarts(range).map((start) => ({ start: start.toISOString(), sessions: byStart.get(start.getTime()) ?? 0 }));
     const tops = Object.fromEntries(UTM_KINDS.map((kind) => [`utm_${kind}s`, [] as UtmValueCount[]])) as PageStatsView['utm'];

@@ -22,9 +22,11 @@ export abstract class PageQueries {
    * Sessions of the page per bucket of the range (only buckets that have any), and the top
    * `top` values of each UTM kind over the range with their sessions, most first. Each count is
    * exact; for a kind with very many values the list may be chosen among a bounded number of
-   * them, and `utmApproximate` names the kinds whose list may then lack a value.
+   * them, and `utmApproximate` names the kinds whose list may then lack a value. Nothing for
+   * another tenant's page.
    */
   abstract stats(
+    tenantId: string,
     pageId: string,
     range: StatsRange,
     top: number,

@@ -1,5 +1,6 @@
-import { Page } from '../../domain/page/page';
+import { PageState } from '../../domain/page/page';
 import { PageVersion } from '../../domain/page/page-version';
+import { StateOf } from '../../domain/shared/aggregate-root';
 import type { UtmKind } from '../../domain/page/page-session';
 
 /** Page (list item, in a page group). */
@@ -9,6 +10,10 @@ export interface PageListItemView {
   tenantId: string;
   createdAt: string;
   updatedAt: string;
+}
+
+export function toPageListItemView(page: Pick<PageState, 'id' | 'pageGroupId' | 'tenantId' | 'createdAt' | 'updatedAt'>): PageListItemView {
+  return { pageId: page.id, pageGroupId: page.pageGroupId, tenantId: page.tenantId, createdAt: page.createdAt.toISOString(), updatedAt: page.updatedAt.toISOString() };
 }
 
 /** Page (create response); `supplementaryContext` is nullable, so null when unset. */
@@ -21,7 +26,7 @@ export interface PageCreatedView {
   createdAt: string;
 }
 
-export function toPageCreatedView(page: Page): PageCreatedView {
+export function toPageCreatedView(page: PageState): PageCreatedView {
   return {
     pageId: page.id,
     pageGroupId: page.pageGroupId,
@@ -41,7 +46,7 @@ export interface PageVersionView {
   createdAt: string;
 }
 
-export function toPageVersionView(version: PageVersion): PageVersionView {
+export function toPageVersionView(version: Pick<StateOf<PageVersion>, 'id' | 'number' | 'pageTemplateId' | 'supplementaryContext' | 'createdAt'>): PageVersionView {
   return {
     pageVersionId: version.id,
     number: version.number,
@@ -58,6 +63,24 @@ export interface PageView extends PageListItemView {
   currentVersion: number;
   versionsCount: number;
   sessionsCount: number;
+}
+
+/** What a page's view counts besides the page itself. */
+export interface PageCounts {
+  currentVersion: number;
+  versionsCount: number;
+  sessionsCount: number;
+}
+
+export function toPageView(page: PageState, counts: PageCounts): PageView {
+  return {
+    ...toPageListItemView(page),
+    pageTemplateId: page.pageTemplateId,
+    supplementaryContext: page.supplementaryContext,
+    currentVersion: counts.currentVersion,
+    versionsCount: counts.versionsCount,
+    sessionsCount: counts.sessionsCount,
+  };
 }
 
 /** One value of a UTM kind and the sessions that came with it. */

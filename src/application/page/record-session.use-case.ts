@@ -3,6 +3,7 @@ import { PageSession, PageSessionRepository, UtmValues } from '../../domain/page
 import { PageRepository } from '../../domain/page/page.repository';
 import { Clock } from '../../domain/shared/clock';
 import { foundOrFail } from '../shared/found-or-fail';
+import { UnitOfWork } from '../shared/unit-of-work';
 
 /** Platform side: records a visit to a page with its UTM values. */
 @Injectable()
@@ -11,12 +12,15 @@ export class RecordSession {
     private readonly pages: PageRepository,
     private readonly sessions: PageSessionRepository,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: { tenantId: string; pageId: string; utm: UtmValues }): Promise<{ sessionId: string; pageId: string }> {
-    const page = await foundOrFail('page', 'pagevar', input.pageId, () => this.pages.findById(input.tenantId, input.pageId));
-    const session = PageSession.record(page, input.utm, this.clock.now());
-    await this.sessions.saveNew(session);
-    return { sessionId: session.id, pageId: page.id };
+  execute(input: { tenantId: string; pageId: string; utm: UtmValues }): Promise<{ sessionId: string; pageId: string }> {
+    return this.unitOfWork.run(async () => {
+      const page = await foundOrFail('page', 'pagevar', input.pageId, () => this.pages.findById(input.tenantId, input.pageId));
+      const session = PageSession.record(page, input.utm, this.clock.now());
+      await this.sessions.saveNew(session);
+      return { sessionId: session.id, pageId: page.id };
+    });
   }
 }

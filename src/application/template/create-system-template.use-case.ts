@@ -3,6 +3,7 @@ import { Clock } from '../../domain/shared/clock';
 import { Template } from '../../domain/template/template';
 import { TemplateRepository } from '../../domain/template/template.repository';
 import { TemplateView, toTemplateView } from './template.view';
+import { UnitOfWork } from '../shared/unit-of-work';
 
 /** Platform side: a template every tenant can see. */
 @Injectable()
@@ -10,11 +11,14 @@ export class CreateSystemTemplate {
   constructor(
     private readonly templates: TemplateRepository,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: { name: string; templateContent: string; description?: string }): Promise<TemplateView> {
-    const template = Template.createSystem(input, this.clock.now());
-    await this.templates.add(template);
-    return toTemplateView(template);
+  execute(input: { name: string; templateContent: string; description?: string }): Promise<TemplateView> {
+    return this.unitOfWork.runOneWrite(async () => {
+      const template = Template.createSystem(input, this.clock.now());
+      await this.templates.add(template);
+      return toTemplateView(template);
+    });
   }
 }

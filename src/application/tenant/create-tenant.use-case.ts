@@ -2,17 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../domain/shared/clock';
 import { Tenant } from '../../domain/tenant/tenant';
 import { TenantRepository } from '../../domain/tenant/tenant.repository';
+import { UnitOfWork } from '../shared/unit-of-work';
 
 @Injectable()
 export class CreateTenant {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: { name: string }): Promise<{ tenantId: string; name: string }> {
-    const tenant = Tenant.create(input.name, this.clock.now());
-    await this.tenants.save(tenant);
-    return { tenantId: tenant.id, name: tenant.name };
+  execute(input: { name: string }): Promise<{ tenantId: string; name: string }> {
+    return this.unitOfWork.run(async () => {
+      const tenant = Tenant.create(input.name, this.clock.now());
+      await this.tenants.save(tenant);
+      return { tenantId: tenant.id, name: tenant.name };
+    });
   }
 }

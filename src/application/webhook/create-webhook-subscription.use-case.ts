@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../domain/shared/clock';
-import { LimitExceededError } from '../../domain/shared/domain-error';
 import { NewWebhookSubscription, WebhookSubscription } from '../../domain/webhook/webhook-subscription';
 import { SigningSecretGenerator, WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
 import { WebhookLimits } from './webhook-limits';
+import { SubscriptionLimitError } from '../../domain/webhook/webhook.errors';
 import { TargetPolicy } from './target-policy';
 import { toSubscriptionView, WebhookSubscriptionView } from './webhook-subscription.view';
+import { UnitOfWork } from '../shared/unit-of-work';
 
 @Injectable()
 export class CreateWebhookSubscription {
@@ -15,13 +16,15 @@ export class CreateWebhookSubscription {
     private readonly targets: TargetPolicy,
     private readonly clock: Clock,
     private readonly limits: WebhookLimits,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /** The only response that carries the signing secret. */
   async execute(input: NewWebhookSubscription): Promise<WebhookSubscriptionView> {
     const subscription = WebhookSubscription.create(input, this.secrets.generate(), this.clock.now());
     this.targets.check(subscription.url);
-    if (!(await this.subscriptions.addWithin(subscription, this.limits.subscriptionsPerTenant))) throw new LimitExceededError('webhook subscriptions', this.limits.subscriptionsPerTenant);
+    const added = await this.unitOfWork.run(() => this.subscriptions.addWithin(subscription, this.limits.subscriptionsPerTenant));
+    if (!added) throw new SubscriptionLimitError(this.limits.subscriptionsPerTenant);
     return toSubscriptionView(subscription, true);
   }
 }

@@ -1,4 +1,4 @@
-import { DomainEvent } from '../../domain/shared/domain-event';
+import { TestDelivery } from '../../domain/webhook/test-delivery';
 
 /** A delivery made on a customer's request: one attempt, outside any retry schedule. */
 export interface ManualDelivery {
@@ -10,8 +10,8 @@ export interface ManualDelivery {
 
 /**
  * Deliveries customers ask for (docs/webhooks.md, Operating a subscription). Each is a delivery
- * row of its own, written in one transaction with what it checks, and handed to a worker after
- * the commit; the sweeper finds it if that hand-over is lost. Every method is given `pendingMax`,
+ * row of its own, written in the caller's unit of work with what it checks, and handed to a worker
+ * after the commit; the sweeper finds it if that hand-over is lost. Every method is given `pendingMax`,
  * the tenant's bound on manual deliveries waiting to be sent (WebhookLimits): the count and the
  * write are one step per tenant, so concurrent requests cannot overshoot it together.
  */
@@ -31,8 +31,8 @@ export abstract class DeliveryRequests {
    */
   abstract recover(input: { tenantId: string; subscriptionId: string; since: Date; now: Date; limit: number; pendingMax: number }): Promise<{ queued: number; hasMore: boolean }>;
   /**
-   * Writes `event` to the log as already relayed, and one delivery of it to the subscription;
-   * `no-room` (and nothing written) when `pendingMax` of the tenant's manual deliveries wait.
+   * Writes the test delivery and its event (to the log as already relayed); `no-room` (and
+   * nothing written) when `pendingMax` of the tenant's manual deliveries wait.
    */
-  abstract sendTest(input: { subscriptionId: string; event: DomainEvent; now: Date; pendingMax: number }): Promise<ManualDelivery | 'no-room'>;
+  abstract addTest(delivery: TestDelivery, pendingMax: number): Promise<'added' | 'no-room'>;
 }

@@ -4,7 +4,8 @@ import { InvalidValueError } from '../../domain/shared/domain-error';
 import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
 import { DeliveryRequests } from './delivery-requests.ports';
 import { WebhookLimits } from './webhook-limits';
-import { subscriptionOrFail } from './subscription-or-fail';
+import { holdSubscriptionOrFail } from './subscription-or-fail';
+import { UnitOfWork } from '../shared/unit-of-work';
 
 /** How far back a recovery may reach, and how many deliveries one request queues (documented). */
 export const RECOVER_MAX_DAYS = 30;
@@ -19,14 +20,17 @@ export class RecoverDeliveries {
     private readonly requests: DeliveryRequests,
     private readonly clock: Clock,
     private readonly limits: WebhookLimits,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   async execute(input: { tenantId: string; subscriptionId: string; since: Date }): Promise<{ queued: number; hasMore: boolean }> {
     const now = this.clock.now();
     if (input.since.getTime() < now.getTime() - RECOVER_MAX_DAYS * DAY_MS) throw new InvalidValueError('since', `must be at most ${RECOVER_MAX_DAYS} days ago`);
     if (input.since > now) throw new InvalidValueError('since', 'must not be in the future');
-    await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
-    // Past the tenant's room for manual work it queues what fits: `hasMore` says the rest waits.
-    return this.requests.recover({ ...input, now, limit: RECOVER_MAX_DELIVERIES, pendingMax: this.limits.manualPendingPerTenant });
+    return this.unitOfWork.run(async () => {
+      await holdSubscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
+      // Past the tenant's room for manual work it queues what fits: `hasMore` says the rest waits.
+      return this.requests.recover({ ...input, now, limit: RECOVER_MAX_DELIVERIES, pendingMax: this.limits.manualPendingPerTenant });
+    });
   }
 }

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../domain/shared/clock';
-import { InProgressError, NotFoundError } from '../../domain/shared/domain-error';
+import { NotFoundError } from '../../domain/shared/domain-error';
+import { DeliveryInProgressError, ManualBacklogFullError } from '../../domain/webhook/webhook.errors';
 import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
+import { UnitOfWork } from '../shared/unit-of-work';
 import { DeliveryRequests, ManualDelivery } from './delivery-requests.ports';
-import { manualBacklogFull, WebhookLimits } from './webhook-limits';
-import { subscriptionOrFail } from './subscription-or-fail';
+import { holdSubscriptionOrFail } from './subscription-or-fail';
+import { WebhookLimits } from './webhook-limits';
 
 /** POST …/deliveries/{id}/redeliver: one attempt now, the same body and webhook-id, outside the schedule. */
 @Injectable()
@@ -14,16 +16,17 @@ export class Redeliver {
     private readonly requests: DeliveryRequests,
     private readonly clock: Clock,
     private readonly limits: WebhookLimits,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: { tenantId: string; subscriptionId: string; deliveryId: string }): Promise<ManualDelivery> {
-    await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
-    const result = await this.requests.redeliver({ ...input, now: this.clock.now(), pendingMax: this.limits.manualPendingPerTenant });
-    if (result === 'not-found') throw new NotFoundError('delivery', input.deliveryId);
-    if (result === 'no-room') throw manualBacklogFull(this.limits.manualPendingPerTenant);
-    if (result === 'in-flight') {
-      throw new InProgressError(`delivery ${input.deliveryId} has an attempt in flight or a redelivery waiting; retry once it has finished`, { deliveryId: input.deliveryId });
-    }
-    return result;
+  execute(input: { tenantId: string; subscriptionId: string; deliveryId: string }): Promise<ManualDelivery> {
+    return this.unitOfWork.run(async () => {
+      await holdSubscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
+      const result = await this.requests.redeliver({ ...input, now: this.clock.now(), pendingMax: this.limits.manualPendingPerTenant });
+      if (result === 'not-found') throw new NotFoundError('delivery', input.deliveryId);
+      if (result === 'no-room') throw new ManualBacklogFullError(this.limits.manualPendingPerTenant);
+      if (result === 'in-flight') throw new DeliveryInProgressError(input.deliveryId);
+      return result;
+    });
   }
 }

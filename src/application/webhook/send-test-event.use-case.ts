@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../domain/shared/clock';
-import { webhookTestEvent } from '../../domain/webhook/test-event';
+import { TestDelivery } from '../../domain/webhook/test-delivery';
+import { ManualBacklogFullError } from '../../domain/webhook/webhook.errors';
 import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription.repository';
+import { UnitOfWork } from '../shared/unit-of-work';
 import { DeliveryRequests, ManualDelivery } from './delivery-requests.ports';
-import { manualBacklogFull, WebhookLimits } from './webhook-limits';
-import { subscriptionOrFail } from './subscription-or-fail';
+import { holdSubscriptionOrFail } from './subscription-or-fail';
+import { WebhookLimits } from './webhook-limits';
 
 /**
  * POST …/test: a `webhook.test` event to this subscription only, whether or not it lists the kind
@@ -17,13 +19,15 @@ export class SendTestEvent {
     private readonly requests: DeliveryRequests,
     private readonly clock: Clock,
     private readonly limits: WebhookLimits,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async execute(input: { tenantId: string; subscriptionId: string }): Promise<ManualDelivery> {
-    const subscription = await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
-    const now = this.clock.now();
-    const result = await this.requests.sendTest({ subscriptionId: subscription.id, event: webhookTestEvent(subscription, now), now, pendingMax: this.limits.manualPendingPerTenant });
-    if (result === 'no-room') throw manualBacklogFull(this.limits.manualPendingPerTenant);
-    return result;
+  execute(input: { tenantId: string; subscriptionId: string }): Promise<ManualDelivery> {
+    return this.unitOfWork.run(async () => {
+      await holdSubscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId);
+      const delivery = TestDelivery.to(input, this.clock.now());
+      if ((await this.requests.addTest(delivery, this.limits.manualPendingPerTenant)) === 'no-room') throw new ManualBacklogFullError(this.limits.manualPendingPerTenant);
+      return { deliveryId: delivery.id, eventId: delivery.eventId, redeliveryOf: null };
+    });
   }
 }

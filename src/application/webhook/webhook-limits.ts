@@ -1,5 +1,3 @@
-import { BacklogFullError } from '../../domain/shared/domain-error';
-
 /** What one tenant's webhook work may grow to (docs/webhooks.md, Limits and fairness). */
 export abstract class WebhookLimits {
   /**
@@ -13,15 +11,4 @@ export abstract class WebhookLimits {
    * test answer 429, so no tenant can queue unbounded work by repeating a request.
    */
   abstract readonly manualPendingPerTenant: number;
-}
-
-/**
- * Manual deliveries are one attempt each, sent as soon as a worker is free, so room comes back
- * within seconds unless the tenant's receivers hang (the attempt timeout, 10 s by default).
- */
-const MANUAL_BACKLOG_RETRY_AFTER_SECONDS = 30;
-
-/** The answer to a redeliver or test when the tenant's manual deliveries fill their bound (429). */
-export function manualBacklogFull(limit: number): BacklogFullError {
-  return new BacklogFullError('manual deliveries (redeliveries, recoveries, test events)', limit, MANUAL_BACKLOG_RETRY_AFTER_SECONDS);
 }

@@ -1,4 +1,5 @@
 import { EventType } from '../../domain/events/event-catalogue';
+import { StateOf } from '../../domain/shared/aggregate-root';
 import { WebhookSubscription } from '../../domain/webhook/webhook-subscription';
 
 /** Webhook subscription (response); `signingSecret` only in the create response. */
@@ -14,11 +15,14 @@ export interface WebhookSubscriptionView {
   signingSecret?: string;
 }
 
-export function toSubscriptionView(subscription: WebhookSubscription, withSecret = false): WebhookSubscriptionView {
+/** What the view is made of: a subscription, or a row of the list's query. */
+export type SubscriptionViewSource = Pick<StateOf<WebhookSubscription>, 'id' | 'url' | 'events' | 'active' | 'rateLimitPerSecond' | 'createdAt' | 'updatedAt'>;
+
+export function toSubscriptionView(subscription: SubscriptionViewSource & { signingSecret?: string }, withSecret = false): WebhookSubscriptionView {
   return {
     id: subscription.id,
     url: subscription.url,
-    events: subscription.events,
+    events: [...subscription.events],
     active: subscription.active,
     rateLimitPerSecond: subscription.rateLimitPerSecond,
     createdAt: subscription.createdAt.toISOString(),
@@ -43,4 +47,24 @@ export interface DeliveryAttemptView {
   error: string | null;
   nextAttemptAt: string | null;
   createdAt: string;
+}
+
+/** An attempt as the log keeps it. */
+export interface DeliveryAttemptRecord {
+  id: string;
+  deliveryId: string;
+  trigger: 'scheduled' | 'manual';
+  redeliveryOf: string | null;
+  eventId: string;
+  eventType: string;
+  attemptNumber: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+}
+
+export function toDeliveryAttemptView(attempt: DeliveryAttemptRecord): DeliveryAttemptView {
+  return { ...attempt, nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null, createdAt: attempt.createdAt.toISOString() };
 }

@@ -7,8 +7,8 @@ export interface ApiKeyPrincipal {
 }
 
 export abstract class ApiKeyRepository {
-  /** Null when no key has this id. */
-  abstract findById(id: string): Promise<ApiKey | null>;
+  /** Null when no key has this id; `forUpdate` locks it to the end of the unit of work. */
+  abstract findById(id: string, options?: { forUpdate?: boolean }): Promise<ApiKey | null>;
   /** Null when no key has this hash or the key is revoked: revocation counts at once. */
   abstract findActiveByHash(keyHash: string): Promise<ApiKeyPrincipal | null>;
   abstract save(key: ApiKey): Promise<void>;

@@ -1,3 +1,4 @@
+import { AggregateRoot, StateOf } from '../shared/aggregate-root';
 import { newTypeId } from '../shared/type-id';
 
 /**
@@ -5,15 +6,17 @@ import { newTypeId } from '../shared/type-id';
  * SHA-256 hash (for the per-request lookup) and a short display prefix (for people to tell keys
  * apart). Revocation is final.
  */
-export class ApiKey {
+export class ApiKey extends AggregateRoot<StateOf<ApiKey>> {
   private constructor(
     readonly id: string,
     readonly tenantId: string,
     readonly keyHash: string,
     readonly displayPrefix: string,
     readonly createdAt: Date,
-    public revokedAt: Date | null,
-  ) {}
+    readonly revokedAt: Date | null,
+  ) {
+    super();
+  }
 
   static issue(tenantId: string, keyHash: string, displayPrefix: string, now: Date): ApiKey {
     return new ApiKey(newTypeId('apikey'), tenantId, keyHash, displayPrefix, now, null);
@@ -25,6 +28,6 @@ export class ApiKey {
 
   /** Idempotent: revoking a revoked key keeps the first revocation time. */
   revoke(now: Date): void {
-    this.revokedAt ??= now;
+    this.change({ revokedAt: this.revokedAt ?? now });
   }
 }

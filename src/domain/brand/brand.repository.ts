@@ -1,4 +1,3 @@
-import { DomainEvent } from '../shared/domain-event';
 import { Brand } from './brand';
 
 export abstract class BrandRepository {
@@ -8,8 +7,8 @@ export abstract class BrandRepository {
    * read-modify-write cannot lose a change made at the same time.
    */
   abstract findById(tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<Brand | null>;
-  /** Inserts a brand just created (Brand.create) and the event that reports it, atomically. */
-  abstract add(brand: Brand, event: DomainEvent): Promise<void>;
-  /** Writes the changes of a brand read with findById and the event that reports them, atomically. */
-  abstract save(brand: Brand, event: DomainEvent): Promise<void>;
+  /** Inserts a brand just created (Brand.create) and the events it recorded, atomically. */
+  abstract add(brand: Brand): Promise<void>;
+  /** Writes the changes of a brand read with findById and the events it recorded, atomically. */
+  abstract save(brand: Brand): Promise<void>;
 }

@@ -1,11 +1,12 @@
+import { AggregateRoot, StateOf } from '../shared/aggregate-root';
+import { movedForward } from '../shared/clock';
 import { InvalidValueError } from '../shared/domain-error';
 import { isHttpUrl } from '../shared/rules';
 import { newTypeId } from '../shared/type-id';
+import { brandEvent } from './brand.events';
+import { APPEARANCES, Appearance, BrandState } from './brand.state';
 import { applyThemeChanges, EMPTY_THEME, Theme, ThemeChanges } from './theme';
-import { movedForward } from '../shared/clock';
 
-export const APPEARANCES = ['system', 'light', 'dark'] as const;
-export type Appearance = (typeof APPEARANCES)[number];
 export const BRAND_NAME_MAX = 200;
 
 export interface NewBrand {
@@ -27,27 +28,34 @@ export interface BrandChanges {
 }
 
 /**
- * A tenant's visual identity. Fields are public for the persistence mapping; they change only
- * through `create` and `update`, which hold the rules.
+ * A tenant's visual identity. Its state changes only through `create` and `update`, which hold
+ * the rules and record `brand.created` and `brand.updated`.
  */
-export class Brand {
+export class Brand extends AggregateRoot<StateOf<Brand>> implements BrandState {
   private constructor(
-    public id: string,
-    public tenantId: string,
-    public name: string,
-    public preferredAppearance: Appearance,
-    public themeLight: Theme,
-    public themeDark: Theme,
-    public companyHomePage: string | null,
-    public createdAt: Date,
-    public updatedAt: Date,
-  ) {}
+    readonly id: string,
+    readonly tenantId: string,
+    readonly name: string,
+    readonly preferredAppearance: Appearance,
+    readonly themeLight: Theme,
+    readonly themeDark: Theme,
+    readonly companyHomePage: string | null,
+    readonly createdAt: Date,
+    readonly updatedAt: Date,
+  ) {
+    super();
+  }
+
+  /** A stored brand, as the repository read it. */
+  static restore(state: BrandState): Brand {
+    return new Brand(state.id, state.tenantId, state.name, state.preferredAppearance, state.themeLight, state.themeDark, state.companyHomePage, state.createdAt, state.updatedAt);
+  }
 
   static create(input: NewBrand, now: Date): Brand {
     Brand.checkName(input.name);
     Brand.checkAppearance(input.preferredAppearance);
     if (input.companyHomePage !== undefined) Brand.checkHomePage(input.companyHomePage);
-    return new Brand(
+    const brand = new Brand(
       newTypeId('brand', now.getTime()),
       input.tenantId,
       input.name,
@@ -58,9 +66,11 @@ export class Brand {
       now,
       now,
     );
+    brand.record(brandEvent('brand.created', brand));
+    return brand;
   }
 
-  /** Merge-patch update; `updatedAt` moves forward on every call, even when nothing differs. */
+  /** Merge-patch update; `updatedAt` moves forward on every call, even when nothing differs. Records `brand.updated`. */
   update(changes: BrandChanges, now: Date): void {
     if (changes.name !== undefined) Brand.checkName(changes.name);
     if (changes.preferredAppearance !== undefined) Brand.checkAppearance(changes.preferredAppearance);
@@ -70,12 +80,15 @@ export class Brand {
     // Compute everything before assigning, so a rejected change leaves the brand untouched.
     const themeLight = changes.themeLight ? applyThemeChanges(this.themeLight, changes.themeLight, 'themeLight') : this.themeLight;
     const themeDark = changes.themeDark ? applyThemeChanges(this.themeDark, changes.themeDark, 'themeDark') : this.themeDark;
-    if (changes.name !== undefined) this.name = changes.name;
-    if (changes.preferredAppearance !== undefined) this.preferredAppearance = changes.preferredAppearance;
-    if (changes.companyHomePage !== undefined) this.companyHomePage = changes.companyHomePage;
-    this.themeLight = themeLight;
-    this.themeDark = themeDark;
-    this.updatedAt = movedForward(this.updatedAt, now);
+    this.change({
+      name: changes.name ?? this.name,
+      preferredAppearance: changes.preferredAppearance ?? this.preferredAppearance,
+      companyHomePage: changes.companyHomePage === undefined ? this.companyHomePage : changes.companyHomePage,
+      themeLight,
+      themeDark,
+      updatedAt: movedForward(this.updatedAt, now),
+    });
+    this.record(brandEvent('brand.updated', this));
   }
 
   private static checkName(name: unknown): void {

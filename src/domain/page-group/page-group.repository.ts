@@ -1,8 +1,8 @@
 import { PageGroup } from './page-group';
 
 export abstract class PageGroupRepository {
-  /** Null when the tenant has no such group, or it is soft-deleted. */
-  abstract findActiveById(tenantId: string, id: string): Promise<PageGroup | null>;
+  /** Null when the tenant has no such group, or it is soft-deleted; `forUpdate` locks it to the end of the unit of work. */
+  abstract findActiveById(tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<PageGroup | null>;
   /**
    * The default page template of the tenant's live group, or null as above: what adding a page
    * needs from its group, read without loading the aggregate (a page is added hundreds of times a

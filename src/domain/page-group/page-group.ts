@@ -1,3 +1,4 @@
+import { AggregateRoot, StateOf } from '../shared/aggregate-root';
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
 import { movedForward } from '../shared/clock';
@@ -30,27 +31,52 @@ export interface NewPageGroup {
 /**
  * A collection of pages with shared configuration, set up by the platform (the API only reads
  * it). `pagesCount` is kept by the database, incremented in the transaction that adds a page, so
- * it stays exact under concurrency; the model never writes it.
+ * it stays exact under concurrency; the model never writes it. It records no events: the event
+ * catalogue has none about groups (decisions.md 94).
  */
-export class PageGroup {
+export class PageGroup extends AggregateRoot<StateOf<PageGroup>> {
   private constructor(
-    public id: string,
-    public tenantId: string,
-    public brandId: string | null,
-    public name: string,
-    public title: string | null,
-    public pageContext: string | null,
-    public pageTemplateId: string | null,
-    public headerActionId: string | null,
-    public status: PageGroupStatus,
-    public pagesCount: number,
-    public actions: PlatformObject[],
-    public footerLinks: PlatformObject[],
-    public scripts: PlatformObject[],
-    public createdAt: Date,
-    public updatedAt: Date,
-    public deletedAt: Date | null,
-  ) {}
+    readonly id: string,
+    readonly tenantId: string,
+    readonly brandId: string | null,
+    readonly name: string,
+    readonly title: string | null,
+    readonly pageContext: string | null,
+    readonly pageTemplateId: string | null,
+    readonly headerActionId: string | null,
+    readonly status: PageGroupStatus,
+    readonly pagesCount: number,
+    readonly actions: PlatformObject[],
+    readonly footerLinks: PlatformObject[],
+    readonly scripts: PlatformObject[],
+    readonly createdAt: Date,
+    readonly updatedAt: Date,
+    readonly deletedAt: Date | null,
+  ) {
+    super();
+  }
+
+  /** A stored group, as the repository read it. */
+  static restore(state: StateOf<PageGroup>): PageGroup {
+    return new PageGroup(
+      state.id,
+      state.tenantId,
+      state.brandId,
+      state.name,
+      state.title,
+      state.pageContext,
+      state.pageTemplateId,
+      state.headerActionId,
+      state.status,
+      state.pagesCount,
+      state.actions,
+      state.footerLinks,
+      state.scripts,
+      state.createdAt,
+      state.updatedAt,
+      state.deletedAt,
+    );
+  }
 
   static create(input: NewPageGroup, now: Date): PageGroup {
     if (input.name.length < 1 || input.name.length > PAGE_GROUP_NAME_MAX) {
@@ -90,19 +116,13 @@ export class PageGroup {
 
   setStatus(status: PageGroupStatus, now: Date): void {
     PageGroup.checkStatus(status);
-    this.status = status;
-    this.touch(now);
+    this.change({ status, updatedAt: movedForward(this.updatedAt, now) });
   }
 
   /** Soft delete: the group and its pages disappear from the API; the rows stay. */
   softDelete(now: Date): void {
     if (this.deletedAt) return;
-    this.deletedAt = now;
-    this.touch(now);
-  }
-
-  private touch(now: Date): void {
-    this.updatedAt = movedForward(this.updatedAt, now);
+    this.change({ deletedAt: now, updatedAt: movedForward(this.updatedAt, now) });
   }
 
   private static checkStatus(status: unknown): void {

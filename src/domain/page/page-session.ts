@@ -1,6 +1,6 @@
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
-import type { Page } from './page';
+import type { PageState } from './page';
 
 export const UTM_KINDS = ['campaign', 'content', 'medium', 'source', 'term'] as const;
 export type UtmKind = (typeof UTM_KINDS)[number];
@@ -10,15 +10,15 @@ export const UTM_VALUE_MAX = 500;
 /** A visit to a page, recorded by the platform with the UTM values it came with. */
 export class PageSession {
   private constructor(
-    public id: string,
-    public tenantId: string,
-    public pageId: string,
-    public pageGroupId: string,
-    public utm: UtmValues,
-    public createdAt: Date,
+    readonly id: string,
+    readonly tenantId: string,
+    readonly pageId: string,
+    readonly pageGroupId: string,
+    readonly utm: UtmValues,
+    readonly createdAt: Date,
   ) {}
 
-  static record(page: Page, utm: UtmValues, now: Date): PageSession {
+  static record(page: Pick<PageState, 'id' | 'tenantId' | 'pageGroupId'>, utm: UtmValues, now: Date): PageSession {
     const clean: UtmValues = {};
     for (const kind of UTM_KINDS) {
       const value = utm[kind];
@@ -31,6 +31,6 @@ export class PageSession {
 }
 
 export abstract class PageSessionRepository {
-  /** Writes the session and adds its UTM values to the group's distinct values, in one transaction. */
+  /** Writes the session and adds its UTM values to the group's distinct values, in the unit of work. */
   abstract saveNew(session: PageSession): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { AggregateRoot } from '../shared/aggregate-root';
+import { AggregateRoot, StateOf } from '../shared/aggregate-root';
 import { newTypeId } from '../shared/type-id';
 import { pageVersionCreated } from './page.events';
 
@@ -16,16 +16,16 @@ export interface PageRef {
  * (its template and supplementary context). The number is the previous one plus one; the
  * database's unique (page, number) is what makes two racing versions impossible.
  */
-export class PageVersion extends AggregateRoot {
+export class PageVersion extends AggregateRoot<StateOf<PageVersion>> {
   private constructor(
-    public id: string,
-    public tenantId: string,
-    public pageId: string,
-    public pageGroupId: string,
-    public number: number,
-    public pageTemplateId: string | null,
-    public supplementaryContext: string | null,
-    public createdAt: Date,
+    readonly id: string,
+    readonly tenantId: string,
+    readonly pageId: string,
+    readonly pageGroupId: string,
+    readonly number: number,
+    readonly pageTemplateId: string | null,
+    readonly supplementaryContext: string | null,
+    readonly createdAt: Date,
   ) {
     super();
   }

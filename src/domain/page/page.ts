@@ -1,3 +1,4 @@
+import { AggregateRoot, StateOf } from '../shared/aggregate-root';
 import { movedForward } from '../shared/clock';
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
@@ -11,17 +12,38 @@ export interface PageContentChanges {
 
 export const SUPPLEMENTARY_CONTEXT_MAX = 10000;
 
-/** A page variant in a page group (`pagevar_`). */
-export class Page {
+/** What a page is made of, as stored. */
+export interface PageState {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly pageGroupId: string;
+  readonly pageTemplateId: string | null;
+  readonly supplementaryContext: string | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/**
+ * A page variant in a page group (`pagevar_`). Its versions record the events
+ * (`page.version.created`); the page records none of its own.
+ */
+export class Page extends AggregateRoot<StateOf<Page>> implements PageState {
   private constructor(
-    public id: string,
-    public tenantId: string,
-    public pageGroupId: string,
-    public pageTemplateId: string | null,
-    public supplementaryContext: string | null,
-    public createdAt: Date,
-    public updatedAt: Date,
-  ) {}
+    readonly id: string,
+    readonly tenantId: string,
+    readonly pageGroupId: string,
+    readonly pageTemplateId: string | null,
+    readonly supplementaryContext: string | null,
+    readonly createdAt: Date,
+    readonly updatedAt: Date,
+  ) {
+    super();
+  }
+
+  /** A stored page, as the repository read it. */
+  static restore(state: PageState): Page {
+    return new Page(state.id, state.tenantId, state.pageGroupId, state.pageTemplateId, state.supplementaryContext, state.createdAt, state.updatedAt);
+  }
 
   /** A new page with its version 1 (which records `page.version.created`). */
   static create(
@@ -41,9 +63,11 @@ export class Page {
    */
   newVersion(latestNumber: number, changes: PageContentChanges, now: Date): PageVersion {
     if (changes.supplementaryContext !== undefined && changes.supplementaryContext !== null) Page.checkContext(changes.supplementaryContext);
-    if (changes.pageTemplateId !== undefined) this.pageTemplateId = changes.pageTemplateId;
-    if (changes.supplementaryContext !== undefined) this.supplementaryContext = changes.supplementaryContext;
-    this.updatedAt = movedForward(this.updatedAt, now);
+    this.change({
+      pageTemplateId: changes.pageTemplateId === undefined ? this.pageTemplateId : changes.pageTemplateId,
+      supplementaryContext: changes.supplementaryContext === undefined ? this.supplementaryContext : changes.supplementaryContext,
+      updatedAt: movedForward(this.updatedAt, now),
+    });
     return PageVersion.next(this, latestNumber, now);
   }
 

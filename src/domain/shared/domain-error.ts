@@ -1,15 +1,21 @@
 import { parseTypeId } from './type-id';
 
 /**
- * Every error the core raises on purpose. `kind` is what the HTTP adapter maps to a status
- * (exhaustively, so a new kind does not compile until it is mapped); `code` is stable for clients.
+ * The stable code of every error the core raises on purpose. The HTTP adapter maps each one to a
+ * status and an API code in a `Record` over this union, so a new code does not compile until it
+ * is mapped (DOMAIN_ERRORS in interfaces/http/errors/api-error.ts).
  */
-export type DomainErrorKind = 'validation' | 'not_found' | 'conflict' | 'limit' | 'backlog';
+export type DomainErrorCode = 'VALIDATION_ERROR' | 'NOT_FOUND' | 'CONFLICT' | 'LIMIT_EXCEEDED' | 'RATE_LIMITED';
 
+/**
+ * The base of every error the core raises on purpose. The kinds shared by every aggregate are
+ * here; an aggregate's own errors sit beside it (webhook/webhook.errors.ts).
+ */
 export abstract class DomainError extends Error {
-  abstract readonly kind: DomainErrorKind;
-  abstract readonly code: string;
+  abstract readonly code: DomainErrorCode;
   readonly details?: Record<string, unknown>;
+  /** Set when the same request may succeed after this many seconds (sent as Retry-After). */
+  readonly retryAfterSeconds?: number;
 
   protected constructor(message: string, details?: Record<string, unknown>) {
     super(message);
@@ -20,8 +26,7 @@ export abstract class DomainError extends Error {
 
 /** A value breaks a rule of the model; `field` is the request path that carried it. */
 export class InvalidValueError extends DomainError {
-  readonly kind = 'validation' as const;
-  readonly code = 'VALIDATION_ERROR';
+  readonly code = 'VALIDATION_ERROR' as const;
 
   constructor(field: string, reason: string) {
     super(`${field} ${reason}`, { field, reason });
@@ -30,8 +35,7 @@ export class InvalidValueError extends DomainError {
 
 /** The resource does not exist for this tenant (another tenant's resource looks the same). */
 export class NotFoundError extends DomainError {
-  readonly kind = 'not_found' as const;
-  readonly code = 'NOT_FOUND';
+  readonly code = 'NOT_FOUND' as const;
 
   /** The message names the id only when it is a well-formed id: input is never echoed raw. */
   constructor(
@@ -44,43 +48,9 @@ export class NotFoundError extends DomainError {
 
 /** Another change to the same thing won a race; the caller may retry with fresh state. */
 export class ConcurrentChangeError extends DomainError {
-  readonly kind = 'conflict' as const;
-  readonly code = 'CONFLICT';
+  readonly code = 'CONFLICT' as const;
 
   constructor(what: string) {
     super(`${what} was changed concurrently; retry`);
-  }
-}
-
-/** The thing is busy with work that must finish first (an attempt in flight); retry afterwards. */
-export class InProgressError extends DomainError {
-  readonly kind = 'conflict' as const;
-  readonly code = 'CONFLICT';
-
-  constructor(message: string, details?: Record<string, unknown>) {
-    super(message, details);
-  }
-}
-
-/** A per-tenant limit of the model is reached (decisions.md 66): nothing was written. */
-export class LimitExceededError extends DomainError {
-  readonly kind = 'limit' as const;
-  readonly code = 'LIMIT_EXCEEDED';
-
-  constructor(resource: string, limit: number) {
-    super(`A tenant may have at most ${limit} ${resource}; delete one first.`, { resource, limit });
-  }
-}
-
-/**
- * Too much of the tenant's work of this kind is waiting to be done: nothing was written; the same
- * request succeeds once some of it is done (429 with Retry-After, like a rate limit).
- */
-export class BacklogFullError extends DomainError {
-  readonly kind = 'backlog' as const;
-  readonly code = 'RATE_LIMITED';
-
-  constructor(what: string, limit: number, readonly retryAfterSeconds: number) {
-    super(`At most ${limit} ${what} may wait per tenant; retry after ${retryAfterSeconds} s.`, { limit, retryAfterSeconds });
   }
 }

@@ -1,3 +1,4 @@
+import { StateOf } from '../shared/aggregate-root';
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
 
@@ -6,22 +7,40 @@ export const TEMPLATE_CONTENT_MAX = 512 * 1024;
 
 /**
  * A page template. System templates belong to no tenant, are visible to all and cannot be
- * edited; custom ones belong to one tenant (decisions.md, Templates).
+ * edited; custom ones belong to one tenant (decisions.md, Templates). Never changed once made
+ * (a duplicate is a new template), so it records no events.
  */
 export class Template {
   private constructor(
-    public id: string,
-    public tenantId: string | null,
-    public sourcePageTemplateId: string | null,
-    public name: string,
-    public description: string | null,
-    public templateContent: string,
-    public isEditable: boolean,
-    public isSystem: boolean,
-    public version: number,
-    public createdAt: Date,
-    public updatedAt: Date | null,
+    readonly id: string,
+    readonly tenantId: string | null,
+    readonly sourcePageTemplateId: string | null,
+    readonly name: string,
+    readonly description: string | null,
+    readonly templateContent: string,
+    readonly isEditable: boolean,
+    readonly isSystem: boolean,
+    readonly version: number,
+    readonly createdAt: Date,
+    readonly updatedAt: Date | null,
   ) {}
+
+  /** A stored template, as the repository read it. */
+  static restore(state: StateOf<Template>): Template {
+    return new Template(
+      state.id,
+      state.tenantId,
+      state.sourcePageTemplateId,
+      state.name,
+      state.description,
+      state.templateContent,
+      state.isEditable,
+      state.isSystem,
+      state.version,
+      state.createdAt,
+      state.updatedAt,
+    );
+  }
 
   static createSystem(input: { name: string; templateContent: string; description?: string | null }, now: Date): Template {
     Template.checkName(input.name);

@@ -1,4 +1,5 @@
 import { EVENT_TYPES, EventType, isEventType } from '../events/event-catalogue';
+import { AggregateRoot, StateOf } from '../shared/aggregate-root';
 import { InvalidValueError } from '../shared/domain-error';
 import { isHttpUrl } from '../shared/rules';
 import { newTypeId } from '../shared/type-id';
@@ -41,22 +42,24 @@ export const MAX_RATE_LIMIT_PER_SECOND = 10_000;
  * (decisions.md 82); deactivating stops deliveries and reactivating does not replay what was
  * missed.
  */
-export class WebhookSubscription {
+export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscription>> {
   private constructor(
-    public id: string,
-    public tenantId: string,
-    public url: string,
-    public events: EventType[],
-    public active: boolean,
-    public signingSecret: string,
-    public createdAt: Date,
-    public updatedAt: Date,
-    public deletedAt: Date | null,
+    readonly id: string,
+    readonly tenantId: string,
+    readonly url: string,
+    readonly events: readonly EventType[],
+    readonly active: boolean,
+    readonly signingSecret: string,
+    readonly createdAt: Date,
+    readonly updatedAt: Date,
+    readonly deletedAt: Date | null,
     /** Newest first, none expired at the last rotation. */
-    public previousSecrets: PreviousSigningSecret[] = [],
+    readonly previousSecrets: readonly PreviousSigningSecret[] = [],
     /** Attempts per second the receiver takes at most (across every worker); null for no limit. */
-    public rateLimitPerSecond: number | null = null,
-  ) {}
+    readonly rateLimitPerSecond: number | null = null,
+  ) {
+    super();
+  }
 
   static create(input: NewWebhookSubscription, signingSecret: string, now: Date): WebhookSubscription {
     return new WebhookSubscription(
@@ -75,7 +78,7 @@ export class WebhookSubscription {
   }
 
   /** Restores a stored subscription (the repository decrypts the secret first). */
-  static restore(state: Omit<WebhookSubscription, 'update' | 'delete' | 'wants' | 'isDeleted' | 'rotateSecret' | 'forgetExpiredSecrets'>): WebhookSubscription {
+  static restore(state: StateOf<WebhookSubscription>): WebhookSubscription {
     return new WebhookSubscription(
       state.id,
       state.tenantId,
@@ -101,33 +104,26 @@ export class WebhookSubscription {
       throw new InvalidValueError('expiresInSeconds', `must be an integer from 0 to ${MAX_SECRET_OVERLAP_SECONDS}`);
     }
     const expiresAt = new Date(now.getTime() + overlapSeconds * 1000);
-    this.previousSecrets = overlapSeconds === 0 ? [] : [{ secret: this.signingSecret, expiresAt }, ...this.previousSecrets].slice(0, MAX_PREVIOUS_SECRETS);
-    this.forgetExpiredSecrets(now);
-    this.signingSecret = newSecret;
-    this.updatedAt = movedForward(this.updatedAt, now);
+    const previous = overlapSeconds === 0 ? [] : [{ secret: this.signingSecret, expiresAt }, ...this.previousSecrets].slice(0, MAX_PREVIOUS_SECRETS);
+    this.change({ previousSecrets: unexpired(previous, now), signingSecret: newSecret, updatedAt: movedForward(this.updatedAt, now) });
   }
 
   update(changes: WebhookSubscriptionChanges, now: Date): void {
     const url = changes.url === undefined ? this.url : checkUrl(changes.url);
     const events = changes.events === undefined ? this.events : checkEvents(changes.events);
     const rate = changes.rateLimitPerSecond === undefined ? this.rateLimitPerSecond : checkRate(changes.rateLimitPerSecond);
-    this.url = url;
-    this.events = events;
-    this.rateLimitPerSecond = rate;
-    if (changes.active !== undefined) this.active = changes.active;
-    this.forgetExpiredSecrets(now);
-    this.updatedAt = movedForward(this.updatedAt, now);
+    this.change({
+      url,
+      events,
+      rateLimitPerSecond: rate,
+      active: changes.active ?? this.active,
+      previousSecrets: unexpired(this.previousSecrets, now),
+      updatedAt: movedForward(this.updatedAt, now),
+    });
   }
 
   delete(now: Date): void {
-    this.deletedAt ??= now;
-    this.active = false;
-    this.forgetExpiredSecrets(now);
-  }
-
-  /** An old secret that no longer signs is not kept: every write of the subscription drops it. */
-  private forgetExpiredSecrets(now: Date): void {
-    this.previousSecrets = this.previousSecrets.filter((old) => old.expiresAt > now);
+    this.change({ deletedAt: this.deletedAt ?? now, active: false, previousSecrets: unexpired(this.previousSecrets, now) });
   }
 
   isDeleted(): boolean {
@@ -138,6 +134,11 @@ export class WebhookSubscription {
   wants(type: string): boolean {
     return this.active && !this.isDeleted() && this.events.includes(type as EventType);
   }
+}
+
+/** An old secret that no longer signs is not kept: every write of the subscription drops it. */
+function unexpired(previous: readonly PreviousSigningSecret[], now: Date): PreviousSigningSecret[] {
+  return previous.filter((old) => old.expiresAt > now);
 }
 
 /** The old secrets a delivery sent at `at` is also signed with, newest first (the current one is signed with always). */

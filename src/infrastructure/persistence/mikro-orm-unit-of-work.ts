@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../application/shared/unit-of-work';
-import { committingOutbox } from './outbox/outbox-wake';
+import { wakingRelayAfter } from './outbox/outbox-wake';
 
 @Injectable()
 export class MikroOrmUnitOfWork extends UnitOfWork {
@@ -11,9 +11,13 @@ export class MikroOrmUnitOfWork extends UnitOfWork {
 
   /**
    * Repositories use the context EntityManager, which inside here is the transaction's fork.
-   * Events written inside wake the relay once this, the outermost transaction, has committed.
+   * Rows for the relay written inside wake it once this, the outermost transaction, has committed.
    */
   run<T>(work: () => Promise<T>): Promise<T> {
-    return committingOutbox(this.em, () => this.em.transactional(() => work()));
+    return wakingRelayAfter(this.em, () => this.em.transactional(() => work()));
+  }
+
+  runOneWrite<T>(work: () => Promise<T>): Promise<T> {
+    return wakingRelayAfter(this.em, work);
   }
 }

@@ -1,13 +1,13 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { BulkSeeder, BulkSeedResult, BulkSeedSizes, ProgressListener } from '../../application/seed/bulk-seeder';
+import { UnitOfWork } from '../../application/shared/unit-of-work';
 import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets';
 import { Brand } from '../../domain/brand/brand';
 import { EMPTY_THEME } from '../../domain/brand/theme';
 import { PAGE_GROUP_STATUSES, PageGroup } from '../../domain/page-group/page-group';
 import { UTM_KINDS } from '../../domain/page/page-session';
 import { newTypeId } from '../../domain/shared/type-id';
-import { hydrate } from './schemas/entity-class';
 import { sqlQuery } from './sql-statement';
 import { storedBrandView, storedPageGroupView } from './stored-views';
 
@@ -30,6 +30,7 @@ export class SqlBulkSeeder extends BulkSeeder {
   constructor(
     private readonly em: EntityManager,
     private readonly secrets: ApiKeySecrets,
+    private readonly unitOfWork: UnitOfWork,
   ) {
     super();
   }
@@ -55,7 +56,7 @@ export class SqlBulkSeeder extends BulkSeeder {
     await this.batches('brands', sizes.brands, onProgress, async (from, to) => {
       // Made as aggregates so that each row's stored view is the one the API's writers store.
       const brands = Array.from({ length: to - from }, (_, i) =>
-        hydrate(Brand, {
+        Brand.restore({
           id: newTypeId('brand'), tenantId: pick(tenants, from + i), name: `Brand ${from + i + 1}`, preferredAppearance: 'system',
           themeLight: theme, themeDark: theme, companyHomePage: `https://brand.example/${from + i + 1}`, createdAt: now, updatedAt: now,
         }),
@@ -78,7 +79,7 @@ export class SqlBulkSeeder extends BulkSeeder {
 
     const actions = [{ type: 'link', label: 'Go' }];
     const groups = Array.from({ length: sizes.pageGroups }, (_, i) =>
-      hydrate(PageGroup, {
+      PageGroup.restore({
         id: newTypeId('page'), tenantId: pick(tenants, i), brandId: null, name: `Group ${i + 1}`, title: null, pageContext: null,
         pageTemplateId: templateId, headerActionId: null, status: PAGE_GROUP_STATUSES[(i + 1) % 3], pagesCount: 0,
         actions, footerLinks: [], scripts: [], createdAt: now, updatedAt: now, deletedAt: null,
@@ -172,7 +173,7 @@ export class SqlBulkSeeder extends BulkSeeder {
         await insertSessions(chosen, utm, times);
       });
     }
-    await this.em.transactional((em) => this.countSessions(em, pages.map((p) => p.id), onProgress));
+    await this.unitOfWork.run(() => this.countSessions(this.em, pages.map((p) => p.id), onProgress));
     await sqlQuery(this.em, 'ANALYZE');
 
     return {

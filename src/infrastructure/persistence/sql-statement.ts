@@ -51,3 +51,12 @@ export function sqlParams(): ((value: unknown) => string) & { values: unknown[] 
   const values: unknown[] = [];
   return Object.assign((value: unknown) => `$${values.push(value)}`, { values });
 }
+
+/**
+ * For adapters whose statements need the unit of work's transaction (a row or advisory lock held
+ * to the commit, a count and the write it guards): outside one, a lock would end with its own
+ * statement and the guard would not hold, so it is a programming error.
+ */
+export function requireTransaction(em: EntityManager, what: string): void {
+  if (!em.getTransactionContext()) throw new Error(`${what} must run inside a unit of work (UnitOfWork.run)`);
+}

@@ -1,4 +1,4 @@
-import { toBrandView } from '../../application/brand/brand.view';
+import { toBrandView } from '../../domain/brand/brand.view';
 import { toPageGroupView } from '../../application/page-group/page-group.view';
 import { Brand } from '../../domain/brand/brand';
 import { PageGroup } from '../../domain/page-group/page-group';

@@ -1,5 +1,4 @@
 import { Template } from '../../domain/template/template';
-import { hydrate } from './schemas/entity-class';
 
 /** A templates row as node-postgres returns it. */
 export interface TemplateRow {
@@ -20,7 +19,7 @@ export const COLUMNS = 'id, tenant_id, source_page_template_id, name, descriptio
 
 /** The Template aggregate of a row. */
 export function toTemplate(row: TemplateRow): Template {
-  return hydrate(Template, {
+  return Template.restore({
     id: row.id,
     tenantId: row.tenant_id,
     sourcePageTemplateId: row.source_page_template_id,

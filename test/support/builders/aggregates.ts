@@ -1,7 +1,4 @@
-import { brandEvent } from '../../../src/application/brand/brand.events';
-import { toBrandView } from '../../../src/application/brand/brand.view';
 import { Brand, NewBrand } from '../../../src/domain/brand/brand';
-import { DomainEvent } from '../../../src/domain/shared/domain-event';
 import { Page } from '../../../src/domain/page/page';
 import { NewPageGroup, PageGroup } from '../../../src/domain/page-group/page-group';
 
@@ -14,12 +11,6 @@ export function aBrand(tenantId: string, overrides: Partial<NewBrand> = {}, at =
     { tenantId, name: 'Brand', preferredAppearance: 'dark', themeLight: { borderColor: '#123' }, themeDark: {}, companyHomePage: 'https://x.example', ...overrides },
     at,
   );
-}
-
-/** The event a brand's repository write carries: `brand.created` at its creation, else `brand.updated`. */
-export function brandEventOf(brand: Brand): DomainEvent {
-  const created = brand.updatedAt.getTime() === brand.createdAt.getTime();
-  return brandEvent(created ? 'brand.created' : 'brand.updated', toBrandView(brand), brand.updatedAt);
 }
 
 /** A draft page group of `tenantId` named G, with no platform objects. */

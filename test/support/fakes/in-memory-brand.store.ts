@@ -1,5 +1,5 @@
 import { BrandQueries } from '../../../src/application/brand/brand.queries';
-import { BrandView, toBrandView } from '../../../src/application/brand/brand.view';
+import { BrandView, toBrandView } from '../../../src/domain/brand/brand.view';
 import { JsonText } from '../../../src/application/shared/json-text';
 import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../src/application/shared/pagination';
 import { Brand } from '../../../src/domain/brand/brand';
@@ -19,18 +19,21 @@ export class InMemoryBrands extends BrandRepository {
     return brand.tenantId === tenantId ? brand : null;
   }
 
-  async add(brand: Brand, event: DomainEvent): Promise<void> {
+  async add(brand: Brand): Promise<void> {
     if (this.rows.has(brand.id)) throw new Error(`brand ${brand.id} was added already`);
-    this.saves++;
-    this.rows.set(brand.id, JSON.stringify(brand));
-    this.events.push(event);
+    this.write(brand);
   }
 
-  async save(brand: Brand, event: DomainEvent): Promise<void> {
+  async save(brand: Brand): Promise<void> {
     if (!this.rows.has(brand.id)) throw new Error(`brand ${brand.id} was never added`);
+    this.write(brand);
+  }
+
+  /** The row and the events the brand recorded, as the SQL repository writes them. */
+  private write(brand: Brand): void {
     this.saves++;
+    this.events.push(...brand.pullEvents());
     this.rows.set(brand.id, JSON.stringify(brand));
-    this.events.push(event);
   }
 
   queries(): BrandQueries {
@@ -56,11 +59,8 @@ function asText(brand: Brand): JsonText<BrandView> {
   return new JsonText(JSON.stringify(toBrandView(brand)));
 }
 
-/** Stored copies are revived like the ORM does: the prototype, no constructor call. */
+/** Stored copies are revived as the SQL repository does, through `Brand.restore`. */
 function revive(json: string): Brand {
   const data = JSON.parse(json);
-  return Object.assign(Object.create(Brand.prototype), data, {
-    createdAt: new Date(data.createdAt),
-    updatedAt: new Date(data.updatedAt),
-  }) as Brand;
+  return Brand.restore({ ...data, createdAt: new Date(data.createdAt), updatedAt: new Date(data.updatedAt) });
 }

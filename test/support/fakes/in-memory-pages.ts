@@ -1,4 +1,5 @@
 import { Page } from '../../../src/domain/page/page';
+import { PageSession, PageSessionRepository } from '../../../src/domain/page/page-session';
 import { PageVersion } from '../../../src/domain/page/page-version';
 import { PageRepository, PageVersionRepository } from '../../../src/domain/page/page.repository';
 import { PageGroup } from '../../../src/domain/page-group/page-group';
@@ -9,21 +10,25 @@ import { ConcurrentChangeError } from '../../../src/domain/shared/domain-error';
 import { Template } from '../../../src/domain/template/template';
 import { TemplateRepository } from '../../../src/domain/template/template.repository';
 
+/** Groups kept as copies, so a use case that forgets to save changes nothing. */
 export class InMemoryGroups extends PageGroupRepository {
   readonly rows = new Map<string, PageGroup>();
-  async findActiveById(tenantId: string, id: string) {
+  readonly locked: string[] = [];
+  async findActiveById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}) {
     const group = this.rows.get(id);
-    return group && group.tenantId === tenantId && !group.isDeleted() ? group : null;
+    if (!group || group.tenantId !== tenantId || group.isDeleted()) return null;
+    if (options.forUpdate) this.locked.push(id);
+    return PageGroup.restore({ ...group });
   }
   async findActiveDefaults(tenantId: string, id: string) {
     const group = await this.findActiveById(tenantId, id);
     return group && { pageTemplateId: group.pageTemplateId };
   }
   async add(group: PageGroup) {
-    this.rows.set(group.id, group);
+    this.rows.set(group.id, PageGroup.restore({ ...group }));
   }
   async save(group: PageGroup) {
-    this.rows.set(group.id, group);
+    this.rows.set(group.id, PageGroup.restore({ ...group }));
   }
 }
 
@@ -92,5 +97,13 @@ export class InMemoryVersions extends PageVersionRepository {
     this.store.versions.push(version);
     this.store.pages.set(page.id, page);
     this.store.outbox.push(...version.pullEvents());
+  }
+}
+
+/** Sessions as recorded, in order. */
+export class InMemorySessions extends PageSessionRepository {
+  readonly rows: PageSession[] = [];
+  async saveNew(session: PageSession) {
+    this.rows.push(session);
   }
 }

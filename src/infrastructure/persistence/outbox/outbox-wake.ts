@@ -5,7 +5,7 @@ import { sqlRows } from '../sql-statement';
 export const OUTBOX_CHANNEL = 'outbox_events';
 
 /**
- * The relay's wake-up (NOTIFY) is sent after the transaction that wrote outbox rows commits, not
+ * The relay's wake-up (NOTIFY) is sent by the unit of work after its transaction commits, never
  * inside it. A transaction that has issued NOTIFY takes one lock for the whole database at its
  * commit and keeps it until its commit record is on disk, so every event-writing commit of every
  * process waited for the previous one's flush, one flush at a time (pg_stat_activity showed POST
@@ -13,40 +13,35 @@ export const OUTBOX_CHANNEL = 'outbox_events';
  * NOTIFY writes nothing to the WAL and holds that lock for microseconds.
  *
  * Lost wake-ups cost latency only: the relay also polls (WEBHOOK_RELAY_POLL_MS), and a process
- * that dies between the commit and the NOTIFY leaves its events for that poll.
+ * that dies between the commit and the NOTIFY leaves its work for that poll.
  */
 interface Scope {
-  wroteOutbox: boolean;
+  wroteRelayWork: boolean;
 }
 const scope = new AsyncLocalStorage<Scope>();
 
 /**
- * Runs `work` (which begins and commits a transaction on `em`) and wakes the relay once it has
- * committed, if it wrote outbox rows. Nested inside another such scope (a repository's
- * transaction inside a unit of work), it leaves that to the outermost one, which commits last.
+ * Runs `work` (the unit of work's transaction, or its one statement) and wakes the relay once it
+ * has committed, if it wrote rows for the relay. Nested inside another such scope, it leaves that
+ * to the outermost one, which commits last. Only the unit of work calls this.
  */
-export async function committingOutbox<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
+export async function wakingRelayAfter<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
   if (scope.getStore()) return work();
-  const state: Scope = { wroteOutbox: false };
+  const state: Scope = { wroteRelayWork: false };
   const result = await scope.run(state, work);
-  if (state.wroteOutbox) wakeRelay(em);
+  if (state.wroteRelayWork) wakeRelay(em);
   return result;
 }
 
-/** Called by the outbox writer: true when a scope will wake the relay after its commit. */
-export function markOutboxWritten(): boolean {
-  const state = scope.getStore();
-  if (state) state.wroteOutbox = true;
-  return state !== undefined;
-}
-
 /**
- * Wakes the relay for work written in the current transaction: after the enclosing
- * `committingOutbox` commits, or, outside one, by a NOTIFY in the transaction (delivered on
- * commit, dropped on rollback). The relay also polls, so a missed wake-up only adds latency.
+ * Called by the writer of rows for the relay (outbox.writer.ts) before it writes them. Outside a
+ * unit of work it throws: such rows would wait for the relay's poll, and a use case that forgot
+ * its unit of work would be found only by its latency.
  */
-export async function wakeRelayOnCommit(em: EntityManager): Promise<void> {
-  if (!markOutboxWritten()) await sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+export function noteRelayWork(): void {
+  const state = scope.getStore();
+  if (!state) throw new Error('rows for the relay were written outside a unit of work (UnitOfWork.run)');
+  state.wroteRelayWork = true;
 }
 
 // Commits that finish in the same turn of the event loop share one NOTIFY: it is sent after all of

@@ -1,7 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { AggregateRoot } from '../../../domain/shared/aggregate-root';
 import { DomainEvent } from '../../../domain/shared/domain-event';
 import { sqlRows } from '../sql-statement';
-import { OUTBOX_CHANNEL, wakeRelayOnCommit } from './outbox-wake';
+import { noteRelayWork, OUTBOX_CHANNEL } from './outbox-wake';
 
 export { OUTBOX_CHANNEL };
 
@@ -13,39 +14,45 @@ export function eventBody(event: DomainEvent): string {
   return JSON.stringify({ id: event.id, type: event.type, createdAt: event.occurredAt.toISOString(), tenantId: event.tenantId, data: event.data });
 }
 
-// Every outbox row is written from these: the one INSERT of a batch (writeToOutbox), the one
-// inside a larger statement (outboxInsertAfter) and a row relayed when written (a test event).
+// Every outbox row is written from these: alone (writeEvents) or inside a larger statement.
 const OUTBOX_COLUMNS = 'id, tenant_id, type, body, created_at';
 const OUTBOX_TYPES = ['text', 'text', 'text', 'text', 'timestamptz'];
 
-/** An event's outbox row already relayed (published when written): parameters `outboxParams`. */
-export const INSERT_RELAYED_OUTBOX_ROW = `INSERT INTO outbox_events (${OUTBOX_COLUMNS}, published_at) VALUES ($1, $2, $3, $4, $5, $5)`;
-
-/** An event's outbox row, in the order of OUTBOX_COLUMNS and OUTBOX_TYPES: the parameters of outboxInsertAfter. */
-export function outboxParams(event: DomainEvent): unknown[] {
-  return [event.id, event.tenantId, event.type, eventBody(event), event.occurredAt];
+/** The events the aggregates recorded since they were loaded or made, oldest first; empties their lists. */
+export function recordedEvents(...aggregates: AggregateRoot[]): DomainEvent[] {
+  return aggregates.flatMap((aggregate) => aggregate.pullEvents());
 }
 
 /**
- * The outbox row of one event as a statement of a larger one: an `INSERT … SELECT` of its values
- * as parameters $first…$first+4 (`outboxParams`), `FROM after` so that it is written only when the
- * row it follows was. For writes that are one statement (a page with its first version); call
- * `markOutboxWritten` when it wrote.
+ * The outbox rows of some events as one `INSERT … SELECT` of parameter arrays $first…$first+4
+ * (`outboxParams`). With `after`, the name of a CTE of the same statement, they are written only
+ * if it returned a row (the change they report was written). `relayed` writes them as published
+ * already: a test event, whose one delivery is written beside it instead of by the relay.
  */
-export function outboxInsertAfter(after: string, first: number): string {
-  const values = OUTBOX_TYPES.map((type, i) => `$${first + i}::${type}`).join(', ');
-  return `INSERT INTO outbox_events (${OUTBOX_COLUMNS}) SELECT ${values} FROM ${after}`;
+export function outboxInsert(first: number, options: { after?: string; relayed?: boolean } = {}): string {
+  const arrays = OUTBOX_TYPES.map((type, i) => `$${first + i}::${type}[]`).join(', ');
+  const columns = options.relayed ? `${OUTBOX_COLUMNS}, published_at` : OUTBOX_COLUMNS;
+  const values = options.relayed ? 'e.*, e.created_at' : 'e.*';
+  const when = options.after ? ` WHERE EXISTS (SELECT 1 FROM ${options.after})` : '';
+  return `INSERT INTO outbox_events (${columns}) SELECT ${values} FROM unnest(${arrays}) AS e(id, tenant_id, type, body, created_at)${when}`;
 }
 
-/** Appends events to the outbox on the context EntityManager: inside its transaction if any. */
-export async function writeToOutbox(em: EntityManager, events: readonly DomainEvent[]): Promise<void> {
+/** The five parameters of `outboxInsert`: one array per column. */
+export function outboxParams(events: readonly DomainEvent[]): unknown[] {
+  return [events.map((e) => e.id), events.map((e) => e.tenantId), events.map((e) => e.type), events.map(eventBody), events.map((e) => e.occurredAt)];
+}
+
+/**
+ * Runs a statement that writes rows for the relay (events, or manual deliveries it hands to the
+ * queue) on the unit of work's connection; the unit of work wakes the relay after its commit.
+ */
+export function writeForRelay<T>(em: EntityManager, text: string, params: readonly unknown[]): Promise<T[]> {
+  noteRelayWork();
+  return sqlRows<T>(em, text, params);
+}
+
+/** Appends events to the outbox, alone, in the unit of work (nothing when there are none). */
+export async function writeEvents(em: EntityManager, events: readonly DomainEvent[], options: { relayed?: boolean } = {}): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map(outboxParams);
-  await sqlRows(
-    em,
-    `INSERT INTO outbox_events (${OUTBOX_COLUMNS}) SELECT * FROM unnest(${OUTBOX_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})`,
-    OUTBOX_TYPES.map((_, column) => rows.map((row) => row[column])),
-  );
-  // After the commit of the enclosing `committingOutbox` (outbox-wake.ts says why).
-  await wakeRelayOnCommit(em);
+  await writeForRelay(em, outboxInsert(1, options), outboxParams(events));
 }

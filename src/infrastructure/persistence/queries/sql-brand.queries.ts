@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { BrandQueries } from '../../../application/brand/brand.queries';
-import { BrandView } from '../../../application/brand/brand.view';
+import { BrandView } from '../../../domain/brand/brand.view';
 import { JsonText } from '../../../application/shared/json-text';
 import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { sqlRows } from '../sql-statement';

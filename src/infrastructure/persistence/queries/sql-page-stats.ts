@@ -9,13 +9,16 @@ import { sqlRows } from '../sql-statement';
 // for each of UTM_TOP_CANDIDATES values per kind, however many values the page has.
 
 /** Sessions per bucket: the page's hour rows, added up by UTC day for interval=day. */
-export async function sessionsPerBucket(em: EntityManager, pageId: string, range: StatsRange): Promise<{ start: Date; sessions: number }[]> {
+/** Of the tenant's page only: the counters have no tenant column, so the page is checked in the same statement (one probe). */
+const ofTenant = (tenantParam: string) => `EXISTS (SELECT 1 FROM pages p WHERE p.id = $1 AND p.tenant_id = ${tenantParam})`;
+
+export async function sessionsPerBucket(em: EntityManager, tenantId: string, pageId: string, range: StatsRange): Promise<{ start: Date; sessions: number }[]> {
   const bucket = range.interval === 'day' ? `date_trunc('day', hour, 'UTC')` : 'hour';
   const rows = await sqlRows<{ start: Date; sessions: number }>(
     em,
     `SELECT ${bucket} AS start, sum(sessions)::int AS sessions FROM page_session_hours
-     WHERE page_id = $1 AND hour >= $2 AND hour < $3 GROUP BY 1`,
-    [pageId, range.from, range.to],
+     WHERE page_id = $1 AND hour >= $2 AND hour < $3 AND ${ofTenant('$4')} GROUP BY 1`,
+    [pageId, range.from, range.to, tenantId],
   );
   return rows.map((row) => ({ start: new Date(row.start), sessions: row.sessions }));
 }
@@ -39,7 +42,8 @@ const TOP_UTM_VALUES = `
     CROSS JOIN LATERAL (
       SELECT v.value, v.first_hour, v.last_hour, v.total, row_number() OVER (ORDER BY v.total DESC, v.value) AS rank
       FROM page_utm_values v WHERE v.page_id = $1 AND v.kind = k.kind
-      ORDER BY v.total DESC, v.value LIMIT ${UTM_TOP_CANDIDATES + 1}) c),
+      ORDER BY v.total DESC, v.value LIMIT ${UTM_TOP_CANDIDATES + 1}) c
+    WHERE ${ofTenant('$6')}),
   counted AS (
     SELECT c.kind, c.value, s.sessions FROM candidates c
     CROSS JOIN LATERAL (SELECT (
@@ -60,9 +64,9 @@ export interface TopUtmValues {
   approximate: UtmKind[];
 }
 
-export async function topUtmValues(em: EntityManager, pageId: string, range: StatsRange, top: number): Promise<TopUtmValues> {
+export async function topUtmValues(em: EntityManager, tenantId: string, pageId: string, range: StatsRange, top: number): Promise<TopUtmValues> {
   const rows = await sqlRows<{ kind: UtmKind; value: string | null; sessions: number | null; outside: number | null }>(em, TOP_UTM_VALUES, [
-    pageId, range.from, range.to, top, UTM_KINDS,
+    pageId, range.from, range.to, top, UTM_KINDS, tenantId,
   ]);
   const values = rows.filter((row) => row.value !== null).map((row) => ({ kind: row.kind, value: row.value!, sessions: row.sessions! }));
   // A list is exact when no value left out can reach it: the last listed value (the top-th) has

@@ -1,14 +1,15 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { PageQueries } from '../../../application/page/page.queries';
-import { PageListItemView, PageVersionView, PageView, toUtmParametersView, UTM_VALUES_PER_KIND, UtmParametersView } from '../../../application/page/page.view';
+import {
+  PageListItemView, PageVersionView, PageView, toPageListItemView, toPageVersionView, toPageView, toUtmParametersView, UTM_VALUES_PER_KIND, UtmParametersView,
+} from '../../../application/page/page.view';
 import { StatsRange } from '../../../domain/page/stats-range';
 import { sessionsPerBucket, topUtmValues } from './sql-page-stats';
 import { UTM_KINDS, UtmKind } from '../../../domain/page/page-session';
 import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { JsonText } from '../../../application/shared/json-text';
 import { sqlParams, sqlRows } from '../sql-statement';
-import { isoTimestamp } from '../sql';
 
 interface PageRow {
   id: string;
@@ -17,6 +18,17 @@ interface PageRow {
   created_at: string;
   updated_at: string;
 }
+
+interface PageVersionRow {
+  id: string;
+  number: number;
+  page_template_id: string | null;
+  supplementary_context: string | null;
+  created_at: string;
+}
+
+// Timestamps come from the driver as text (mikro-orm.config.ts keeps them exact): made Dates here.
+const fromPageRow = (row: PageRow) => ({ id: row.id, pageGroupId: row.page_group_id, tenantId: row.tenant_id, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) });
 
 // A live group with no UTM value yet has no summary row (Migration20261125010000_utm_values_bounded).
 const NO_UTM_VALUES: string = JSON.stringify(toUtmParametersView([]));
@@ -40,12 +52,11 @@ export class SqlPageQueries extends PageQueries {
     const p = sqlParams();
     const rows = await sqlRows<PageRow>(
       this.em,
-      `SELECT id, page_group_id, tenant_id, ${isoTimestamp('created_at')} AS created_at, ${isoTimestamp('updated_at')} AS updated_at
+      `SELECT id, page_group_id, tenant_id, created_at, updated_at
        FROM pages WHERE page_group_id = ${p(pageGroupId)} AND tenant_id = ${p(tenantId)} ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
       p.values,
     );
-    const items = rows.map((row) => ({ pageId: row.id, pageGroupId: row.page_group_id, tenantId: row.tenant_id, createdAt: row.created_at, updatedAt: row.updated_at }));
-    return toSlice(items, page.limit, (item) => item.pageId);
+    return toSlice(rows.map((row) => toPageListItemView(fromPageRow(row))), page.limit, (item) => item.pageId);
   }
 
   async utmParameters(tenantId: string, pageGroupId: string): Promise<JsonText<UtmParametersView> | null> {
@@ -84,18 +95,20 @@ export class SqlPageQueries extends PageQueries {
   }
 
   async findInGroup(tenantId: string, pageGroupId: string, pageId: string): Promise<PageView | null> {
-    const rows = await sqlRows<PageView>(
+    const rows = await sqlRows<PageRow & { page_template_id: string | null; supplementary_context: string | null; current: number; count: number; sessions: number }>(
       this.em,
-      `SELECT p.id AS "pageId", p.page_group_id AS "pageGroupId", p.tenant_id AS "tenantId",
-         ${isoTimestamp('p.created_at')} AS "createdAt", ${isoTimestamp('p.updated_at')} AS "updatedAt",
-         p.page_template_id AS "pageTemplateId", p.supplementary_context AS "supplementaryContext",
-         v.current AS "currentVersion", v.count AS "versionsCount",
-         (SELECT coalesce(sum(h.sessions), 0)::int FROM page_session_hours h WHERE h.page_id = p.id) AS "sessionsCount"
+      `SELECT p.id, p.page_group_id, p.tenant_id, p.created_at, p.updated_at, p.page_template_id, p.supplementary_context, v.current, v.count,
+         (SELECT coalesce(sum(h.sessions), 0)::int FROM page_session_hours h WHERE h.page_id = p.id) AS sessions
        FROM pages p, LATERAL (SELECT max(number) AS current, count(*)::int AS count FROM page_versions WHERE page_id = p.id) v
        WHERE p.id = $1 AND p.tenant_id = $2 AND p.page_group_id = $3`,
       [pageId, tenantId, pageGroupId],
     );
-    return rows[0] ?? null;
+    if (rows.length === 0) return null;
+    const [row] = rows;
+    return toPageView(
+      { ...fromPageRow(row), pageTemplateId: row.page_template_id, supplementaryContext: row.supplementary_context },
+      { currentVersion: row.current, versionsCount: row.count, sessionsCount: row.sessions },
+    );
   }
 
   async isInGroup(tenantId: string, pageGroupId: string, pageId: string): Promise<boolean> {
@@ -106,19 +119,19 @@ export class SqlPageQueries extends PageQueries {
   async listVersions(tenantId: string, pageId: string, page: ListRequest): Promise<ListSlice<PageVersionView>> {
     const p = sqlParams();
     const after = page.after === undefined ? undefined : Number(page.after);
-    const rows = await sqlRows<PageVersionView>(
+    const rows = await sqlRows<PageVersionRow>(
       this.em,
-      `SELECT id AS "pageVersionId", number, page_template_id AS "pageTemplateId", supplementary_context AS "supplementaryContext",
-         ${isoTimestamp('created_at')} AS "createdAt"
+      `SELECT id, number, page_template_id, supplementary_context, created_at
        FROM page_versions WHERE page_id = ${p(pageId)} AND tenant_id = ${p(tenantId)} ${after !== undefined && Number.isInteger(after) ? `AND number < ${p(after)}` : ''}
        ORDER BY number DESC LIMIT ${p(page.limit + 1)}`,
       p.values,
     );
-    return toSlice(rows, page.limit, (row) => String(row.number));
+    const versions = rows.map((row) => toPageVersionView({ id: row.id, number: row.number, pageTemplateId: row.page_template_id, supplementaryContext: row.supplementary_context, createdAt: new Date(row.created_at) }));
+    return toSlice(versions, page.limit, (version) => String(version.number));
   }
 
-  async stats(pageId: string, range: StatsRange, top: number) {
-    const [buckets, utm] = await Promise.all([sessionsPerBucket(this.em, pageId, range), topUtmValues(this.em, pageId, range, top)]);
+  async stats(tenantId: string, pageId: string, range: StatsRange, top: number) {
+    const [buckets, utm] = await Promise.all([sessionsPerBucket(this.em, tenantId, pageId, range), topUtmValues(this.em, tenantId, pageId, range, top)]);
     return { buckets, utm: utm.values, utmApproximate: utm.approximate };
   }
 }

@@ -2,9 +2,8 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { WebhookSubscriptionQueries } from '../../../application/webhook/webhook-subscription.queries';
-import { DeliveryAttemptView, WebhookSubscriptionView } from '../../../application/webhook/webhook-subscription.view';
+import { DeliveryAttemptView, toDeliveryAttemptView, toSubscriptionView, WebhookSubscriptionView } from '../../../application/webhook/webhook-subscription.view';
 import { EventType } from '../../../domain/events/event-catalogue';
-import { isoTimestamp } from '../sql';
 import { sqlParams, sqlRows } from '../sql-statement';
 
 @Injectable()
@@ -17,11 +16,13 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
     const p = sqlParams();
     const rows = await sqlRows<{ id: string; url: string; events: EventType[]; active: boolean; rate_limit_per_second: number | null; created_at: string; updated_at: string }>(
       this.em,
-      `SELECT id, url, events, active, rate_limit_per_second, ${isoTimestamp('created_at')} AS created_at, ${isoTimestamp('updated_at')} AS updated_at
+      `SELECT id, url, events, active, rate_limit_per_second, created_at, updated_at
        FROM webhook_subscriptions WHERE tenant_id = ${p(tenantId)} AND deleted_at IS NULL ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
       p.values,
     );
-    const items = rows.map((r) => ({ id: r.id, url: r.url, events: r.events, active: r.active, rateLimitPerSecond: r.rate_limit_per_second, createdAt: r.created_at, updatedAt: r.updated_at }));
+    const items = rows.map((r) =>
+      toSubscriptionView({ id: r.id, url: r.url, events: r.events, active: r.active, rateLimitPerSecond: r.rate_limit_per_second, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at) }),
+    );
     return toSlice(items, page.limit, (s) => s.id);
   }
 
@@ -30,11 +31,12 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
     const rows = await sqlRows<{ id: string; delivery_id: string; event_id: string; event_type: string; attempt_number: number; status_code: number | null; duration_ms: number; error: string | null; next_attempt_at: string | null; created_at: string; trigger: 'scheduled' | 'manual'; redelivery_of: string | null }>(
       this.em,
       `SELECT id, delivery_id, event_id, event_type, attempt_number, status_code, duration_ms, error,
-         ${isoTimestamp('next_attempt_at')} AS next_attempt_at, ${isoTimestamp('created_at')} AS created_at, trigger, redelivery_of
+         next_attempt_at, created_at, trigger, redelivery_of
        FROM webhook_delivery_attempts WHERE subscription_id = ${p(subscriptionId)} AND tenant_id = ${p(tenantId)} ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
       p.values,
     );
-    const items = rows.map((r) => ({
+    const items = rows.map((r) =>
+      toDeliveryAttemptView({
       id: r.id,
       deliveryId: r.delivery_id,
       trigger: r.trigger,
@@ -45,9 +47,10 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
       statusCode: r.status_code,
       durationMs: r.duration_ms,
       error: r.error,
-      nextAttemptAt: r.next_attempt_at,
-      createdAt: r.created_at,
-    }));
+      nextAttemptAt: r.next_attempt_at === null ? null : new Date(r.next_attempt_at),
+      createdAt: new Date(r.created_at),
+      }),
+    );
     return toSlice(items, page.limit, (a) => a.id);
   }
 }

@@ -1,8 +1,8 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ApiKey } from '../../../domain/api-key/api-key';
 import { ApiKeyPrincipal, ApiKeyRepository } from '../../../domain/api-key/api-key.repository';
-import { sqlRows } from '../sql-statement';
+import { requireTransaction, sqlRows } from '../sql-statement';
 
 @Injectable()
 export class MikroOrmApiKeyRepository extends ApiKeyRepository {
@@ -10,8 +10,9 @@ export class MikroOrmApiKeyRepository extends ApiKeyRepository {
     super();
   }
 
-  findById(id: string): Promise<ApiKey | null> {
-    return this.em.findOne(ApiKey, { id });
+  findById(id: string, options: { forUpdate?: boolean } = {}): Promise<ApiKey | null> {
+    if (options.forUpdate) requireTransaction(this.em, 'an api key read for update');
+    return this.em.findOne(ApiKey, { id }, options.forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   }
 
   async findActiveByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {

@@ -2,9 +2,8 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { PageGroup, PageGroupStatus, PlatformObject } from '../../../domain/page-group/page-group';
 import { PageGroupRepository } from '../../../domain/page-group/page-group.repository';
-import { hydrate } from '../schemas/entity-class';
 import { pagesCountOf } from '../sql';
-import { sqlQuery, sqlRows } from '../sql-statement';
+import { requireTransaction, sqlQuery, sqlRows } from '../sql-statement';
 import { storedPageGroupView } from '../stored-views';
 
 interface PageGroupRow {
@@ -43,10 +42,12 @@ export class SqlPageGroupRepository extends PageGroupRepository {
     super();
   }
 
-  async findActiveById(tenantId: string, id: string): Promise<PageGroup | null> {
+  async findActiveById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<PageGroup | null> {
+    if (options.forUpdate) requireTransaction(this.em, 'a page group read for update');
     const rows = await sqlRows<PageGroupRow>(
       this.em,
-      `SELECT g.id, g.tenant_id, g.created_at, ${READ_COLUMNS}, ${pagesCountOf('g.id')} AS pages_count FROM page_groups g WHERE g.id = $1 AND g.tenant_id = $2 AND g.deleted_at IS NULL`,
+      `SELECT g.id, g.tenant_id, g.created_at, ${READ_COLUMNS}, ${pagesCountOf('g.id')} AS pages_count FROM page_groups g
+       WHERE g.id = $1 AND g.tenant_id = $2 AND g.deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE OF g' : ''}`,
       [id, tenantId],
     );
     return rows.length === 0 ? null : toPageGroup(rows[0]);
@@ -91,7 +92,7 @@ export class SqlPageGroupRepository extends PageGroupRepository {
 }
 
 function toPageGroup(row: PageGroupRow): PageGroup {
-  return hydrate(PageGroup, {
+  return PageGroup.restore({
     id: row.id,
     tenantId: row.tenant_id,
     brandId: row.brand_id,

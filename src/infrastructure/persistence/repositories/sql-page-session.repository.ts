@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { PageSession, PageSessionRepository, UTM_KINDS } from '../../../domain/page/page-session';
-import { sqlRows } from '../sql-statement';
+import { requireTransaction, sqlRows } from '../sql-statement';
 
 @Injectable()
 export class SqlPageSessionRepository extends PageSessionRepository {
@@ -11,20 +11,19 @@ export class SqlPageSessionRepository extends PageSessionRepository {
 
   async saveNew(session: PageSession): Promise<void> {
     const { utm } = session;
-    await this.em.transactional(async (em) => {
-      await sqlRows(
-        em,
-        `INSERT INTO page_sessions (id, tenant_id, page_id, page_group_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [session.id, session.tenantId, session.pageId, session.pageGroupId, utm.source ?? null, utm.medium ?? null, utm.campaign ?? null, utm.term ?? null, utm.content ?? null, session.createdAt],
-      );
-      const kinds = UTM_KINDS.filter((kind) => utm[kind] !== undefined);
-      const values = kinds.map((kind) => utm[kind]);
-      if (kinds.length > 0) await sqlRows(em, LOCK_UTM_VALUES, [session.pageId, kinds, values, session.createdAt]);
-      await sqlRows(em, COUNT_SESSION, [session.pageId, session.createdAt, kinds, values]);
-      if (kinds.length === 0) return;
-      await sqlRows(em, RECORD_UTM_VALUES, [kinds, kinds.map((kind) => utm[kind]), session.pageGroupId, session.createdAt]);
-    });
+    requireTransaction(this.em, 'recording a session');
+    await sqlRows(
+      this.em,
+      `INSERT INTO page_sessions (id, tenant_id, page_id, page_group_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [session.id, session.tenantId, session.pageId, session.pageGroupId, utm.source ?? null, utm.medium ?? null, utm.campaign ?? null, utm.term ?? null, utm.content ?? null, session.createdAt],
+    );
+    const kinds = UTM_KINDS.filter((kind) => utm[kind] !== undefined);
+    const values = kinds.map((kind) => utm[kind]);
+    if (kinds.length > 0) await sqlRows(this.em, LOCK_UTM_VALUES, [session.pageId, kinds, values, session.createdAt]);
+    await sqlRows(this.em, COUNT_SESSION, [session.pageId, session.createdAt, kinds, values]);
+    if (kinds.length === 0) return;
+    await sqlRows(this.em, RECORD_UTM_VALUES, [kinds, kinds.map((kind) => utm[kind]), session.pageGroupId, session.createdAt]);
   }
 }
 

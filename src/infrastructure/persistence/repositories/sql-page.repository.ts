@@ -1,14 +1,12 @@
 import { randomInt } from 'node:crypto';
-import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Page } from '../../../domain/page/page';
 import { PageVersion } from '../../../domain/page/page-version';
 import { PageRepository, PageVersionRepository } from '../../../domain/page/page.repository';
 import { ConcurrentChangeError, NotFoundError } from '../../../domain/shared/domain-error';
-import { committingOutbox, markOutboxWritten } from '../outbox/outbox-wake';
-import { outboxInsertAfter, outboxParams, writeToOutbox } from '../outbox/outbox.writer';
-import { hydrate } from '../schemas/entity-class';
-import { sqlRows } from '../sql-statement';
+import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
+import { requireTransaction, sqlRows } from '../sql-statement';
 
 interface PageRow {
   id: string;
@@ -21,7 +19,7 @@ interface PageRow {
 }
 
 function toPage(row: PageRow): Page {
-  return hydrate(Page, {
+  return Page.restore({
     id: row.id,
     tenantId: row.tenant_id,
     pageGroupId: row.page_group_id,
@@ -42,6 +40,7 @@ export class SqlPageRepository extends PageRepository {
   }
 
   async findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<Page | null> {
+    if (options.forUpdate) requireTransaction(this.em, 'a page read for update');
     const rows = await sqlRows<PageRow>(
       this.em,
       `SELECT id, tenant_id, page_group_id, page_template_id, supplementary_context, created_at, updated_at FROM pages
@@ -52,10 +51,7 @@ export class SqlPageRepository extends PageRepository {
   }
 
   async saveNew(page: Page, firstVersion: PageVersion): Promise<void> {
-    const events = firstVersion.peekEvents();
-    if (events.length !== 1) throw new Error(`a first version carries one event, not ${events.length}`);
-    const [event] = events;
-    // One statement: the group's count, the page, its version 1 and the event, atomic without a
+    // One statement: the group's count, the page, its version 1 and their events, atomic without a
     // BEGIN/COMMIT round trip each and without the ORM's change sets. Each insert reads the row
     // the previous one returned, so when the count matches no live group nothing is written.
     // The count's row lock is held for this statement and its commit only; the row is the first
@@ -66,18 +62,13 @@ export class SqlPageRepository extends PageRepository {
     // one. Still exact: a delete that committed first has set `live` false (trigger of
     // Migration...20261123000000), so the count matches nothing (READ COMMITTED re-reads the row
     // after the wait) and the page is a 404; a delete that comes later waits for this commit.
-    const rows = await committingOutbox(this.em, async () => {
-      const written = await sqlRows<{ n: number }>(this.em, CREATE_PAGE, [
-        page.pageGroupId, randomInt(PAGE_COUNTER_SHARDS), page.tenantId,
-        page.id, page.pageTemplateId, page.supplementaryContext, page.createdAt, page.updatedAt,
-        firstVersion.id, firstVersion.number, firstVersion.createdAt,
-        ...outboxParams(event),
-      ]);
-      if (written[0].n > 0) markOutboxWritten();
-      return written;
-    });
+    const rows = await writeForRelay<{ n: number }>(this.em, CREATE_PAGE, [
+      page.pageGroupId, randomInt(PAGE_COUNTER_SHARDS), page.tenantId,
+      page.id, page.pageTemplateId, page.supplementaryContext, page.createdAt, page.updatedAt,
+      firstVersion.id, firstVersion.number, firstVersion.createdAt,
+      ...outboxParams(recordedEvents(page, firstVersion)),
+    ]);
     if (rows[0].n === 0) throw new NotFoundError('page group', page.pageGroupId);
-    firstVersion.pullEvents();
   }
 }
 
@@ -101,7 +92,7 @@ const CREATE_PAGE = `
     INSERT INTO page_versions (id, tenant_id, page_id, page_group_id, number, page_template_id, supplementary_context, created_at)
     SELECT $9::text, tenant_id, id, page_group_id, $10::int, $5::text, $6::text, $11::timestamptz FROM page
     RETURNING tenant_id),
-  event AS (${outboxInsertAfter('version', 12)})
+  event AS (${outboxInsert(12, { after: 'version' })})
   SELECT count(*)::int AS n FROM counted`;
 
 @Injectable()
@@ -119,25 +110,29 @@ export class SqlPageVersionRepository extends PageVersionRepository {
     return rows[0]?.latest ?? 0;
   }
 
+  /** One statement: the version, the page's new content and their events. */
   async saveNew(page: Page, version: PageVersion): Promise<void> {
     try {
-      await committingOutbox(this.em, () => this.em.transactional(async (em) => {
-        await sqlRows(
-          em,
-          `INSERT INTO page_versions (id, tenant_id, page_id, page_group_id, number, page_template_id, supplementary_context, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [version.id, version.tenantId, version.pageId, version.pageGroupId, version.number, version.pageTemplateId, version.supplementaryContext, version.createdAt],
-        );
-        await sqlRows(em, 'UPDATE pages SET page_template_id = $1, supplementary_context = $2, updated_at = $3 WHERE id = $4 AND tenant_id = $5', [
-          page.pageTemplateId, page.supplementaryContext, page.updatedAt, page.id, page.tenantId,
-        ]);
-        await writeToOutbox(em, version.peekEvents());
-      }));
-      version.pullEvents();
+      await writeForRelay(this.em, CREATE_VERSION, [
+        version.id, version.tenantId, version.pageId, version.pageGroupId, version.number, version.pageTemplateId, version.supplementaryContext, version.createdAt,
+        page.updatedAt,
+        ...outboxParams(recordedEvents(page, version)),
+      ]);
     } catch (error) {
-      // Raised by PostgreSQL through the statement helper (23505), or by the ORM's own exception.
-      if (error instanceof UniqueConstraintViolationException || (error as { code?: unknown }).code === '23505') throw new ConcurrentChangeError(`page ${version.pageId}`);
+      // Raised by PostgreSQL through the statement helper: another version took the number.
+      if ((error as { code?: unknown }).code === '23505') throw new ConcurrentChangeError(`page ${version.pageId}`);
       throw error;
     }
   }
 }
+
+const CREATE_VERSION = `
+  WITH version AS (
+    INSERT INTO page_versions (id, tenant_id, page_id, page_group_id, number, page_template_id, supplementary_context, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    RETURNING page_id, tenant_id, page_template_id, supplementary_context),
+  page AS (
+    UPDATE pages p SET page_template_id = v.page_template_id, supplementary_context = v.supplementary_context, updated_at = $9
+    FROM version v WHERE p.id = v.page_id AND p.tenant_id = v.tenant_id
+    RETURNING 1)
+  ${outboxInsert(10, { after: 'version' })}`;

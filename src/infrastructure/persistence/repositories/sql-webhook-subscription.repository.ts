@@ -4,7 +4,7 @@ import { EventType } from '../../../domain/events/event-catalogue';
 import { WebhookSubscription } from '../../../domain/webhook/webhook-subscription';
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription.repository';
 import { SecretCipher } from '../../crypto/secret-cipher';
-import { sqlRows } from '../sql-statement';
+import { requireTransaction, sqlRows } from '../sql-statement';
 
 interface SubscriptionRow {
   id: string;
@@ -37,6 +37,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
   }
 
   async findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<WebhookSubscription | null> {
+    if (options.forUpdate) requireTransaction(this.em, 'a subscription read for update');
     const rows = await sqlRows<SubscriptionRow>(
       this.em,
       `SELECT * FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE' : ''}`,
@@ -59,22 +60,27 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     });
   }
 
+  async holdLive(tenantId: string, id: string): Promise<boolean> {
+    requireTransaction(this.em, 'holding a subscription');
+    const rows = await sqlRows(this.em, 'SELECT 1 FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL FOR SHARE', [id, tenantId]);
+    return rows.length === 1;
+  }
+
   async addWithin(s: WebhookSubscription, limit: number): Promise<boolean> {
-    return this.em.transactional(async (em) => {
-      // Creations for one tenant take turns on its row (NO KEY UPDATE: other writes that only
-      // reference the tenant are not held up); the count is then a new statement, which sees
-      // what the one before committed.
-      await sqlRows(em, 'SELECT 1 FROM tenants WHERE id = $1 FOR NO KEY UPDATE', [s.tenantId]);
-      const inserted = await sqlRows<{ id: string }>(
-        em,
+    requireTransaction(this.em, 'adding a subscription within the limit');
+    // Creations for one tenant take turns on its row (NO KEY UPDATE: other writes that only
+    // reference the tenant are not held up) until the unit of work commits; the count is then a
+    // new statement, which sees what the one before committed.
+    await sqlRows(this.em, 'SELECT 1 FROM tenants WHERE id = $1 FOR NO KEY UPDATE', [s.tenantId]);
+    const inserted = await sqlRows<{ id: string }>(
+        this.em,
         `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at, rate_limit_per_second)
          SELECT $1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $11
          WHERE (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id = $2 AND deleted_at IS NULL) < $10
          RETURNING id`,
         [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit, s.rateLimitPerSecond],
-      );
-      return inserted.length === 1;
-    });
+    );
+    return inserted.length === 1;
   }
 
   async saveSecrets(s: WebhookSubscription): Promise<void> {

@@ -1,11 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { DeliveryRequests, ManualDelivery } from '../../../application/webhook/delivery-requests.ports';
-import { DomainEvent } from '../../../domain/shared/domain-event';
 import { newTypeId } from '../../../domain/shared/type-id';
-import { INSERT_RELAYED_OUTBOX_ROW, outboxParams } from '../outbox/outbox.writer';
-import { committingOutbox, wakeRelayOnCommit } from '../outbox/outbox-wake';
-import { sqlRows } from '../sql-statement';
+import { TestDelivery } from '../../../domain/webhook/test-delivery';
+import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
+import { requireTransaction, sqlRows } from '../sql-statement';
 
 /** A manual delivery row: `manual_id` is its own id; the relay hands it to the queue (enqueued_at NULL). */
 const INSERT_MANUAL = `INSERT INTO webhook_deliveries
@@ -19,8 +18,8 @@ const REDELIVERY_WAITING = redeliveryIn('pending', 'sending');
 const REDELIVERY_WAITING_OR_DONE = redeliveryIn('pending', 'sending', 'delivered');
 
 /**
- * Customers' delivery requests in PostgreSQL. Each request is one transaction that ends by waking
- * the relay, which hands the new rows to the queue (the API holds no queue connection).
+ * Customers' delivery requests in PostgreSQL, in the caller's unit of work, which wakes the relay
+ * after its commit; the relay hands the new rows to the queue (the API holds no queue connection).
  *
  * Races: a redelivery locks the delivery it sends again (FOR UPDATE) and only then, in a new
  * statement that sees what committed meanwhile, looks for a waiting redelivery; so of two at once
@@ -33,34 +32,31 @@ export class SqlDeliveryRequests extends DeliveryRequests {
     super();
   }
 
-  redeliver(input: { tenantId: string; subscriptionId: string; deliveryId: string; now: Date; pendingMax: number }): Promise<ManualDelivery | 'not-found' | 'in-flight' | 'no-room'> {
-    return this.transaction(async (em) => {
-      if ((await this.room(em, input.tenantId, input.pendingMax)) === 0) return 'no-room';
-      const [given] = await sqlRows<{ origin: string }>(
-        em,
-        'SELECT coalesce(redelivery_of, id) AS origin FROM webhook_deliveries WHERE id = $1 AND subscription_id = $2 AND tenant_id = $3',
-        [input.deliveryId, input.subscriptionId, input.tenantId],
-      );
-      if (!given) return 'not-found';
-      // The original may be gone (retention) while its redelivery is still kept: that is sent again.
-      const origin = (await this.lock(em, given.origin, input.now)) ?? (await this.lock(em, input.deliveryId, input.now));
-      if (!origin) return 'not-found';
-      if (origin.busy) return 'in-flight';
-      const [waiting] = await sqlRows(em, `SELECT 1 FROM webhook_deliveries d WHERE d.id = $1 AND ${REDELIVERY_WAITING}`, [origin.id]);
-      if (waiting) return 'in-flight';
-      const id = newTypeId('whdlv', input.now.getTime());
-      await sqlRows(em, `${INSERT_MANUAL} VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6, $1, $7)`, [
-        id, input.tenantId, input.subscriptionId, origin.event_id, origin.event_type, input.now, origin.id,
-      ]);
-      await wakeRelayOnCommit(em);
-      return { deliveryId: id, eventId: origin.event_id, redeliveryOf: origin.id };
-    });
+  async redeliver(input: { tenantId: string; subscriptionId: string; deliveryId: string; now: Date; pendingMax: number }): Promise<ManualDelivery | 'not-found' | 'in-flight' | 'no-room'> {
+    if ((await this.room(input.tenantId, input.pendingMax)) === 0) return 'no-room';
+    const [given] = await sqlRows<{ origin: string }>(
+      this.em,
+      'SELECT coalesce(redelivery_of, id) AS origin FROM webhook_deliveries WHERE id = $1 AND subscription_id = $2 AND tenant_id = $3',
+      [input.deliveryId, input.subscriptionId, input.tenantId],
+    );
+    if (!given) return 'not-found';
+    // The original may be gone (retention) while its redelivery is still kept: that is sent again.
+    const origin = (await this.lock(given.origin, input.now)) ?? (await this.lock(input.deliveryId, input.now));
+    if (!origin) return 'not-found';
+    if (origin.busy) return 'in-flight';
+    const [waiting] = await sqlRows(this.em, `SELECT 1 FROM webhook_deliveries d WHERE d.id = $1 AND ${REDELIVERY_WAITING}`, [origin.id]);
+    if (waiting) return 'in-flight';
+    const id = newTypeId('whdlv', input.now.getTime());
+    await writeForRelay(this.em, `${INSERT_MANUAL} VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6, $1, $7)`, [
+      id, input.tenantId, input.subscriptionId, origin.event_id, origin.event_type, input.now, origin.id,
+    ]);
+    return { deliveryId: id, eventId: origin.event_id, redeliveryOf: origin.id };
   }
 
   /** The delivery, locked; busy while one of its attempts holds a live lease (or it is a manual one still to be made). */
-  private async lock(em: EntityManager, id: string, now: Date): Promise<{ id: string; event_id: string; event_type: string; busy: boolean } | undefined> {
+  private async lock(id: string, now: Date): Promise<{ id: string; event_id: string; event_type: string; busy: boolean } | undefined> {
     const rows = await sqlRows<{ id: string; event_id: string; event_type: string; busy: boolean }>(
-      em,
+      this.em,
       `SELECT id, event_id, event_type, status IN ('pending', 'sending') AND (manual_id IS NOT NULL OR coalesce(locked_until > $2, false)) AS busy
        FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
       [id, now],
@@ -68,49 +64,45 @@ export class SqlDeliveryRequests extends DeliveryRequests {
     return rows[0];
   }
 
-  recover(input: { tenantId: string; subscriptionId: string; since: Date; now: Date; limit: number; pendingMax: number }): Promise<{ queued: number; hasMore: boolean }> {
-    return this.transaction(async (em) => {
-      const limit = Math.min(input.limit, await this.room(em, input.tenantId, input.pendingMax));
-      // Through webhook_deliveries_recoverable_idx: its predicate is repeated here word for word.
-      const candidates = await sqlRows<{ id: string }>(
-        em,
-        `SELECT d.id FROM webhook_deliveries d
-         WHERE d.subscription_id = $1 AND d.created_at >= $2
-           AND d.manual_id IS NULL AND (d.status = 'failed' OR (d.status IN ('pending', 'sending') AND d.attempt_count > 0))
-           AND d.tenant_id = $3 AND (d.locked_until IS NULL OR d.locked_until <= $4)
-           AND NOT ${REDELIVERY_WAITING_OR_DONE}
-         ORDER BY d.created_at, d.id LIMIT $5 FOR UPDATE OF d`,
-        [input.subscriptionId, input.since, input.tenantId, input.now, limit + 1],
-      );
-      const taken = candidates.slice(0, limit).map((row) => row.id);
-      if (taken.length === 0) return { queued: 0, hasMore: candidates.length > 0 };
-      // Checked again now that they are locked: a redelivery may have committed in between.
-      const inserted = await sqlRows(
-        em,
-        `${INSERT_MANUAL}
-         SELECT n.id, d.tenant_id, d.subscription_id, d.event_id, d.event_type, 'pending', 0, $3, $3, $3, n.id, d.id
-         FROM unnest($1::text[], $2::text[]) AS n(id, origin) JOIN webhook_deliveries d ON d.id = n.origin
-         WHERE NOT ${REDELIVERY_WAITING_OR_DONE}
-         RETURNING id`,
-        [taken.map(() => newTypeId('whdlv', input.now.getTime())), taken, input.now],
-      );
-      if (inserted.length > 0) await wakeRelayOnCommit(em);
-      return { queued: inserted.length, hasMore: candidates.length > limit };
-    });
+  async recover(input: { tenantId: string; subscriptionId: string; since: Date; now: Date; limit: number; pendingMax: number }): Promise<{ queued: number; hasMore: boolean }> {
+    const limit = Math.min(input.limit, await this.room(input.tenantId, input.pendingMax));
+    // Through webhook_deliveries_recoverable_idx: its predicate is repeated here word for word.
+    const candidates = await sqlRows<{ id: string }>(
+      this.em,
+      `SELECT d.id FROM webhook_deliveries d
+       WHERE d.subscription_id = $1 AND d.created_at >= $2
+         AND d.manual_id IS NULL AND (d.status = 'failed' OR (d.status IN ('pending', 'sending') AND d.attempt_count > 0))
+         AND d.tenant_id = $3 AND (d.locked_until IS NULL OR d.locked_until <= $4)
+         AND NOT ${REDELIVERY_WAITING_OR_DONE}
+       ORDER BY d.created_at, d.id LIMIT $5 FOR UPDATE OF d`,
+      [input.subscriptionId, input.since, input.tenantId, input.now, limit + 1],
+    );
+    const taken = candidates.slice(0, limit).map((row) => row.id);
+    if (taken.length === 0) return { queued: 0, hasMore: candidates.length > 0 };
+    // Checked again now that they are locked: a redelivery may have committed in between.
+    const inserted = await writeForRelay(
+      this.em,
+      `${INSERT_MANUAL}
+       SELECT n.id, d.tenant_id, d.subscription_id, d.event_id, d.event_type, 'pending', 0, $3, $3, $3, n.id, d.id
+       FROM unnest($1::text[], $2::text[]) AS n(id, origin) JOIN webhook_deliveries d ON d.id = n.origin
+       WHERE NOT ${REDELIVERY_WAITING_OR_DONE}
+       RETURNING id`,
+      [taken.map(() => newTypeId('whdlv', input.now.getTime())), taken, input.now],
+    );
+    return { queued: inserted.length, hasMore: candidates.length > limit };
   }
 
-  sendTest(input: { subscriptionId: string; event: DomainEvent; now: Date; pendingMax: number }): Promise<ManualDelivery | 'no-room'> {
-    return this.transaction(async (em) => {
-      if ((await this.room(em, input.event.tenantId, input.pendingMax)) === 0) return 'no-room';
-      // In the log as relayed already: the relay fans events out to subscriptions, this one has its only delivery here.
-      await sqlRows(em, INSERT_RELAYED_OUTBOX_ROW, outboxParams(input.event));
-      const id = newTypeId('whdlv', input.now.getTime());
-      await sqlRows(em, `${INSERT_MANUAL} VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6, $1, NULL)`, [
-        id, input.event.tenantId, input.subscriptionId, input.event.id, input.event.type, input.now,
-      ]);
-      await wakeRelayOnCommit(em);
-      return { deliveryId: id, eventId: input.event.id, redeliveryOf: null };
-    });
+  async addTest(delivery: TestDelivery, pendingMax: number): Promise<'added' | 'no-room'> {
+    if ((await this.room(delivery.tenantId, pendingMax)) === 0) return 'no-room';
+    // The event in the log as relayed already: the relay fans events out to subscriptions, this
+    // one has its only delivery here, written by the same statement.
+    await writeForRelay(
+      this.em,
+      `WITH event AS (${outboxInsert(5, { relayed: true })} RETURNING id, type)
+       ${INSERT_MANUAL} SELECT $1, $2, $3, event.id, event.type, 'pending', 0, $4, $4, $4, $1, NULL FROM event`,
+      [delivery.id, delivery.tenantId, delivery.subscriptionId, delivery.createdAt, ...outboxParams(recordedEvents(delivery))],
+    );
+    return 'added';
   }
 
   /**
@@ -118,19 +110,16 @@ export class SqlDeliveryRequests extends DeliveryRequests {
    * be sent. The tenant's manual requests take turns on a transaction-level advisory lock from
    * here to their commit, so two at once cannot both fill the last of the room.
    */
-  private async room(em: EntityManager, tenantId: string, pendingMax: number): Promise<number> {
-    await sqlRows(em, `SELECT pg_advisory_xact_lock(hashtextextended('manual-deliveries:' || $1, 0))`, [tenantId]);
+  private async room(tenantId: string, pendingMax: number): Promise<number> {
+    requireTransaction(this.em, 'a manual delivery request');
+    await sqlRows(this.em, `SELECT pg_advisory_xact_lock(hashtextextended('manual-deliveries:' || $1, 0))`, [tenantId]);
     const [waiting] = await sqlRows<{ n: number }>(
-      em,
+      this.em,
       // Through webhook_deliveries_manual_waiting_idx: its predicate is repeated here word for word.
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM webhook_deliveries
          WHERE tenant_id = $1 AND manual_id IS NOT NULL AND status IN ('pending', 'sending') LIMIT $2) w`,
       [tenantId, pendingMax],
     );
     return Math.max(0, pendingMax - waiting.n);
-  }
-
-  private transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return committingOutbox(this.em, () => this.em.transactional(work));
   }
 }

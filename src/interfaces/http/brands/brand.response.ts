@@ -1,5 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { APPEARANCES } from '../../../domain/brand/brand';
+import { APPEARANCES } from '../../../domain/brand/brand.state';
+import { BrandView } from '../../../domain/brand/brand.view';
+import { Theme } from '../../../domain/brand/theme';
+import { Holds, SameShape } from '../openapi/same-shape';
 
 // Response schemas for OpenAPI only: controllers return the application's views, which have
 // exactly these fields (decisions.md, Response shapes).
@@ -40,3 +43,7 @@ export class BrandListResponse {
   @ApiProperty() hasMore!: boolean;
   @ApiPropertyOptional({ description: 'Present exactly when hasMore is true; send it as `cursor`.' }) nextCursor?: string;
 }
+
+// Tied to the views the controllers send (openapi/same-shape.ts).
+export type ThemeShape = Holds<SameShape<ThemeResponse, Theme>>;
+export type BrandShape = Holds<SameShape<BrandResponse, BrandView>>;

@@ -4,7 +4,7 @@ import { CreateBrand } from '../../../application/brand/create-brand.use-case';
 import { GetBrand } from '../../../application/brand/get-brand.use-case';
 import { ListBrands } from '../../../application/brand/list-brands.use-case';
 import { UpdateBrand } from '../../../application/brand/update-brand.use-case';
-import { BrandView } from '../../../application/brand/brand.view';
+import { BrandView } from '../../../domain/brand/brand.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { toEnvelopeJson } from '../pagination/list-envelope';

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
-import { APPEARANCES, type Appearance, BRAND_NAME_MAX } from '../../../domain/brand/brand';
+import { BRAND_NAME_MAX } from '../../../domain/brand/brand';
+import { APPEARANCES, type Appearance } from '../../../domain/brand/brand.state';
 import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
 import { IsHttpUrl, Optional, OptionalNullable } from '../validation/decorators';
 import { ThemeRequestDto } from './theme-request.dto';

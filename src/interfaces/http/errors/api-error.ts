@@ -1,4 +1,4 @@
-import { DomainErrorKind } from '../../../domain/shared/domain-error';
+import { DomainErrorCode } from '../../../domain/shared/domain-error';
 
 /** Stable error codes of the API (decisions.md, Errors). */
 export type ErrorCode =
@@ -51,11 +51,14 @@ export class ApiError extends Error {
   }
 }
 
-/** Status of each domain error kind; `Record` makes a new kind fail to compile until mapped. */
-export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {
-  validation: 400,
-  not_found: 404,
-  conflict: 409,
-  limit: 422,
-  backlog: 429,
+/**
+ * The answer to each code the core raises: a `Record` over the union, so a new code fails to
+ * compile until it is mapped here.
+ */
+export const DOMAIN_ERRORS: Record<DomainErrorCode, { status: number; code: ErrorCode }> = {
+  VALIDATION_ERROR: { status: 400, code: 'VALIDATION_ERROR' },
+  NOT_FOUND: { status: 404, code: 'NOT_FOUND' },
+  CONFLICT: { status: 409, code: 'CONFLICT' },
+  LIMIT_EXCEEDED: { status: 422, code: 'LIMIT_EXCEEDED' },
+  RATE_LIMITED: { status: 429, code: 'RATE_LIMITED' },
 };

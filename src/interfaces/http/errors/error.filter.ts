@@ -1,11 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import type { Response } from 'express';
-import { BacklogFullError, DomainError } from '../../../domain/shared/domain-error';
+import { DomainError } from '../../../domain/shared/domain-error';
 import { newTypeId } from '../../../domain/shared/type-id';
 import type { Logger } from '../../../application/shared/logger';
 import { LOGGER } from '../../../application/shared/logger';
 import type { ApiRequest } from '../api-request';
-import { ApiError, DOMAIN_ERROR_STATUS, ErrorBody, ErrorCode } from './api-error';
+import { ApiError, DOMAIN_ERRORS, ErrorBody, ErrorCode } from './api-error';
 import { isDatabaseUnavailable } from './unavailable';
 
 const RETRY_AFTER_SECONDS = '5';
@@ -48,8 +48,9 @@ export class ErrorFilter implements ExceptionFilter {
   private toApiError(exception: unknown, requestId: string): ApiError {
     if (exception instanceof ApiError) return exception;
     if (exception instanceof DomainError) {
-      const headers = exception instanceof BacklogFullError ? { 'Retry-After': String(exception.retryAfterSeconds) } : undefined;
-      return new ApiError(DOMAIN_ERROR_STATUS[exception.kind], exception.code as ErrorCode, exception.message, exception.details, headers);
+      const { status, code } = DOMAIN_ERRORS[exception.code];
+      const headers = exception.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(exception.retryAfterSeconds) };
+      return new ApiError(status, code, exception.message, exception.details, headers);
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
+import { EventEnvelope } from '../../../application/event/event.queries';
+import { Holds, SameShape } from '../openapi/same-shape';
 
 export class EventResponse {
   @ApiProperty({ example: 'evt_01jdq8x0m2f3e4r5t6y7u8i9o0', description: 'Also the `webhook-id` of its deliveries.' }) id!: string;
@@ -14,3 +16,6 @@ export class EventListResponse {
   @ApiProperty() hasMore!: boolean;
   @ApiPropertyOptional({ description: 'Present exactly when hasMore is true; send it as `cursor`.' }) nextCursor?: string;
 }
+
+// Tied to the views the controllers send (openapi/same-shape.ts).
+export type EventShape = Holds<SameShape<EventResponse, EventEnvelope>>;

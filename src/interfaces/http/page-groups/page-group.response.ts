@@ -1,6 +1,9 @@
 import { UTM_VALUES_PER_KIND } from '../../../application/page/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PAGE_GROUP_STATUSES } from '../../../domain/page-group/page-group';
+import { PageCreatedView, PageListItemView, UtmParametersView } from '../../../application/page/page.view';
+import { PageGroupView } from '../../../application/page-group/page-group.view';
+import { Holds, SameShape } from '../openapi/same-shape';
 
 const platformObjects = (description: string) =>
   ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: `${description} Element shape is owned by the platform.` });
@@ -65,3 +68,9 @@ export class UtmParameters {
 export class UtmParametersResponse {
   @ApiProperty({ type: UtmParameters, description: 'Distinct values seen in the group’s sessions, each array sorted; at most 1,000 per array, the most recently seen.' }) parameters!: UtmParameters;
 }
+
+// Tied to the views the controllers send (openapi/same-shape.ts).
+export type PageGroupShape = Holds<SameShape<PageGroupResponse, PageGroupView>>;
+export type PageListItemShape = Holds<SameShape<PageListItemResponse, PageListItemView>>;
+export type PageCreatedShape = Holds<SameShape<PageCreatedResponse, PageCreatedView>>;
+export type UtmParametersShape = Holds<SameShape<UtmParameters, UtmParametersView>>;

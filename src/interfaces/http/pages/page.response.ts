@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PAGE_STATS_TOP_VALUES, UTM_TOP_CANDIDATES } from '../../../application/page/page.view';
 import { STATS_INTERVALS } from '../../../domain/page/stats-range';
+import { PageStatsView, PageVersionView, PageView } from '../../../application/page/page.view';
+import { Holds, SameShape } from '../openapi/same-shape';
 
 export class PageResponse {
   @ApiProperty({ example: 'pagevar_01jdq8x0m2f3e4r5t6y7u8i9o0' }) pageId!: string;
@@ -69,3 +71,8 @@ export class PageStatsResponse {
   })
   utmApproximate!: string[];
 }
+
+// Tied to the views the controllers send (openapi/same-shape.ts).
+export type PageShape = Holds<SameShape<PageResponse, PageView>>;
+export type PageVersionShape = Holds<SameShape<PageVersionResponse, PageVersionView>>;
+export type PageStatsShape = Holds<SameShape<PageStatsResponse, PageStatsView>>;

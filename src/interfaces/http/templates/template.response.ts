@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TemplateView } from '../../../application/template/template.view';
+import { Holds, SameShape } from '../openapi/same-shape';
 
 export class TemplateResponse {
   @ApiProperty({ example: 'pagetemplate_01jdq8x0m2f3e4r5t6y7u8i9o0' }) pageTemplateId!: string;
@@ -18,3 +20,6 @@ export class TemplateListResponse {
   @ApiProperty() hasMore!: boolean;
   @ApiPropertyOptional({ description: 'Present exactly when hasMore is true; send it as `cursor`.' }) nextCursor?: string;
 }
+
+// Tied to the views the controllers send (openapi/same-shape.ts).
+export type TemplateShape = Holds<SameShape<TemplateResponse, TemplateView>>;

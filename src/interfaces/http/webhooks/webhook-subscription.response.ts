@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RECOVER_MAX_DELIVERIES } from '../../../application/webhook/recover-deliveries.use-case';
 import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
+import { DeliveryAttemptView, WebhookSubscriptionView } from '../../../application/webhook/webhook-subscription.view';
+import { ManualDelivery } from '../../../application/webhook/delivery-requests.ports';
+import { Holds, SameShape } from '../openapi/same-shape';
 
 export class WebhookSubscriptionResponse {
   @ApiProperty({ example: 'whsub_01jdq8x0m2f3e4r5t6y7u8i9o0' }) id!: string;
@@ -60,3 +63,10 @@ export class RecoveryResponse {
   @ApiProperty({ type: 'integer', example: 12, description: `Deliveries queued again, at most ${MAX}.` }) queued!: number;
   @ApiProperty({ description: `More remained past the ${MAX}: call again once these are done.` }) hasMore!: boolean;
 }
+
+// Tied to the views the controllers send (openapi/same-shape.ts).
+// The view carries the secret only when it is created (CreatedWebhookSubscriptionResponse).
+export type WebhookSubscriptionShape = Holds<SameShape<WebhookSubscriptionResponse & Partial<Pick<CreatedWebhookSubscriptionResponse, 'signingSecret'>>, WebhookSubscriptionView>>;
+export type DeliveryAttemptShape = Holds<SameShape<DeliveryAttemptResponse, DeliveryAttemptView>>;
+export type ManualDeliveryShape = Holds<SameShape<ManualDeliveryResponse, ManualDelivery>>;
+export type RecoveryShape = Holds<SameShape<RecoveryResponse, { queued: number; hasMore: boolean }>>;

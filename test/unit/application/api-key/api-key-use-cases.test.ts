@@ -1,3 +1,4 @@
+import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
 import { AuthenticateApiKey } from '../../../../src/application/api-key/authenticate-api-key.use-case';
 import { CreateApiKey } from '../../../../src/application/api-key/create-api-key.use-case';
 import { RevokeApiKey } from '../../../../src/application/api-key/revoke-api-key.use-case';
@@ -13,9 +14,9 @@ function setup() {
   const clock = new FixedClock(new Date('2026-11-22T12:00:00.000Z'));
   return {
     keys,
-    createTenant: new CreateTenant(tenants, clock),
-    createKey: new CreateApiKey(tenants, keys, secrets, clock),
-    revoke: new RevokeApiKey(keys, clock),
+    createTenant: new CreateTenant(tenants, clock, new ImmediateUnitOfWork()),
+    createKey: new CreateApiKey(tenants, keys, secrets, clock, new ImmediateUnitOfWork()),
+    revoke: new RevokeApiKey(keys, clock, new ImmediateUnitOfWork()),
     authenticate: new AuthenticateApiKey(keys, secrets),
   };
 }

@@ -3,7 +3,7 @@ import { GetBrand } from '../../../../src/application/brand/get-brand.use-case';
 import { ListBrands } from '../../../../src/application/brand/list-brands.use-case';
 import { UpdateBrand } from '../../../../src/application/brand/update-brand.use-case';
 import { InvalidValueError, NotFoundError } from '../../../../src/domain/shared/domain-error';
-import type { BrandView } from '../../../../src/application/brand/brand.view';
+import type { BrandView } from '../../../../src/domain/brand/brand.view';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
 import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
 import { InMemoryBrands } from '../../../support/fakes/in-memory-brand.store';
@@ -19,7 +19,7 @@ function setup() {
     brands,
     clock,
     unitOfWork,
-    create: new CreateBrand(brands, clock),
+    create: new CreateBrand(brands, clock, unitOfWork),
     update: new UpdateBrand(brands, clock, unitOfWork),
     get: new GetBrand(brands.queries()),
     list: new ListBrands(brands.queries()),
@@ -47,7 +47,8 @@ describe('brand use cases', () => {
       ['brand.updated', TENANT, updated, updated.updatedAt],
     ]);
     expect(brands.events[0].id).toMatch(/^evt_[0-9a-z]{26}$/);
-    expect(unitOfWork.runs).toBe(1);
+    // Each use case wrote in a unit of work of its own.
+    expect(unitOfWork.runs).toBe(2);
   });
 
   it('saves nothing when the brand is invalid', async () => {

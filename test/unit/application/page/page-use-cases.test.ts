@@ -25,9 +25,9 @@ function setup() {
   void groups.save(group);
   return {
     clock, groups, templates, pages, versions, system, foreign, group,
-    createPage: new CreatePage(groups, templates, pages, clock),
+    createPage: new CreatePage(groups, templates, pages, clock, new ImmediateUnitOfWork()),
     createVersion: new CreatePageVersion(pages, versions, templates, new InMemoryGroupQueries(groups), new ImmediateUnitOfWork(), clock),
-    duplicate: new DuplicateTemplate(templates, clock),
+    duplicate: new DuplicateTemplate(templates, clock, new ImmediateUnitOfWork()),
   };
 }
 
@@ -50,9 +50,10 @@ describe('CreatePage', () => {
   });
 
   it('treats a deleted or foreign group as not found', async () => {
-    const { createPage, group, clock } = setup();
+    const { createPage, group, groups, clock } = setup();
     await expect(createPage.execute({ tenantId: OTHER, pageGroupId: group.id })).rejects.toThrow(NotFoundError);
     group.softDelete(clock.now());
+    await groups.save(group);
     await expect(createPage.execute({ tenantId: TENANT, pageGroupId: group.id })).rejects.toThrow(NotFoundError);
   });
 });
@@ -112,6 +113,7 @@ describe('CreatePageVersion', () => {
     await groups.add(other);
     await expect(createVersion.execute({ tenantId: TENANT, pageGroupId: other.id, pageId: page.pageId })).rejects.toThrow(NotFoundError);
     group.softDelete(clock.now());
+    await groups.save(group);
     await expect(createVersion.execute({ tenantId: TENANT, pageGroupId: group.id, pageId: page.pageId })).rejects.toThrow(NotFoundError);
   });
 

@@ -1,10 +1,11 @@
-import { Appearance, Brand } from '../../domain/brand/brand';
-import { completeTheme, Theme } from '../../domain/brand/theme';
+import { Appearance, BrandState } from './brand.state';
+import { completeTheme, Theme } from './theme';
 
 /**
  * Brand (response) of the spec, field for field, in its key order; `companyHomePage` is omitted
- * when unset. The one definition of the shape: the API answers it and the repository stores its
- * JSON text beside the row (`brands.view_json`) for the reads to send as they are.
+ * when unset. The one definition of the shape: the API answers it, brand events carry it as their
+ * data, and the repository stores its JSON text beside the row (`brands.view_json`) for the reads
+ * to send as they are. In the domain because events publish it (decisions.md 94).
  */
 export interface BrandView {
   brandId: string;
@@ -18,7 +19,7 @@ export interface BrandView {
   updatedAt: string;
 }
 
-export function toBrandView(brand: Brand): BrandView {
+export function toBrandView(brand: BrandState): BrandView {
   return {
     brandId: brand.id,
     name: brand.name,

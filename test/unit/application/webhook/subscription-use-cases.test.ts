@@ -1,0 +1,120 @@
+import { CreateWebhookSubscription } from '../../../../src/application/webhook/create-webhook-subscription.use-case';
+import { DeleteWebhookSubscription } from '../../../../src/application/webhook/delete-webhook-subscription.use-case';
+import { RotateSigningSecret } from '../../../../src/application/webhook/rotate-signing-secret.use-case';
+import { UpdateWebhookSubscription } from '../../../../src/application/webhook/update-webhook-subscription.use-case';
+import { InvalidValueError, NotFoundError } from '../../../../src/domain/shared/domain-error';
+import { SubscriptionLimitError } from '../../../../src/domain/webhook/webhook.errors';
+import { FixedClock } from '../../../support/fakes/fixed-clock';
+import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
+import { CountingSigningSecrets, FixedWebhookLimits, HostTargetPolicy, InMemorySubscriptions } from '../../../support/fakes/in-memory-webhooks';
+import { aSubscriptionBody } from '../../../support/builders/subscriptions';
+
+const TENANT = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9';
+const OTHER = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8ha';
+const T0 = new Date('2026-11-22T12:00:00.000Z');
+
+function setup() {
+  const clock = new FixedClock(T0);
+  const subscriptions = new InMemorySubscriptions();
+  const secrets = new CountingSigningSecrets();
+  const targets = new HostTargetPolicy();
+  const unitOfWork = new ImmediateUnitOfWork();
+  const limits = new FixedWebhookLimits(2);
+  return {
+    clock, subscriptions, unitOfWork,
+    create: new CreateWebhookSubscription(subscriptions, secrets, targets, clock, limits, unitOfWork),
+    update: new UpdateWebhookSubscription(subscriptions, targets, clock, unitOfWork),
+    remove: new DeleteWebhookSubscription(subscriptions, clock, unitOfWork),
+    rotate: new RotateSigningSecret(subscriptions, secrets, clock, unitOfWork),
+  };
+}
+
+describe('CreateWebhookSubscription', () => {
+  it('answers the new subscription with its secret once, in a unit of work', async () => {
+    const { create, subscriptions, unitOfWork } = setup();
+    const view = await create.execute(aSubscriptionBody(TENANT));
+    expect(view).toEqual({
+      id: expect.stringMatching(/^whsub_/), url: 'https://hooks.example/landing', events: ['page.version.created'], active: true,
+      rateLimitPerSecond: null, createdAt: T0.toISOString(), updatedAt: T0.toISOString(), signingSecret: 'whsec_test_1',
+    });
+    expect(subscriptions.rows.get(view.id)!.signingSecret).toBe('whsec_test_1');
+    expect(unitOfWork.runs).toBe(1);
+  });
+
+  it('refuses a forbidden target before writing anything', async () => {
+    const { create, subscriptions } = setup();
+    await expect(create.execute(aSubscriptionBody(TENANT, { url: 'https://forbidden.example/x' }))).rejects.toThrow(InvalidValueError);
+    expect(subscriptions.rows.size).toBe(0);
+  });
+
+  it('stops at the tenant limit, counting each tenant on its own', async () => {
+    const { create, subscriptions } = setup();
+    await create.execute(aSubscriptionBody(TENANT));
+    await create.execute(aSubscriptionBody(TENANT));
+    await expect(create.execute(aSubscriptionBody(TENANT))).rejects.toThrow(SubscriptionLimitError);
+    await create.execute(aSubscriptionBody(OTHER));
+    expect(subscriptions.rows.size).toBe(3);
+  });
+});
+
+describe('UpdateWebhookSubscription', () => {
+  it('changes what the PATCH names under the row lock and never the secret', async () => {
+    const { create, update, subscriptions, clock } = setup();
+    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    clock.advance(1000);
+    const view = await update.execute({ tenantId: TENANT, subscriptionId: id, changes: { active: false, rateLimitPerSecond: 5 } });
+    expect(view).toMatchObject({ active: false, rateLimitPerSecond: 5, url: 'https://hooks.example/landing', updatedAt: '2026-11-22T12:00:01.000Z' });
+    expect(view).not.toHaveProperty('signingSecret');
+    expect(subscriptions.locked).toEqual([id]);
+    expect(subscriptions.rows.get(id)).toMatchObject({ active: false, signingSecret: 'whsec_test_1' });
+  });
+
+  it('refuses a new URL the target policy forbids and keeps the old one', async () => {
+    const { create, update, subscriptions } = setup();
+    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    await expect(update.execute({ tenantId: TENANT, subscriptionId: id, changes: { url: 'https://forbidden.example/y' } })).rejects.toThrow(InvalidValueError);
+    expect(subscriptions.rows.get(id)!.url).toBe('https://hooks.example/landing');
+  });
+
+  it("answers not found for another tenant's subscription", async () => {
+    const { create, update } = setup();
+    const { id } = await create.execute(aSubscriptionBody(OTHER));
+    await expect(update.execute({ tenantId: TENANT, subscriptionId: id, changes: { active: false } })).rejects.toThrow(NotFoundError);
+  });
+});
+
+describe('DeleteWebhookSubscription', () => {
+  it('deletes once: the subscription is gone and a second delete is not found', async () => {
+    const { create, remove, subscriptions } = setup();
+    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    await remove.execute({ tenantId: TENANT, subscriptionId: id });
+    expect(subscriptions.rows.get(id)).toMatchObject({ active: false, deletedAt: T0 });
+    await expect(remove.execute({ tenantId: TENANT, subscriptionId: id })).rejects.toThrow(NotFoundError);
+  });
+});
+
+describe('RotateSigningSecret', () => {
+  it('answers the new secret and keeps the old one valid for the overlap', async () => {
+    const { create, rotate, subscriptions } = setup();
+    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    const view = await rotate.execute({ tenantId: TENANT, subscriptionId: id, expiresInSeconds: 60 });
+    expect(view.signingSecret).toBe('whsec_test_2');
+    expect(subscriptions.rows.get(id)).toMatchObject({ signingSecret: 'whsec_test_2', previousSecrets: [{ secret: 'whsec_test_1', expiresAt: new Date(T0.getTime() + 60_000) }] });
+    expect(subscriptions.locked).toEqual([id]);
+  });
+
+  it('with 0, ends every old secret at once', async () => {
+    const { create, rotate, subscriptions } = setup();
+    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    await rotate.execute({ tenantId: TENANT, subscriptionId: id });
+    await rotate.execute({ tenantId: TENANT, subscriptionId: id, expiresInSeconds: 0 });
+    expect(subscriptions.rows.get(id)).toMatchObject({ signingSecret: 'whsec_test_3', previousSecrets: [] });
+  });
+
+  it('refuses an overlap past the maximum, naming the field, and changes nothing', async () => {
+    const { create, rotate, subscriptions } = setup();
+    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    await expect(rotate.execute({ tenantId: TENANT, subscriptionId: id, expiresInSeconds: 604_801 })).rejects.toMatchObject({ details: { field: 'expiresInSeconds' } });
+    expect(subscriptions.rows.get(id)!.signingSecret).toBe('whsec_test_1');
+  });
+});
