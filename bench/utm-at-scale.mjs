@@ -23,11 +23,13 @@ const value = (n) => `spring-sale-2026-newsletter-variant-${String(n).padStart(2
 
 async function main() {
   const { MikroORM } = require('@mikro-orm/postgresql');
-  const { createOrmConfig } = require(join(ROOT, 'dist/infrastructure/persistence/mikro-orm.config.js'));
-  const { migrate } = require(join(ROOT, 'dist/infrastructure/persistence/migrate.js'));
+  const { createOrmConfig } = require(join(ROOT, 'dist/infrastructure/persistence/connection/mikro-orm.config.js'));
+  const { migrate } = require(join(ROOT, 'dist/infrastructure/persistence/migrations/migrate.js'));
   const { SqlPageSessionRepository } = require(join(ROOT, 'dist/infrastructure/persistence/repositories/sql-page-session.repository.js'));
   const { SqlPageQueries } = require(join(ROOT, 'dist/infrastructure/persistence/queries/sql-page.queries.js'));
   const { PageSession } = require(join(ROOT, 'dist/domain/page/page-session.js'));
+  const { MikroOrmUnitOfWork } = require(join(ROOT, 'dist/infrastructure/persistence/connection/mikro-orm-unit-of-work.js'));
+  const { RequestContext } = require('@mikro-orm/postgresql');
 
   await recreateDatabase(DB_URL);
   const orm = await MikroORM.init(createOrmConfig(DB_URL, 2));
@@ -52,10 +54,13 @@ async function main() {
       );
     }
     await sql.query('VACUUM ANALYZE page_group_utm_values');
-    const repository = new SqlPageSessionRepository(orm.em.fork());
+    // As RecordSession writes one: in a unit of work of its own request context.
+    const repository = new SqlPageSessionRepository(orm.em);
+    const unitOfWork = new MikroOrmUnitOfWork(orm.em);
     const started = process.hrtime.bigint();
     for (let i = 0; i < SESSIONS; i++) {
-      await repository.saveNew(PageSession.record(page, { campaign: value(next++), source: 'newsletter' }, new Date()));
+      const session = PageSession.record(page, { campaign: value(next++), source: 'newsletter' }, new Date());
+      await RequestContext.create(orm.em, () => unitOfWork.run(() => repository.saveNew(session)));
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const queries = new SqlPageQueries(orm.em.fork());

@@ -26,16 +26,16 @@ import { DuplicateTemplate } from './template/duplicate-template.use-case';
 import { GetTemplate } from './template/get-template.use-case';
 import { ListTemplates } from './template/list-templates.use-case';
 import { CreateTenant } from './tenant/create-tenant.use-case';
-import { CreateWebhookSubscription } from './webhook/create-webhook-subscription.use-case';
-import { DeleteWebhookSubscription } from './webhook/delete-webhook-subscription.use-case';
-import { GetWebhookSubscription } from './webhook/get-webhook-subscription.use-case';
-import { ListDeliveryAttempts } from './webhook/list-delivery-attempts.use-case';
-import { ListWebhookSubscriptions } from './webhook/list-webhook-subscriptions.use-case';
-import { RecoverDeliveries } from './webhook/recover-deliveries.use-case';
-import { Redeliver } from './webhook/redeliver.use-case';
-import { RotateSigningSecret } from './webhook/rotate-signing-secret.use-case';
-import { SendTestEvent } from './webhook/send-test-event.use-case';
-import { UpdateWebhookSubscription } from './webhook/update-webhook-subscription.use-case';
+import { CreateWebhookSubscription } from './webhook/subscriptions/create-webhook-subscription.use-case';
+import { DeleteWebhookSubscription } from './webhook/subscriptions/delete-webhook-subscription.use-case';
+import { GetWebhookSubscription } from './webhook/subscriptions/get-webhook-subscription.use-case';
+import { ListDeliveryAttempts } from './webhook/subscriptions/list-delivery-attempts.use-case';
+import { ListWebhookSubscriptions } from './webhook/subscriptions/list-webhook-subscriptions.use-case';
+import { RecoverDeliveries } from './webhook/subscriptions/recover-deliveries.use-case';
+import { Redeliver } from './webhook/subscriptions/redeliver.use-case';
+import { RotateSigningSecret } from './webhook/subscriptions/rotate-signing-secret.use-case';
+import { SendTestEvent } from './webhook/subscriptions/send-test-event.use-case';
+import { UpdateWebhookSubscription } from './webhook/subscriptions/update-webhook-subscription.use-case';
 
 /** Every use case, for the composition roots to provide. */
 export const USE_CASES = [

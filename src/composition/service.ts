@@ -4,7 +4,7 @@ import { createLogger } from '../infrastructure/logging/logger';
 import { startMetricsServer } from '../infrastructure/metrics/metrics-server';
 import { registerOutboxGauges } from '../infrastructure/metrics/operational-gauges';
 import { PrometheusMetrics } from '../infrastructure/metrics/prometheus.metrics';
-import { createOrmConfig } from '../infrastructure/persistence/mikro-orm.config';
+import { createOrmConfig } from '../infrastructure/persistence/connection/mikro-orm.config';
 import { RunningApi, startApi } from './api/api-process';
 import { openDatabase } from './shared/open-database';
 import { startWebhookWorker, WebhookWorker } from './worker/webhook-worker';

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { verifyWebhook, WebhookVerificationError } from '../../client/index';
+import { verifyWebhook, WebhookVerificationError } from '../../client';
 import { brandBody } from '../support/builders/request-bodies';
 import { eventually } from '../support/eventually';
 import { platform, rows } from '../support/platform';

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { verifyWebhook } from '../../client/index';
+import { verifyWebhook } from '../../client';
 import { eventually } from '../support/eventually';
 import { platform, rows } from '../support/platform';
 import { createTenant, TestApp, TestTenant } from '../support/test-app';

@@ -1,4 +1,4 @@
-import { READINESS_FRESH_MS } from '../../src/infrastructure/persistence/database-readiness.probe';
+import { READINESS_FRESH_MS } from '../../src/infrastructure/persistence/connection/database-readiness.probe';
 import { apiBehindProxy } from '../support/api-behind-proxy';
 import { eventually } from '../support/eventually';
 import { TcpProxy } from '../support/tcp-proxy';

@@ -1,5 +1,5 @@
-import { ReadinessProbe } from '../../src/application/health/readiness.probe';
-import type { DatabaseReadinessProbe } from '../../src/infrastructure/persistence/database-readiness.probe';
+import { ReadinessProbe } from '../../src/application/health/readiness-probe.port';
+import type { DatabaseReadinessProbe } from '../../src/infrastructure/persistence/connection/database-readiness.probe';
 import { brandBody } from '../support/builders/request-bodies';
 import { testLogger } from '../support/silent-logger';
 import { createTenant, startTestApp, TestApp } from '../support/test-app';

@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
+import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { holdPageCreations } from '../support/page-creation-lock';
 import { platform, rows } from '../support/platform';
 import { testDatabaseUrl } from '../support/test-database-url';

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
-import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
+import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { SqlDeliveryStore } from '../../src/infrastructure/persistence/webhooks/sql-delivery.store';
 import { testDatabaseUrl } from '../support/test-database-url';
 

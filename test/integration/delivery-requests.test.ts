@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { newTypeId } from '../../src/domain/shared/type-id';
-import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
+import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { SqlDeliveryRequests } from '../../src/infrastructure/persistence/webhooks/sql-delivery-requests.store';
 import { SqlOutboxRelayStore } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
 import { testDatabaseUrl } from '../support/test-database-url';

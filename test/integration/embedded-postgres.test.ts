@@ -2,10 +2,10 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { locateDatabase } from '../../src/infrastructure/persistence/database-location';
-import { migrate } from '../../src/infrastructure/persistence/migrate';
+import { locateDatabase } from '../../src/infrastructure/persistence/connection/database-location';
+import { migrate } from '../../src/infrastructure/persistence/migrations/migrate';
 import { MIGRATIONS } from '../../src/infrastructure/persistence/migrations';
-import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
+import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { freePort as closedPort } from '../support/ports';
 import { testLogger } from '../support/silent-logger';
 

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { PageVersion } from '../../src/domain/page/page-version';
 import { ConcurrentChangeError, NotFoundError } from '../../src/domain/shared/domain-error';
-import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
+import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/connection/mikro-orm-unit-of-work';
 import { SqlPageGroupRepository } from '../../src/infrastructure/persistence/repositories/sql-page-group.repository';
 import { SqlPageRepository, SqlPageVersionRepository } from '../../src/infrastructure/persistence/repositories/sql-page.repository';
 import { Client } from 'pg';

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
-import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
-import { sqlRows } from '../../src/infrastructure/persistence/sql-statement';
+import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
+import { sqlRows } from '../../src/infrastructure/persistence/connection/sql-statement';
 import { TcpProxy } from '../support/tcp-proxy';
 import { testDatabaseUrl } from '../support/test-database-url';
 

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { newTypeId } from '../../src/domain/shared/type-id';
-import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
-import { sqlParams, sqlQuery, sqlRows } from '../../src/infrastructure/persistence/sql-statement';
+import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
+import { sqlParams, sqlQuery, sqlRows } from '../../src/infrastructure/persistence/connection/sql-statement';
 import { testDatabaseUrl } from '../support/test-database-url';
 
 // The one way adapters run their own SQL: on the unit of work's connection inside one, as a

@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
+import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/connection/mikro-orm-unit-of-work';
 import { toBrandView } from '../../src/domain/brand/brand.view';
 import { toPageGroupView } from '../../src/application/page-group/page-group.view';
 import { Brand } from '../../src/domain/brand/brand';
@@ -11,7 +11,7 @@ import { SqlPageGroupQueries } from '../../src/infrastructure/persistence/querie
 import { SqlPageRepository } from '../../src/infrastructure/persistence/repositories/sql-page.repository';
 import { SqlBrandRepository } from '../../src/infrastructure/persistence/repositories/sql-brand.repository';
 import { SqlPageGroupRepository } from '../../src/infrastructure/persistence/repositories/sql-page-group.repository';
-import { SqlBulkSeeder } from '../../src/infrastructure/persistence/sql-bulk-seeder';
+import { SqlBulkSeeder } from '../../src/infrastructure/persistence/seeding/sql-bulk-seeder';
 import { inContext, inUnitOfWork, openTestOrm } from '../support/database';
 import { newTenantId } from '../support/builders/stored';
 import { aBrand, aPage, aPageGroup } from '../support/builders/aggregates';

@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Template } from '../../src/domain/template/template';
-import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
+import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/connection/mikro-orm-unit-of-work';
 import { SqlTemplateRepository } from '../../src/infrastructure/persistence/repositories/sql-template.repository';
 import { inContext, openTestOrm } from '../support/database';
 import { newTenantId } from '../support/builders/stored';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { PurgeOldDeliveries } from '../../src/application/webhook/purge-old-deliveries.use-case';
+import { PurgeOldDeliveries } from '../../src/application/webhook/delivery/purge-old-deliveries.use-case';
 import { SqlRetentionStore } from '../../src/infrastructure/persistence/webhooks/sql-retention.store';
 import { openTestOrm } from '../support/database';
 import { FixedClock } from '../support/fakes/fixed-clock';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createApiClient } from '../../client/index';
+import { createApiClient } from '../../client';
 import { generateOpenApiDocument } from '../../src/composition/api/openapi-document';
 import { brandBody } from '../support/builders/request-bodies';
 import { platform } from '../support/platform';

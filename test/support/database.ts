@@ -1,6 +1,6 @@
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
-import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
-import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/mikro-orm-unit-of-work';
+import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
+import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/connection/mikro-orm-unit-of-work';
 import { testDatabaseUrl } from './test-database-url';
 
 export function openTestOrm(url = testDatabaseUrl()): Promise<MikroORM> {

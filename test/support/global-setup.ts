@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
-import { migrate } from '../../src/infrastructure/persistence/migrate';
-import { createOrmConfig } from '../../src/infrastructure/persistence/mikro-orm.config';
+import { migrate } from '../../src/infrastructure/persistence/migrations/migrate';
+import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { ISOLATED_PREFIX, templateDatabaseUrl, testDatabaseUrl, withAdmin } from './test-database-url';
 
 /**

@@ -1,5 +1,5 @@
 import { createLogger } from '../../src/infrastructure/logging/logger';
-import type { Logger } from '../../src/application/shared/logger';
+import type { Logger } from '../../src/application/shared/logger.port';
 
 /** The production logger writing nothing, or into `lines` when a test reads what was logged. */
 export function testLogger(lines?: string[]): Logger {

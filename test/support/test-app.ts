@@ -5,8 +5,8 @@ import { createHttpApp } from '../../src/composition/api/http-app';
 import { CreateApiKey } from '../../src/application/api-key/create-api-key.use-case';
 import { CreateTenant } from '../../src/application/tenant/create-tenant.use-case';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
-import type { RateLimiter } from '../../src/application/rate-limit/rate-limiter';
-import type { Logger } from '../../src/application/shared/logger';
+import type { RateLimiter } from '../../src/application/rate-limit/rate-limiter.port';
+import type { Logger } from '../../src/application/shared/logger.port';
 import { inContext, openTestOrm } from './database';
 import { testLogger } from './silent-logger';
 

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
-import type { Logger } from '../../src/application/shared/logger';
+import type { Logger } from '../../src/application/shared/logger.port';
 import { startWebhookWorker, WebhookWorker } from '../../src/composition/worker/webhook-worker';
 import { openTestOrm } from './database';
 import { testLogger } from './silent-logger';

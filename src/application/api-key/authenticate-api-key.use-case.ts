@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyPrincipal, ApiKeyRepository } from '../../domain/api-key/api-key.repository';
-import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets';
+import { ApiKeyPrincipal, ApiKeyRepository } from '../../domain/api-key/api-key-repository.port';
+import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets.port';
 
 /**
  * Resolves a presented key to its tenant. No cache: one indexed lookup per request is what lets a

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKey } from '../../domain/api-key/api-key';
-import { ApiKeyRepository } from '../../domain/api-key/api-key.repository';
-import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets';
-import { Clock } from '../../domain/shared/clock';
-import { TenantRepository } from '../../domain/tenant/tenant.repository';
+import { ApiKeyRepository } from '../../domain/api-key/api-key-repository.port';
+import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets.port';
+import { Clock } from '../../domain/shared/clock.port';
+import { TenantRepository } from '../../domain/tenant/tenant-repository.port';
 import { foundOrFail } from '../shared/found-or-fail';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 @Injectable()
 export class CreateApiKey {

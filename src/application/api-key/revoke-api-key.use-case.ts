@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyRepository } from '../../domain/api-key/api-key.repository';
-import { Clock } from '../../domain/shared/clock';
+import { ApiKeyRepository } from '../../domain/api-key/api-key-repository.port';
+import { Clock } from '../../domain/shared/clock.port';
 import { foundOrFail } from '../shared/found-or-fail';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 @Injectable()
 export class RevokeApiKey {

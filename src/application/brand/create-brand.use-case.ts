@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Brand, NewBrand } from '../../domain/brand/brand';
-import { BrandRepository } from '../../domain/brand/brand.repository';
+import { BrandRepository } from '../../domain/brand/brand-repository.port';
 import { BrandView, toBrandView } from '../../domain/brand/brand.view';
-import { Clock } from '../../domain/shared/clock';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { Clock } from '../../domain/shared/clock.port';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 @Injectable()
 export class CreateBrand {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { JsonText } from '../shared/json-text';
-import { BrandQueries } from './brand.queries';
+import { BrandQueries } from './brand-queries.port';
 import { BrandView } from '../../domain/brand/brand.view';
 import { foundOrFail } from '../shared/found-or-fail';
 

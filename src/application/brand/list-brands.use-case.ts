@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { JsonText } from '../shared/json-text';
 import { ListSlice, ListRequest } from '../shared/pagination';
-import { BrandQueries } from './brand.queries';
+import { BrandQueries } from './brand-queries.port';
 import { BrandView } from '../../domain/brand/brand.view';
 
 @Injectable()

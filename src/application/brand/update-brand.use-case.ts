@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { BrandChanges } from '../../domain/brand/brand';
-import { BrandRepository } from '../../domain/brand/brand.repository';
-import { Clock } from '../../domain/shared/clock';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { BrandRepository } from '../../domain/brand/brand-repository.port';
+import { Clock } from '../../domain/shared/clock.port';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 import { BrandView, toBrandView } from '../../domain/brand/brand.view';
 import { foundOrFail } from '../shared/found-or-fail';
 

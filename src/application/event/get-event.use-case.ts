@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { foundOrFail } from '../shared/found-or-fail';
 import { JsonText } from '../shared/json-text';
-import { EventEnvelope, EventQueries } from './event.queries';
+import { EventEnvelope, EventQueries } from './event-queries.port';
 
 @Injectable()
 export class GetEvent {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LoggedEventType } from '../../domain/events/event-catalogue';
 import { JsonText } from '../shared/json-text';
 import { ListRequest, ListSlice } from '../shared/pagination';
-import { EventEnvelope, EventQueries } from './event.queries';
+import { EventEnvelope, EventQueries } from './event-queries.port';
 
 @Injectable()
 export class ListEvents {

@@ -1,6 +1,6 @@
 import { PageGroup } from '../../domain/page-group/page-group';
-import { PageGroupRepository } from '../../domain/page-group/page-group.repository';
-import { PageGroupQueries } from './page-group.queries';
+import { PageGroupRepository } from '../../domain/page-group/page-group-repository.port';
+import { PageGroupQueries } from './page-group-queries.port';
 import { foundOrFail } from '../shared/found-or-fail';
 
 /** The tenant's live page group, or NotFoundError (malformed, foreign and soft-deleted alike). */

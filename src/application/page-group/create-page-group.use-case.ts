@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { BrandRepository } from '../../domain/brand/brand.repository';
+import { BrandRepository } from '../../domain/brand/brand-repository.port';
 import { NewPageGroup, PageGroup } from '../../domain/page-group/page-group';
-import { PageGroupRepository } from '../../domain/page-group/page-group.repository';
-import { Clock } from '../../domain/shared/clock';
-import { TemplateRepository } from '../../domain/template/template.repository';
-import { TenantRepository } from '../../domain/tenant/tenant.repository';
+import { PageGroupRepository } from '../../domain/page-group/page-group-repository.port';
+import { Clock } from '../../domain/shared/clock.port';
+import { TemplateRepository } from '../../domain/template/template-repository.port';
+import { TenantRepository } from '../../domain/tenant/tenant-repository.port';
 import { PageGroupView, toPageGroupView } from './page-group.view';
 import { foundOrFail } from '../shared/found-or-fail';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 /** Platform side: sets up a page group (the API only reads them). */
 @Injectable()

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PageGroupRepository } from '../../domain/page-group/page-group.repository';
-import { Clock } from '../../domain/shared/clock';
+import { PageGroupRepository } from '../../domain/page-group/page-group-repository.port';
+import { Clock } from '../../domain/shared/clock.port';
 import { activeGroupOrFail } from './active-group';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 /** Platform side: soft-deletes a group; deleting it again is "not found". */
 @Injectable()

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PageGroupQueries } from './page-group.queries';
+import { PageGroupQueries } from './page-group-queries.port';
 import { PageGroupView } from './page-group.view';
 import { JsonText } from '../shared/json-text';
 import { foundOrFail } from '../shared/found-or-fail';

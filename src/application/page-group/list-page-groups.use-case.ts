@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PageGroupStatus } from '../../domain/page-group/page-group';
 import { JsonText } from '../shared/json-text';
 import { ListSlice, ListRequest } from '../shared/pagination';
-import { PageGroupQueries } from './page-group.queries';
+import { PageGroupQueries } from './page-group-queries.port';
 import { PageGroupView } from './page-group.view';
 
 @Injectable()

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PageGroupStatus } from '../../domain/page-group/page-group';
-import { PageGroupRepository } from '../../domain/page-group/page-group.repository';
-import { Clock } from '../../domain/shared/clock';
+import { PageGroupRepository } from '../../domain/page-group/page-group-repository.port';
+import { Clock } from '../../domain/shared/clock.port';
 import { activeGroupOrFail } from './active-group';
 import { PageGroupView, toPageGroupView } from './page-group.view';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 /** Platform side: publishes, archives or drafts a group. */
 @Injectable()

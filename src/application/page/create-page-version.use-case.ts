@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { PageContentChanges } from '../../domain/page/page';
-import { PageRepository, PageVersionRepository } from '../../domain/page/page.repository';
-import { Clock } from '../../domain/shared/clock';
+import { PageRepository } from '../../domain/page/page-repository.port';
+import { PageVersionRepository } from '../../domain/page/page-version-repository.port';
+import { Clock } from '../../domain/shared/clock.port';
 import { ConcurrentChangeError, InvalidValueError, NotFoundError } from '../../domain/shared/domain-error';
 import { isTypeId } from '../../domain/shared/type-id';
-import { TemplateRepository } from '../../domain/template/template.repository';
-import { PageGroupQueries } from '../page-group/page-group.queries';
+import { TemplateRepository } from '../../domain/template/template-repository.port';
+import { PageGroupQueries } from '../page-group/page-group-queries.port';
 import { assertActiveGroup } from '../page-group/active-group';
 import { foundOrFail } from '../shared/found-or-fail';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 import { PageVersionView, toPageVersionView } from './page.view';
 
 const ATTEMPTS = 5;

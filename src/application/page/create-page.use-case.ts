@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Page } from '../../domain/page/page';
-import { PageRepository } from '../../domain/page/page.repository';
-import { PageGroupRepository } from '../../domain/page-group/page-group.repository';
-import { Clock } from '../../domain/shared/clock';
+import { PageRepository } from '../../domain/page/page-repository.port';
+import { PageGroupRepository } from '../../domain/page-group/page-group-repository.port';
+import { Clock } from '../../domain/shared/clock.port';
 import { InvalidValueError } from '../../domain/shared/domain-error';
 import { isTypeId } from '../../domain/shared/type-id';
-import { TemplateRepository } from '../../domain/template/template.repository';
+import { TemplateRepository } from '../../domain/template/template-repository.port';
 import { PageCreatedView, toPageCreatedView } from './page.view';
 import { foundOrFail } from '../shared/found-or-fail';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 /**
  * Adds a page to a group: the page, its version 1 and `page.version.created` in one transaction,

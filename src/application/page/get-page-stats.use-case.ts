@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { UTM_KINDS } from '../../domain/page/page-session';
 import { bucketStarts, StatsInterval, statsRange } from '../../domain/page/stats-range';
-import { Clock } from '../../domain/shared/clock';
+import { Clock } from '../../domain/shared/clock.port';
 import { assertActiveGroup } from '../page-group/active-group';
-import { PageGroupQueries } from '../page-group/page-group.queries';
+import { PageGroupQueries } from '../page-group/page-group-queries.port';
 import { foundOrFail } from '../shared/found-or-fail';
-import { PageQueries } from './page.queries';
+import { PageQueries } from './page-queries.port';
 import { PAGE_STATS_TOP_VALUES, PageStatsView, UtmValueCount } from './page.view';
 
 @Injectable()

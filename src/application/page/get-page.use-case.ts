@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { assertActiveGroup } from '../page-group/active-group';
-import { PageGroupQueries } from '../page-group/page-group.queries';
+import { PageGroupQueries } from '../page-group/page-group-queries.port';
 import { foundOrFail } from '../shared/found-or-fail';
-import { PageQueries } from './page.queries';
+import { PageQueries } from './page-queries.port';
 import { PageView } from './page.view';
 
 @Injectable()

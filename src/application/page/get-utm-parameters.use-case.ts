@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { JsonText } from '../shared/json-text';
-import { PageQueries } from './page.queries';
+import { PageQueries } from './page-queries.port';
 import { UtmParametersView } from './page.view';
 import { foundOrFail } from '../shared/found-or-fail';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { assertActiveGroup } from '../page-group/active-group';
-import { PageGroupQueries } from '../page-group/page-group.queries';
+import { PageGroupQueries } from '../page-group/page-group-queries.port';
 import { foundOrFail } from '../shared/found-or-fail';
 import { ListRequest, ListSlice } from '../shared/pagination';
-import { PageQueries } from './page.queries';
+import { PageQueries } from './page-queries.port';
 import { PageVersionView } from './page.view';
 
 @Injectable()

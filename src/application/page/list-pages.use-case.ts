@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { assertActiveGroup } from '../page-group/active-group';
-import { PageGroupQueries } from '../page-group/page-group.queries';
+import { PageGroupQueries } from '../page-group/page-group-queries.port';
 import { ListSlice, ListRequest } from '../shared/pagination';
-import { PageQueries } from './page.queries';
+import { PageQueries } from './page-queries.port';
 import { PageListItemView } from './page.view';
 
 @Injectable()

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { PageSession, PageSessionRepository, UtmValues } from '../../domain/page/page-session';
-import { PageRepository } from '../../domain/page/page.repository';
-import { Clock } from '../../domain/shared/clock';
+import { PageSession, UtmValues } from '../../domain/page/page-session';
+import { PageSessionRepository } from '../../domain/page/page-session-repository.port';
+import { PageRepository } from '../../domain/page/page-repository.port';
+import { Clock } from '../../domain/shared/clock.port';
 import { foundOrFail } from '../shared/found-or-fail';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 /** Platform side: records a visit to a page with its UTM values. */
 @Injectable()

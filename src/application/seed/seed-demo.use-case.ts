@@ -5,7 +5,7 @@ import { CreatePage } from '../page/create-page.use-case';
 import { CreatePageVersion } from '../page/create-page-version.use-case';
 import { RecordSession } from '../page/record-session.use-case';
 import { CreatePageGroup } from '../page-group/create-page-group.use-case';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 import { CreateSystemTemplate } from '../template/create-system-template.use-case';
 import { CreateTenant } from '../tenant/create-tenant.use-case';
 import { PAGE_GROUP_STATUSES } from '../../domain/page-group/page-group';

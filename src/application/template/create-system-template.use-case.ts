@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../domain/shared/clock';
+import { Clock } from '../../domain/shared/clock.port';
 import { Template } from '../../domain/template/template';
-import { TemplateRepository } from '../../domain/template/template.repository';
+import { TemplateRepository } from '../../domain/template/template-repository.port';
 import { TemplateView, toTemplateView } from './template.view';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 /** Platform side: a template every tenant can see. */
 @Injectable()

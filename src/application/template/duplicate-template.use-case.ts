@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../domain/shared/clock';
-import { TemplateRepository } from '../../domain/template/template.repository';
+import { Clock } from '../../domain/shared/clock.port';
+import { TemplateRepository } from '../../domain/template/template-repository.port';
 import { TemplateView, toTemplateView } from './template.view';
 import { foundOrFail } from '../shared/found-or-fail';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 @Injectable()
 export class DuplicateTemplate {

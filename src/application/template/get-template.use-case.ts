@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TemplateRepository } from '../../domain/template/template.repository';
+import { TemplateRepository } from '../../domain/template/template-repository.port';
 import { TemplateView, toTemplateView } from './template.view';
 import { foundOrFail } from '../shared/found-or-fail';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ListSlice, ListRequest } from '../shared/pagination';
-import { TemplateQueries, TemplateType } from './template.queries';
+import { TemplateQueries, TemplateType } from './template-queries.port';
 import { TemplateView } from './template.view';
 
 @Injectable()

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../domain/shared/clock';
+import { Clock } from '../../domain/shared/clock.port';
 import { Tenant } from '../../domain/tenant/tenant';
-import { TenantRepository } from '../../domain/tenant/tenant.repository';
-import { UnitOfWork } from '../shared/unit-of-work';
+import { TenantRepository } from '../../domain/tenant/tenant-repository.port';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 @Injectable()
 export class CreateTenant {

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Logger } from '../../application/shared/logger';
-import type { Metrics } from '../../application/shared/metrics';
+import type { Logger } from '../../application/shared/logger.port';
+import type { Metrics } from '../../application/shared/metrics.port';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import { chooseQueueBackend } from '../../infrastructure/queue/queue-backend';
 import { RedisRateLimiter } from '../../infrastructure/rate-limit/redis-rate-limiter';

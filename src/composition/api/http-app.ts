@@ -4,7 +4,7 @@ import { AppModule } from './app.module';
 import { BenchAppModule } from './bench-app.module';
 import type { InfrastructureDeps } from '../../infrastructure/infrastructure.module';
 import { NestPinoLogger } from '../../infrastructure/logging/nest-logger';
-import { requestContext } from '../../infrastructure/persistence/request-context.middleware';
+import { requestContext } from '../../infrastructure/persistence/connection/request-context.middleware';
 import { configureHttp } from '../../interfaces/http/configure-http';
 
 /** The API as a Nest application, configured but not listening (tests use it as it is). */

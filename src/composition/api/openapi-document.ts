@@ -4,7 +4,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { createHttpApp } from './http-app';
 import { loadConfig } from '../../infrastructure/config/app-config';
 import { createLogger } from '../../infrastructure/logging/logger';
-import { createOrmConfig } from '../../infrastructure/persistence/mikro-orm.config';
+import { createOrmConfig } from '../../infrastructure/persistence/connection/mikro-orm.config';
 import { buildOpenApiDocument } from '../../interfaces/http/openapi/openapi';
 
 /**

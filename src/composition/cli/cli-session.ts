@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { openDatabase } from '../shared/open-database';
 import { CliModule } from './cli.module';
 import { AppConfig } from '../../infrastructure/config/app-config';
-import type { Logger } from '../../application/shared/logger';
+import type { Logger } from '../../application/shared/logger.port';
 import { CliSession } from '../../interfaces/cli/cli-context';
 
 /** Opens the database (migrating it) and the use cases for one CLI command. */

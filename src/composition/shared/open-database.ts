@@ -1,9 +1,9 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { AppConfig } from '../../infrastructure/config/app-config';
-import type { Logger } from '../../application/shared/logger';
-import { DatabaseLocation, locateDatabase } from '../../infrastructure/persistence/database-location';
-import { migrateLocked } from '../../infrastructure/persistence/migrate';
-import { createOrmConfig } from '../../infrastructure/persistence/mikro-orm.config';
+import type { Logger } from '../../application/shared/logger.port';
+import { DatabaseLocation, locateDatabase } from '../../infrastructure/persistence/connection/database-location';
+import { migrateLocked } from '../../infrastructure/persistence/migrations/migrate';
+import { createOrmConfig } from '../../infrastructure/persistence/connection/mikro-orm.config';
 
 export interface Database {
   orm: MikroORM;

@@ -1,5 +1,5 @@
 import type { Worker } from 'bullmq';
-import type { Logger } from '../../application/shared/logger';
+import type { Logger } from '../../application/shared/logger.port';
 import type { Disposable } from '../../infrastructure/queue/bullmq-factory';
 
 /**

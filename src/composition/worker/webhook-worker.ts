@@ -1,15 +1,16 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Worker } from 'bullmq';
 import { NestFactory } from '@nestjs/core';
-import { DeliverWebhook } from '../../application/webhook/deliver-webhook.use-case';
-import { OutboxSignal } from '../../application/webhook/outbox-signal';
-import { RelayOutbox } from '../../application/webhook/relay-outbox.use-case';
-import { PurgeOldDeliveries } from '../../application/webhook/purge-old-deliveries.use-case';
-import { SweepDeliveries } from '../../application/webhook/sweep-deliveries.use-case';
-import { attemptsOf, DeliveryJobData, WebhookSender } from '../../application/webhook/delivery.ports';
-import { InFlightLimits } from '../../application/webhook/in-flight-limits';
+import { DeliverWebhook } from '../../application/webhook/delivery/deliver-webhook.use-case';
+import { OutboxSignal } from '../../application/webhook/delivery/outbox-signal.port';
+import { RelayOutbox } from '../../application/webhook/delivery/relay-outbox.use-case';
+import { PurgeOldDeliveries } from '../../application/webhook/delivery/purge-old-deliveries.use-case';
+import { SweepDeliveries } from '../../application/webhook/delivery/sweep-deliveries.use-case';
+import { attemptsOf, DeliveryJobData } from '../../application/webhook/delivery/delivery-job';
+import { WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
+import { InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
 import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
-import type { Logger } from '../../application/shared/logger';
+import type { Logger } from '../../application/shared/logger.port';
 import { BullmqDeliveryQueue, DELIVERY_QUEUE } from '../../infrastructure/queue/bullmq-delivery.queue';
 import { BullmqFactory, Disposable } from '../../infrastructure/queue/bullmq-factory';
 import { chooseQueueBackend, QueueBackend } from '../../infrastructure/queue/queue-backend';
@@ -19,7 +20,7 @@ import { RelayLoop } from '../../interfaces/worker/relay.loop';
 import { IntervalLoop } from '../../interfaces/worker/interval.loop';
 import { superviseWorker } from './supervised-worker';
 import { WorkerModule } from './worker.module';
-import { Metrics } from '../../application/shared/metrics';
+import { Metrics } from '../../application/shared/metrics.port';
 import { registerQueueGauges } from '../../infrastructure/metrics/operational-gauges';
 
 export interface WebhookWorker {

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { DeliveryQueue } from '../../application/webhook/delivery.ports';
+import { DeliveryQueue } from '../../application/webhook/delivery/delivery-queue.port';
 import { InfrastructureDeps, InfrastructureModule } from '../../infrastructure/infrastructure.module';
 import { WebhookWorkerModule } from '../../infrastructure/webhooks/webhook-worker-infrastructure.module';
 import { UseCasesModule } from '../shared/use-cases.module';

@@ -1,7 +1,7 @@
 import { AggregateRoot, StateOf } from '../shared/aggregate-root';
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
-import { movedForward } from '../shared/clock';
+import { movedForward } from '../shared/clock.port';
 
 export const PAGE_GROUP_STATUSES = ['draft', 'published', 'archived'] as const;
 export type PageGroupStatus = (typeof PAGE_GROUP_STATUSES)[number];

@@ -29,8 +29,3 @@ export class PageSession {
     return new PageSession(newTypeId('pagesession', now.getTime()), page.tenantId, page.id, page.pageGroupId, clean, now);
   }
 }
-
-export abstract class PageSessionRepository {
-  /** Writes the session and adds its UTM values to the group's distinct values, in the unit of work. */
-  abstract saveNew(session: PageSession): Promise<void>;
-}

@@ -1,5 +1,5 @@
 import { AggregateRoot, StateOf } from '../shared/aggregate-root';
-import { movedForward } from '../shared/clock';
+import { movedForward } from '../shared/clock.port';
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
 import { PageVersion } from './page-version';

@@ -3,7 +3,7 @@ import { AggregateRoot, StateOf } from '../shared/aggregate-root';
 import { InvalidValueError } from '../shared/domain-error';
 import { isHttpUrl } from '../shared/rules';
 import { newTypeId } from '../shared/type-id';
-import { movedForward } from '../shared/clock';
+import { movedForward } from '../shared/clock.port';
 
 export interface NewWebhookSubscription {
   tenantId: string;

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../../application/shared/logger';
+import type { Logger } from '../../application/shared/logger.port';
 
 export const DEV_KEY_FILE = 'secrets-encryption.key';
 

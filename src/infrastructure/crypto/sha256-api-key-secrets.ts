@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets';
+import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets.port';
 
 // `lp_` + base64url of 32 CSPRNG bytes (256 bits): a hash of such a key needs no salt or slow
 // KDF, because it cannot be guessed; SHA-256 keeps the per-request lookup cheap and indexed.

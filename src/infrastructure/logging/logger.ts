@@ -1,5 +1,5 @@
 import pino, { DestinationStream } from 'pino';
-import type { Logger } from '../../application/shared/logger';
+import type { Logger } from '../../application/shared/logger.port';
 import { LogLevel } from '../config/app-config';
 
 // Structured JSON on stdout. Anything that may carry a key or a secret is censored by path, as a

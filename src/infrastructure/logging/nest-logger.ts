@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import type { Logger } from '../../application/shared/logger';
+import type { Logger } from '../../application/shared/logger.port';
 
 /** Nest's own messages (startup, routes, errors) as JSON lines through the same pino logger. */
 export class NestPinoLogger implements LoggerService {

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Queue } from 'bullmq';
-import { Metrics } from '../../application/shared/metrics';
-import { sqlRows } from '../persistence/sql-statement';
+import { Metrics } from '../../application/shared/metrics.port';
+import { sqlRows } from '../persistence/connection/sql-statement';
 
 /** Outbox backlog, age of its oldest event and unfinished deliveries, read from PostgreSQL at scrape. */
 export function registerOutboxGauges(metrics: Metrics, orm: MikroORM): void {

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { Metrics } from '../../application/shared/metrics';
+import { Metrics } from '../../application/shared/metrics.port';
 
 /**
  * prom-client behind the Metrics port, one registry per process (an `all` process shares it

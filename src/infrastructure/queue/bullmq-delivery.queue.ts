@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
-import { DeliveryJob, DeliveryJobData, DeliveryQueue, DueAttempt } from '../../application/webhook/delivery.ports';
+import { DeliveryJob, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
+import { DeliveryQueue } from '../../application/webhook/delivery/delivery-queue.port';
 import type { Disposable } from './bullmq-factory';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';

@@ -1,5 +1,5 @@
-import type { Logger } from '../../application/shared/logger';
-import { answers } from '../net/answers';
+import type { Logger } from '../../application/shared/logger.port';
+import { answers } from '../net/tcp-probe';
 
 export const LOCAL_REDIS = { host: '127.0.0.1', port: 6379 };
 

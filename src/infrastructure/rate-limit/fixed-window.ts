@@ -1,4 +1,4 @@
-import { RateLimitDecision } from '../../application/rate-limit/rate-limiter';
+import { RateLimitDecision } from '../../application/rate-limit/rate-limiter.port';
 
 /** The decision for `counted` requests so far in a window, this one included. */
 export function decision(counted: number, limit: number, resetMs: number): RateLimitDecision {

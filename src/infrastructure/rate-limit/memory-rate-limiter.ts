@@ -1,4 +1,4 @@
-import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter';
+import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter.port';
 import { decision } from './fixed-window';
 
 /** The same fixed windows in this process only: for a service running without Redis. */

@@ -1,5 +1,5 @@
 import IORedis from 'ioredis';
-import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter';
+import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter.port';
 import { decision } from './fixed-window';
 
 // INCR and the window's expiry in one round trip, atomically: the first hit of a window sets it.

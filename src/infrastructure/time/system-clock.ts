@@ -1,4 +1,4 @@
-import { Clock } from '../../domain/shared/clock';
+import { Clock } from '../../domain/shared/clock.port';
 
 export class SystemClock extends Clock {
   now(): Date {

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { TargetPolicy } from '../../application/webhook/target-policy';
+import { TargetPolicy } from '../../application/webhook/subscriptions/target-policy.port';
 import { InvalidValueError } from '../../domain/shared/domain-error';
 import { forbiddenClass } from './address-policy';
 

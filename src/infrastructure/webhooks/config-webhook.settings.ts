@@ -1,4 +1,5 @@
-import { Random, WebhookSettings } from '../../application/webhook/delivery.ports';
+import { Random } from '../../application/webhook/delivery/random.port';
+import { WebhookSettings } from '../../application/webhook/delivery/webhook-settings.port';
 
 export class ConfigWebhookSettings extends WebhookSettings {
   constructor(

@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey, KeyObject } from 'node:crypto';
-import { WebhookSigner } from '../../application/webhook/delivery.ports';
+import { WebhookSigner } from '../../application/webhook/delivery/webhook-signer.port';
 
 export const USER_AGENT = 'LandingPlatform-Webhooks/1.0 (+https://docs.landing-platform.example/webhooks)';
 

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
-import { AttemptResult, WebhookSender } from '../../application/webhook/delivery.ports';
+import { AttemptResult } from '../../application/webhook/delivery/delivery-job';
+import { WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
 import { parseRetryAfter } from '../../domain/webhook/retry-policy';
 import { forbiddenClass } from './address-policy';
 import { ForbiddenTargetError, LookupSettings, resolvingLookup } from './guarded-lookup';

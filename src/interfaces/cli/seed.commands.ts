@@ -1,4 +1,4 @@
-import { BulkSeeder, BulkSeedResult } from '../../application/seed/bulk-seeder';
+import { BulkSeeder, BulkSeedResult } from '../../application/seed/bulk-seeder.port';
 import { UsageError } from './cli-args';
 import { CliCommand } from './cli-context';
 

@@ -1,6 +1,6 @@
-import { RecoverDeliveries, RECOVER_MAX_DAYS, RECOVER_MAX_DELIVERIES } from '../../application/webhook/recover-deliveries.use-case';
-import { Redeliver } from '../../application/webhook/redeliver.use-case';
-import { ManualDelivery } from '../../application/webhook/delivery-requests.ports';
+import { RecoverDeliveries, RECOVER_MAX_DAYS, RECOVER_MAX_DELIVERIES } from '../../application/webhook/subscriptions/recover-deliveries.use-case';
+import { Redeliver } from '../../application/webhook/subscriptions/redeliver.use-case';
+import { ManualDelivery } from '../../application/webhook/subscriptions/delivery-requests.port';
 import { INSTANT } from '../../domain/shared/rules';
 import { UsageError } from './cli-args';
 import { CliCommand } from './cli-context';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { ApiKeyPrincipal } from '../../domain/api-key/api-key.repository';
+import type { ApiKeyPrincipal } from '../../domain/api-key/api-key-repository.port';
 
 /** What the middleware chain adds to a request before a controller sees it. */
 export interface ApiRequest extends Request {

@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
-import type { Logger } from '../../application/shared/logger';
-import { Metrics } from '../../application/shared/metrics';
+import type { Logger } from '../../application/shared/logger.port';
+import { Metrics } from '../../application/shared/metrics.port';
 import { accessLog } from './middleware/access-log.middleware';
 import { forwardedForWarning } from './middleware/forwarded-for-warning.middleware';
 import { requestId } from './middleware/request-id.middleware';

@@ -1,9 +1,9 @@
 import { DelayedError } from 'bullmq';
-import { DeliverWebhook, DeliveryAttemptReport } from '../../application/webhook/deliver-webhook.use-case';
-import { attemptsOf, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery.ports';
-import type { InFlightLimits } from '../../application/webhook/in-flight-limits';
-import type { Logger } from '../../application/shared/logger';
-import type { Metrics } from '../../application/shared/metrics';
+import { DeliverWebhook, DeliveryAttemptReport } from '../../application/webhook/delivery/deliver-webhook.use-case';
+import { attemptsOf, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
+import type { InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
+import type { Logger } from '../../application/shared/logger.port';
+import type { Metrics } from '../../application/shared/metrics.port';
 
 /**
  * An attempt whose worker, tenant or endpoint is at its cap waits up to AT_CAP_WAIT_MS in the

@@ -1,4 +1,4 @@
-import type { Logger } from '../../application/shared/logger';
+import type { Logger } from '../../application/shared/logger.port';
 
 /**
  * Runs one piece of upkeep every interval, one run at a time (a run still going when the next is

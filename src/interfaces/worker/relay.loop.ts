@@ -1,6 +1,6 @@
-import { RelayOutbox } from '../../application/webhook/relay-outbox.use-case';
-import { OutboxSignal } from '../../application/webhook/outbox-signal';
-import type { Logger } from '../../application/shared/logger';
+import { RelayOutbox } from '../../application/webhook/delivery/relay-outbox.use-case';
+import { OutboxSignal } from '../../application/webhook/delivery/outbox-signal.port';
+import type { Logger } from '../../application/shared/logger.port';
 
 /**
  * Runs the outbox relay when events are committed (LISTEN/NOTIFY) and on a poll as a fallback.

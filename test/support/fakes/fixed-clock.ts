@@ -1,4 +1,4 @@
-import { Clock } from '../../../src/domain/shared/clock';
+import { Clock } from '../../../src/domain/shared/clock.port';
 
 export class FixedClock extends Clock {
   constructor(private current: Date) {

@@ -1,4 +1,4 @@
-import { UnitOfWork } from '../../../src/application/shared/unit-of-work';
+import { UnitOfWork } from '../../../src/application/shared/unit-of-work.port';
 
 /** Runs the work as it is: the in-memory fakes have nothing to commit or roll back. */
 export class ImmediateUnitOfWork extends UnitOfWork {

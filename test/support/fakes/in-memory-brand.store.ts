@@ -1,9 +1,9 @@
-import { BrandQueries } from '../../../src/application/brand/brand.queries';
+import { BrandQueries } from '../../../src/application/brand/brand-queries.port';
 import { BrandView, toBrandView } from '../../../src/domain/brand/brand.view';
 import { JsonText } from '../../../src/application/shared/json-text';
 import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../src/application/shared/pagination';
 import { Brand } from '../../../src/domain/brand/brand';
-import { BrandRepository } from '../../../src/domain/brand/brand.repository';
+import { BrandRepository } from '../../../src/domain/brand/brand-repository.port';
 import { DomainEvent } from '../../../src/domain/shared/domain-event';
 
 /** Both brand ports over one map, as the database serves both in production; the events written with them, in order. */

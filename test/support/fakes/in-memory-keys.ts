@@ -1,8 +1,8 @@
 import { ApiKey } from '../../../src/domain/api-key/api-key';
-import { ApiKeyPrincipal, ApiKeyRepository } from '../../../src/domain/api-key/api-key.repository';
-import { ApiKeySecrets } from '../../../src/domain/api-key/api-key-secrets';
+import { ApiKeyPrincipal, ApiKeyRepository } from '../../../src/domain/api-key/api-key-repository.port';
+import { ApiKeySecrets } from '../../../src/domain/api-key/api-key-secrets.port';
 import { Tenant } from '../../../src/domain/tenant/tenant';
-import { TenantRepository } from '../../../src/domain/tenant/tenant.repository';
+import { TenantRepository } from '../../../src/domain/tenant/tenant-repository.port';
 
 export class InMemoryTenants extends TenantRepository {
   readonly rows = new Map<string, Tenant>();

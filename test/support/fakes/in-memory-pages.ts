@@ -1,14 +1,16 @@
 import { Page } from '../../../src/domain/page/page';
-import { PageSession, PageSessionRepository } from '../../../src/domain/page/page-session';
+import { PageSession } from '../../../src/domain/page/page-session';
+import { PageSessionRepository } from '../../../src/domain/page/page-session-repository.port';
 import { PageVersion } from '../../../src/domain/page/page-version';
-import { PageRepository, PageVersionRepository } from '../../../src/domain/page/page.repository';
+import { PageRepository } from '../../../src/domain/page/page-repository.port';
+import { PageVersionRepository } from '../../../src/domain/page/page-version-repository.port';
 import { PageGroup } from '../../../src/domain/page-group/page-group';
-import { PageGroupRepository } from '../../../src/domain/page-group/page-group.repository';
-import { PageGroupQueries } from '../../../src/application/page-group/page-group.queries';
+import { PageGroupRepository } from '../../../src/domain/page-group/page-group-repository.port';
+import { PageGroupQueries } from '../../../src/application/page-group/page-group-queries.port';
 import { DomainEvent } from '../../../src/domain/shared/domain-event';
 import { ConcurrentChangeError } from '../../../src/domain/shared/domain-error';
 import { Template } from '../../../src/domain/template/template';
-import { TemplateRepository } from '../../../src/domain/template/template.repository';
+import { TemplateRepository } from '../../../src/domain/template/template-repository.port';
 
 /** Groups kept as copies, so a use case that forgets to save changes nothing. */
 export class InMemoryGroups extends PageGroupRepository {

@@ -1,10 +1,11 @@
-import { DeliveryRequests, ManualDelivery } from '../../../src/application/webhook/delivery-requests.ports';
-import { TargetPolicy } from '../../../src/application/webhook/target-policy';
-import { WebhookLimits } from '../../../src/application/webhook/webhook-limits';
+import { DeliveryRequests, ManualDelivery } from '../../../src/application/webhook/subscriptions/delivery-requests.port';
+import { TargetPolicy } from '../../../src/application/webhook/subscriptions/target-policy.port';
+import { WebhookLimits } from '../../../src/application/webhook/subscriptions/webhook-limits.port';
 import { InvalidValueError } from '../../../src/domain/shared/domain-error';
 import { TestDelivery } from '../../../src/domain/webhook/test-delivery';
 import { WebhookSubscription } from '../../../src/domain/webhook/webhook-subscription';
-import { SigningSecretGenerator, WebhookSubscriptionRepository } from '../../../src/domain/webhook/webhook-subscription.repository';
+import { SigningSecretGenerator } from '../../../src/domain/webhook/signing-secret-generator.port';
+import { WebhookSubscriptionRepository } from '../../../src/domain/webhook/webhook-subscription-repository.port';
 
 // Fakes of the webhook ports for use-case tests: each extends its port, keeps what it was given,
 // and answers as the SQL adapter would for the cases the tests set up.

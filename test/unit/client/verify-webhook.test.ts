@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { verifyWebhook, WebhookVerificationError } from '../../../client/index';
+import { verifyWebhook, WebhookVerificationError } from '../../../client';
 import { HmacWebhookSigner } from '../../../src/infrastructure/webhooks/hmac-webhook.signer';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;

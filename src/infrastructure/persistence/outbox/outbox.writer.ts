@@ -1,8 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { AggregateRoot } from '../../../domain/shared/aggregate-root';
 import { DomainEvent } from '../../../domain/shared/domain-event';
-import { sqlRows } from '../sql-statement';
-import { noteRelayWork, OUTBOX_CHANNEL } from './outbox-wake';
+import { sqlRows } from '../connection/sql-statement';
+import { noteRelayWork, OUTBOX_CHANNEL } from './relay-wake';
 
 export { OUTBOX_CHANNEL };
 

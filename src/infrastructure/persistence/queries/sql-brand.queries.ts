@@ -1,10 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { BrandQueries } from '../../../application/brand/brand.queries';
+import { BrandQueries } from '../../../application/brand/brand-queries.port';
 import { BrandView } from '../../../domain/brand/brand.view';
 import { JsonText } from '../../../application/shared/json-text';
 import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
-import { sqlRows } from '../sql-statement';
+import { sqlRows } from '../connection/sql-statement';
 
 interface BrandRow {
   id: string;

@@ -1,11 +1,11 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { EventEnvelope, EventQueries } from '../../../application/event/event.queries';
+import { EventEnvelope, EventQueries } from '../../../application/event/event-queries.port';
 import { JsonText } from '../../../application/shared/json-text';
 import { ListRequest, ListSlice, mapSlice, toSlice } from '../../../application/shared/pagination';
 import { LoggedEventType } from '../../../domain/events/event-catalogue';
 import { ID_PREFIXES, typeIdLowerBound } from '../../../domain/shared/type-id';
-import { sqlParams, sqlRows } from '../sql-statement';
+import { sqlParams, sqlRows } from '../connection/sql-statement';
 
 /**
  * The statement of one page of the log. `createdAfter` bounds the id too: an event's id is a

@@ -1,12 +1,12 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { PageGroupQueries } from '../../../application/page-group/page-group.queries';
+import { PageGroupQueries } from '../../../application/page-group/page-group-queries.port';
 import { PageGroupView } from '../../../application/page-group/page-group.view';
 import { JsonText } from '../../../application/shared/json-text';
 import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { PageGroupStatus } from '../../../domain/page-group/page-group';
-import { sqlRows } from '../sql-statement';
-import { pagesCountOf } from '../sql';
+import { sqlRows } from '../connection/sql-statement';
+import { pagesCountOf } from '../stored/page-count.sql';
 
 const PAGES_COUNT = pagesCountOf('g.id');
 /** The list item's JSON: the stored text around the group's current count of pages (Migration...20261123000000). */

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UTM_KINDS, type UtmKind } from '../../../domain/page/page-session';
 import { UTM_TOP_CANDIDATES } from '../../../application/page/page.view';
 import { StatsRange } from '../../../domain/page/stats-range';
-import { sqlRows } from '../sql-statement';
+import { sqlRows } from '../connection/sql-statement';
 
 // A page's statistics from its counters (Migration20261125060000_page_versions_and_stats), never
 // from its sessions: a 90-day range reads at most 2,160 hour rows, and at most two index entries

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { PageQueries } from '../../../application/page/page.queries';
+import { PageQueries } from '../../../application/page/page-queries.port';
 import {
   PageListItemView, PageVersionView, PageView, toPageListItemView, toPageVersionView, toPageView, toUtmParametersView, UTM_VALUES_PER_KIND, UtmParametersView,
 } from '../../../application/page/page.view';
@@ -9,7 +9,7 @@ import { sessionsPerBucket, topUtmValues } from './sql-page-stats';
 import { UTM_KINDS, UtmKind } from '../../../domain/page/page-session';
 import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { JsonText } from '../../../application/shared/json-text';
-import { sqlParams, sqlRows } from '../sql-statement';
+import { sqlParams, sqlRows } from '../connection/sql-statement';
 
 interface PageRow {
   id: string;
@@ -27,7 +27,7 @@ interface PageVersionRow {
   created_at: string;
 }
 
-// Timestamps come from the driver as text (mikro-orm.config.ts keeps them exact): made Dates here.
+// Timestamps come as text (the ORM's pool sets its own type parsers): made Dates here.
 const fromPageRow = (row: PageRow) => ({ id: row.id, pageGroupId: row.page_group_id, tenantId: row.tenant_id, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) });
 
 // A live group with no UTM value yet has no summary row (Migration20261125010000_utm_values_bounded).

@@ -1,10 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { TemplateQueries, TemplateType } from '../../../application/template/template.queries';
+import { TemplateQueries, TemplateType } from '../../../application/template/template-queries.port';
 import { TemplateView, toTemplateView } from '../../../application/template/template.view';
 import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
-import { COLUMNS, TemplateRow, toTemplate } from '../template.rows';
-import { sqlParams, sqlRows } from '../sql-statement';
+import { COLUMNS, TemplateRow, toTemplate } from '../stored/template.row';
+import { sqlParams, sqlRows } from '../connection/sql-statement';
 
 /**
  * The list merges two walks of templates_tenant_id_id_idx, newest first: the system templates

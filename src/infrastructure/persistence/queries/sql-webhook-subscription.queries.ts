@@ -1,10 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
-import { WebhookSubscriptionQueries } from '../../../application/webhook/webhook-subscription.queries';
-import { DeliveryAttemptView, toDeliveryAttemptView, toSubscriptionView, WebhookSubscriptionView } from '../../../application/webhook/webhook-subscription.view';
+import { WebhookSubscriptionQueries } from '../../../application/webhook/subscriptions/webhook-subscription-queries.port';
+import { DeliveryAttemptView, toDeliveryAttemptView, toSubscriptionView, WebhookSubscriptionView } from '../../../application/webhook/subscriptions/webhook-subscription.view';
 import { EventType } from '../../../domain/events/event-catalogue';
-import { sqlParams, sqlRows } from '../sql-statement';
+import { sqlParams, sqlRows } from '../connection/sql-statement';
 
 @Injectable()
 export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {

@@ -1,8 +1,8 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ApiKey } from '../../../domain/api-key/api-key';
-import { ApiKeyPrincipal, ApiKeyRepository } from '../../../domain/api-key/api-key.repository';
-import { requireTransaction, sqlRows } from '../sql-statement';
+import { ApiKeyPrincipal, ApiKeyRepository } from '../../../domain/api-key/api-key-repository.port';
+import { requireTransaction, sqlRows } from '../connection/sql-statement';
 
 @Injectable()
 export class MikroOrmApiKeyRepository extends ApiKeyRepository {

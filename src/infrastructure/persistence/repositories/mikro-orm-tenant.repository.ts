@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Tenant } from '../../../domain/tenant/tenant';
-import { TenantRepository } from '../../../domain/tenant/tenant.repository';
+import { TenantRepository } from '../../../domain/tenant/tenant-repository.port';
 
 @Injectable()
 export class MikroOrmTenantRepository extends TenantRepository {

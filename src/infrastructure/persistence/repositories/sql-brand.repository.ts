@@ -1,12 +1,12 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Brand } from '../../../domain/brand/brand';
-import { BrandRepository } from '../../../domain/brand/brand.repository';
+import { BrandRepository } from '../../../domain/brand/brand-repository.port';
 import { Appearance } from '../../../domain/brand/brand.state';
 import { Theme } from '../../../domain/brand/theme';
 import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
-import { requireTransaction, sqlRows } from '../sql-statement';
-import { storedBrandView } from '../stored-views';
+import { requireTransaction, sqlRows } from '../connection/sql-statement';
+import { storedBrandView } from '../stored/stored-views';
 
 interface BrandRow {
   id: string;

@@ -1,10 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { PageGroup, PageGroupStatus, PlatformObject } from '../../../domain/page-group/page-group';
-import { PageGroupRepository } from '../../../domain/page-group/page-group.repository';
-import { pagesCountOf } from '../sql';
-import { requireTransaction, sqlQuery, sqlRows } from '../sql-statement';
-import { storedPageGroupView } from '../stored-views';
+import { PageGroupRepository } from '../../../domain/page-group/page-group-repository.port';
+import { pagesCountOf } from '../stored/page-count.sql';
+import { requireTransaction, sqlQuery, sqlRows } from '../connection/sql-statement';
+import { storedPageGroupView } from '../stored/stored-views';
 
 interface PageGroupRow {
   id: string;

@@ -1,7 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { PageSession, PageSessionRepository, UTM_KINDS } from '../../../domain/page/page-session';
-import { requireTransaction, sqlRows } from '../sql-statement';
+import { PageSession, UTM_KINDS } from '../../../domain/page/page-session';
+import { PageSessionRepository } from '../../../domain/page/page-session-repository.port';
+import { requireTransaction, sqlRows } from '../connection/sql-statement';
 
 @Injectable()
 export class SqlPageSessionRepository extends PageSessionRepository {

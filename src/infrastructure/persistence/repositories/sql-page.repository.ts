@@ -3,10 +3,11 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Page } from '../../../domain/page/page';
 import { PageVersion } from '../../../domain/page/page-version';
-import { PageRepository, PageVersionRepository } from '../../../domain/page/page.repository';
+import { PageRepository } from '../../../domain/page/page-repository.port';
+import { PageVersionRepository } from '../../../domain/page/page-version-repository.port';
 import { ConcurrentChangeError, NotFoundError } from '../../../domain/shared/domain-error';
 import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
-import { requireTransaction, sqlRows } from '../sql-statement';
+import { requireTransaction, sqlRows } from '../connection/sql-statement';
 
 interface PageRow {
   id: string;

@@ -1,9 +1,9 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Template } from '../../../domain/template/template';
-import { TemplateRepository } from '../../../domain/template/template.repository';
-import { sqlRows } from '../sql-statement';
-import { COLUMNS, TemplateRow, toTemplate } from '../template.rows';
+import { TemplateRepository } from '../../../domain/template/template-repository.port';
+import { sqlRows } from '../connection/sql-statement';
+import { COLUMNS, TemplateRow, toTemplate } from '../stored/template.row';
 
 /**
  * Templates are written once and never changed (a system template by the platform, a copy by

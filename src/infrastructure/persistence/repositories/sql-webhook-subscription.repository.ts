@@ -2,9 +2,9 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { EventType } from '../../../domain/events/event-catalogue';
 import { WebhookSubscription } from '../../../domain/webhook/webhook-subscription';
-import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription.repository';
+import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { SecretCipher } from '../../crypto/secret-cipher';
-import { requireTransaction, sqlRows } from '../sql-statement';
+import { requireTransaction, sqlRows } from '../connection/sql-statement';
 
 interface SubscriptionRow {
   id: string;

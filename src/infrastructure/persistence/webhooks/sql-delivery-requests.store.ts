@@ -1,10 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { DeliveryRequests, ManualDelivery } from '../../../application/webhook/delivery-requests.ports';
+import { DeliveryRequests, ManualDelivery } from '../../../application/webhook/subscriptions/delivery-requests.port';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { TestDelivery } from '../../../domain/webhook/test-delivery';
 import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
-import { requireTransaction, sqlRows } from '../sql-statement';
+import { requireTransaction, sqlRows } from '../connection/sql-statement';
 
 /** A manual delivery row: `manual_id` is its own id; the relay hands it to the queue (enqueued_at NULL). */
 const INSERT_MANUAL = `INSERT INTO webhook_deliveries

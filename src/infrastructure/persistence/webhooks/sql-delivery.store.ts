@@ -1,13 +1,14 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { AttemptResult, DeliveryClaim, DeliveryJob, DeliveryStore } from '../../../application/webhook/delivery.ports';
+import { AttemptResult, DeliveryClaim, DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
+import { DeliveryStore } from '../../../application/webhook/delivery/delivery-store.port';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { NextStep } from '../../../domain/webhook/retry-policy';
 import { SecretCipher } from '../../crypto/secret-cipher';
 import { endpointKey } from '../../webhooks/endpoint-key';
 import { StoredPreviousSecret } from '../repositories/sql-webhook-subscription.repository';
-import { GroupWriter } from '../group-writer';
-import { sqlQuery, sqlRows } from '../sql-statement';
+import { GroupWriter } from '../connection/group-writer';
+import { sqlQuery, sqlRows } from '../connection/sql-statement';
 
 /** One attempt's record: its log row and the delivery's next state. */
 interface AttemptRecord {

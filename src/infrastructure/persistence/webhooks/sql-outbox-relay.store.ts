@@ -1,9 +1,10 @@
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { DeliveryJob, OutboxRelayStore } from '../../../application/webhook/delivery.ports';
+import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
+import { OutboxRelayStore } from '../../../application/webhook/delivery/outbox-relay-store.port';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { endpointKey } from '../../webhooks/endpoint-key';
-import { sqlRows } from '../sql-statement';
+import { sqlRows } from '../connection/sql-statement';
 
 /**
  * Deliveries one relay round writes at most (the round's events are cut to fit, one event at

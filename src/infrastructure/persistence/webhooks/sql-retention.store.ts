@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { RetentionStore } from '../../../application/webhook/retention.ports';
-import { sqlQuery } from '../sql-statement';
+import { RetentionStore } from '../../../application/webhook/delivery/retention-store.port';
+import { sqlQuery } from '../connection/sql-statement';
 
 /**
  * Each batch is one statement (its own short transaction), through the indexes of

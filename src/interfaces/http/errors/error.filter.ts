@@ -2,8 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@n
 import type { Response } from 'express';
 import { DomainError } from '../../../domain/shared/domain-error';
 import { newTypeId } from '../../../domain/shared/type-id';
-import type { Logger } from '../../../application/shared/logger';
-import { LOGGER } from '../../../application/shared/logger';
+import type { Logger } from '../../../application/shared/logger.port';
+import { LOGGER } from '../../../application/shared/logger.port';
 import type { ApiRequest } from '../api-request';
 import { ApiError, DOMAIN_ERRORS, ErrorBody, ErrorCode } from './api-error';
 import { isDatabaseUnavailable } from './unavailable';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
-import { EventEnvelope } from '../../../application/event/event.queries';
+import { EventEnvelope } from '../../../application/event/event-queries.port';
 import { Holds, SameShape } from '../openapi/same-shape';
 
 export class EventResponse {

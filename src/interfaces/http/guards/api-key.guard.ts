@@ -2,10 +2,11 @@ import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AuthenticateApiKey } from '../../../application/api-key/authenticate-api-key.use-case';
-import { RateLimitDecision, RateLimiter, RateLimitSettings } from '../../../application/rate-limit/rate-limiter';
-import { LOGGER, type Logger } from '../../../application/shared/logger';
-import { Metrics } from '../../../application/shared/metrics';
-import type { ApiKeyPrincipal } from '../../../domain/api-key/api-key.repository';
+import { RateLimitDecision, RateLimiter } from '../../../application/rate-limit/rate-limiter.port';
+import { RateLimitSettings } from '../../../application/rate-limit/rate-limit-settings.port';
+import { LOGGER, type Logger } from '../../../application/shared/logger.port';
+import { Metrics } from '../../../application/shared/metrics.port';
+import type { ApiKeyPrincipal } from '../../../domain/api-key/api-key-repository.port';
 import type { ApiRequest } from '../api-request';
 import { readJsonBody } from '../body/json-body.reader';
 import { ApiError } from '../errors/api-error';

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { ReadinessProbe } from '../../../application/health/readiness.probe';
+import { ReadinessProbe } from '../../../application/health/readiness-probe.port';
 import { Public } from '../guards/api-key.guard';
 
 @ApiTags('Health')

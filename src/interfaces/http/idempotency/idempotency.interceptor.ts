@@ -4,9 +4,9 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { IdempotencyStore } from '../../../application/idempotency/idempotency-store';
-import { UnitOfWork } from '../../../application/shared/unit-of-work';
-import { Clock } from '../../../domain/shared/clock';
+import { IdempotencyStore } from '../../../application/idempotency/idempotency-store.port';
+import { UnitOfWork } from '../../../application/shared/unit-of-work.port';
+import { Clock } from '../../../domain/shared/clock.port';
 import type { ApiRequest } from '../api-request';
 import { ApiError } from '../errors/api-error';
 

@@ -1,6 +1,6 @@
 import type { NextFunction, Response } from 'express';
-import type { Logger } from '../../../application/shared/logger';
-import type { Metrics } from '../../../application/shared/metrics';
+import type { Logger } from '../../../application/shared/logger.port';
+import type { Metrics } from '../../../application/shared/metrics.port';
 import type { ApiRequest } from '../api-request';
 
 /** One structured line per request: id, tenant, route pattern, status and duration; no headers. */

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '../../../application/shared/logger';
+import type { Logger } from '../../../application/shared/logger.port';
 
 const EVERY_MS = 60_000;
 

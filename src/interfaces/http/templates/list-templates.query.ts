@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { TEMPLATE_TYPES, type TemplateType } from '../../../application/template/template.queries';
+import { TEMPLATE_TYPES, type TemplateType } from '../../../application/template/template-queries.port';
 import { ListQueryDto } from '../pagination/list-query.dto';
 import { Optional } from '../validation/decorators';
 

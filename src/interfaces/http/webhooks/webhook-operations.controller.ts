@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiExtension, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { RecoverDeliveries, RECOVER_MAX_DAYS, RECOVER_MAX_DELIVERIES } from '../../../application/webhook/recover-deliveries.use-case';
-import { Redeliver } from '../../../application/webhook/redeliver.use-case';
-import { RotateSigningSecret } from '../../../application/webhook/rotate-signing-secret.use-case';
-import { SendTestEvent } from '../../../application/webhook/send-test-event.use-case';
-import { ManualDelivery } from '../../../application/webhook/delivery-requests.ports';
-import { WebhookSubscriptionView } from '../../../application/webhook/webhook-subscription.view';
+import { RecoverDeliveries, RECOVER_MAX_DAYS, RECOVER_MAX_DELIVERIES } from '../../../application/webhook/subscriptions/recover-deliveries.use-case';
+import { Redeliver } from '../../../application/webhook/subscriptions/redeliver.use-case';
+import { RotateSigningSecret } from '../../../application/webhook/subscriptions/rotate-signing-secret.use-case';
+import { SendTestEvent } from '../../../application/webhook/subscriptions/send-test-event.use-case';
+import { ManualDelivery } from '../../../application/webhook/subscriptions/delivery-requests.port';
+import { WebhookSubscriptionView } from '../../../application/webhook/subscriptions/webhook-subscription.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { RecoverDeliveriesDto, RotateSigningSecretDto } from './webhook-operations.dto';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsString } from 'class-validator';
-import { RECOVER_MAX_DAYS } from '../../../application/webhook/recover-deliveries.use-case';
+import { RECOVER_MAX_DAYS } from '../../../application/webhook/subscriptions/recover-deliveries.use-case';
 import { MAX_SECRET_OVERLAP_SECONDS, DEFAULT_SECRET_OVERLAP_SECONDS } from '../../../domain/webhook/webhook-subscription';
 import { IsInstant, Optional, Required } from '../validation/decorators';
 

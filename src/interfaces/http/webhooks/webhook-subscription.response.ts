@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { RECOVER_MAX_DELIVERIES } from '../../../application/webhook/recover-deliveries.use-case';
+import { RECOVER_MAX_DELIVERIES } from '../../../application/webhook/subscriptions/recover-deliveries.use-case';
 import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
-import { DeliveryAttemptView, WebhookSubscriptionView } from '../../../application/webhook/webhook-subscription.view';
-import { ManualDelivery } from '../../../application/webhook/delivery-requests.ports';
+import { DeliveryAttemptView, WebhookSubscriptionView } from '../../../application/webhook/subscriptions/webhook-subscription.view';
+import { ManualDelivery } from '../../../application/webhook/subscriptions/delivery-requests.port';
 import { Holds, SameShape } from '../openapi/same-shape';
 
 export class WebhookSubscriptionResponse {

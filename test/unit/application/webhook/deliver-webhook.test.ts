@@ -1,5 +1,11 @@
-import { DeliverWebhook } from '../../../../src/application/webhook/deliver-webhook.use-case';
-import { AttemptResult, DeliveryClaim, DeliveryJob, DeliveryQueue, DeliveryStore, Random, WebhookSender, WebhookSettings, WebhookSigner } from '../../../../src/application/webhook/delivery.ports';
+import { DeliverWebhook } from '../../../../src/application/webhook/delivery/deliver-webhook.use-case';
+import { AttemptResult, DeliveryClaim, DeliveryJob } from '../../../../src/application/webhook/delivery/delivery-job';
+import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
+import { DeliveryStore } from '../../../../src/application/webhook/delivery/delivery-store.port';
+import { Random } from '../../../../src/application/webhook/delivery/random.port';
+import { WebhookSender } from '../../../../src/application/webhook/delivery/webhook-sender.port';
+import { WebhookSettings } from '../../../../src/application/webhook/delivery/webhook-settings.port';
+import { WebhookSigner } from '../../../../src/application/webhook/delivery/webhook-signer.port';
 import { NextStep } from '../../../../src/domain/webhook/retry-policy';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
 

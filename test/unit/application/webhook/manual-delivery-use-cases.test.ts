@@ -1,6 +1,6 @@
-import { RecoverDeliveries } from '../../../../src/application/webhook/recover-deliveries.use-case';
-import { Redeliver } from '../../../../src/application/webhook/redeliver.use-case';
-import { SendTestEvent } from '../../../../src/application/webhook/send-test-event.use-case';
+import { RecoverDeliveries } from '../../../../src/application/webhook/subscriptions/recover-deliveries.use-case';
+import { Redeliver } from '../../../../src/application/webhook/subscriptions/redeliver.use-case';
+import { SendTestEvent } from '../../../../src/application/webhook/subscriptions/send-test-event.use-case';
 import { InvalidValueError, NotFoundError } from '../../../../src/domain/shared/domain-error';
 import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
 import { DeliveryInProgressError, ManualBacklogFullError } from '../../../../src/domain/webhook/webhook.errors';

@@ -1,7 +1,7 @@
-import { CreateWebhookSubscription } from '../../../../src/application/webhook/create-webhook-subscription.use-case';
-import { DeleteWebhookSubscription } from '../../../../src/application/webhook/delete-webhook-subscription.use-case';
-import { RotateSigningSecret } from '../../../../src/application/webhook/rotate-signing-secret.use-case';
-import { UpdateWebhookSubscription } from '../../../../src/application/webhook/update-webhook-subscription.use-case';
+import { CreateWebhookSubscription } from '../../../../src/application/webhook/subscriptions/create-webhook-subscription.use-case';
+import { DeleteWebhookSubscription } from '../../../../src/application/webhook/subscriptions/delete-webhook-subscription.use-case';
+import { RotateSigningSecret } from '../../../../src/application/webhook/subscriptions/rotate-signing-secret.use-case';
+import { UpdateWebhookSubscription } from '../../../../src/application/webhook/subscriptions/update-webhook-subscription.use-case';
 import { InvalidValueError, NotFoundError } from '../../../../src/domain/shared/domain-error';
 import { SubscriptionLimitError } from '../../../../src/domain/webhook/webhook.errors';
 import { FixedClock } from '../../../support/fakes/fixed-clock';

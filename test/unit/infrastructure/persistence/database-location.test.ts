@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:net';
-import { answers } from '../../../../src/infrastructure/net/answers';
-import { chooseDefaultSource } from '../../../../src/infrastructure/persistence/database-location';
+import { answers } from '../../../../src/infrastructure/net/tcp-probe';
+import { chooseDefaultSource } from '../../../../src/infrastructure/persistence/connection/database-location';
 
 describe('database location', () => {
   it('uses the local PostgreSQL when it answers, else the embedded one', () => {

@@ -1,4 +1,4 @@
-import { GroupWriter } from '../../../../src/infrastructure/persistence/group-writer';
+import { GroupWriter } from '../../../../src/infrastructure/persistence/connection/group-writer';
 
 // A write that waits until the test lets it finish, so that what is in flight can be seen.
 function controlledWrites() {

@@ -1,4 +1,4 @@
-import { attemptsOf, type DeliveryJob } from '../../../../src/application/webhook/delivery.ports';
+import { attemptsOf, type DeliveryJob } from '../../../../src/application/webhook/delivery/delivery-job';
 import { deliveryJobId, groupIntoJobs } from '../../../../src/infrastructure/queue/bullmq-delivery.queue';
 
 const job = (n: number, over: Partial<DeliveryJob> = {}): DeliveryJob => ({ deliveryId: `whdlv_${n}`, attempt: 1, delayMs: 0, tenantId: 'tenant_a', endpoint: 'e1', ...over });

@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../domain/shared/clock.port';
+import { nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/retry-policy';
+import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
+import { DeliveryClaim } from './delivery-job';
+import { DeliveryQueue } from './delivery-queue.port';
+import { DeliveryStore } from './delivery-store.port';
+import { Random } from './random.port';
+import { WebhookSender } from './webhook-sender.port';
+import { WebhookSettings } from './webhook-settings.port';
+import { WebhookSigner } from './webhook-signer.port';
+
+export type DeliveryOutcome = 'skipped' | 'cancelled' | 'put off' | 'delivered' | 'failed' | 'retrying';
+
+/**
+ * How late an attempt may be sent after its rate slot: half the slots' spacing, at least 50 ms.
+ * Sent later (its job came back late on a busy machine), it would land next to the following
+ * slot's attempt and two would arrive closer than the rate allows: it takes a new slot instead.
+ * So every send is within [slot, slot + half a spacing), and any one second holds at most the
+ * rate plus one (the window's two ends); a slot given up is lost, not sent twice.
+ */
+const slotLateness = (ratePerSecond: number) => Math.max(1000 / ratePerSecond / 2, 50);
+
+/** What happened, with the ids a log line of the attempt needs. */
+export interface DeliveryAttemptReport {
+  outcome: DeliveryOutcome;
+  deliveryId: string;
+  attempt: number;
+  eventId?: string;
+  subscriptionId?: string;
+  statusCode?: number | null;
+  durationMs?: number;
+  error?: string | null;
+  /** Set for an attempt a customer asked for. */
+  trigger?: 'manual';
+  /** The subscription was turned off: its receiver failed for a whole retry schedule. */
+  subscriptionDisabled?: boolean;
+  /** Put off until then, unsent: the receiver's pace (its Retry-After, or the subscription's rate). */
+  putOffUntil?: string;
+}
+
+/**
+ * One attempt of one delivery: claim it, send the fixed body signed, record what happened, and
+ * schedule the next attempt if there is one. PostgreSQL holds the truth; the queue only wakes
+ * workers, so a lost job is found again by the sweeper and a duplicate job finds nothing to claim.
+ */
+@Injectable()
+export class DeliverWebhook {
+  constructor(
+    private readonly deliveries: DeliveryStore,
+    private readonly queue: DeliveryQueue,
+    private readonly sender: WebhookSender,
+    private readonly signer: WebhookSigner,
+    private readonly settings: WebhookSettings,
+    private readonly clock: Clock,
+    private readonly random: Random,
+  ) {}
+
+  async execute(input: { deliveryId: string; attempt: number }): Promise<DeliveryAttemptReport> {
+    const claim = await this.deliveries.claim(input.deliveryId, input.attempt, this.clock.now(), this.settings.attemptLockMs);
+    if (!claim) return { outcome: 'skipped', ...input };
+    const ids = { ...input, eventId: claim.eventId, subscriptionId: claim.subscription.id, ...(claim.manual && { trigger: 'manual' as const }) };
+    if (!this.wanted(claim)) {
+      await this.deliveries.cancel(claim, this.clock.now());
+      return { outcome: 'cancelled', ...ids };
+    }
+    const until = await this.paced(claim);
+    if (until) {
+      const now = this.clock.now();
+      // Not an attempt: nothing is sent or counted, and the job comes back at its time.
+      await this.deliveries.putOff(claim, until.at, until.slotTaken, now);
+      await this.queue.enqueue([
+        { deliveryId: claim.deliveryId, attempt: claim.attempt, delayMs: Math.max(0, until.at.getTime() - now.getTime()), tenantId: claim.tenantId, endpoint: claim.endpoint, requeue: true },
+      ]);
+      return { outcome: 'put off', ...ids, putOffUntil: until.at.toISOString() };
+    }
+    const sentAt = this.clock.now();
+    const headers = this.signer.headers({
+      eventId: claim.eventId,
+      eventType: claim.eventType,
+      body: claim.body,
+      signingSecret: claim.subscription.signingSecret,
+      previousSecrets: secretsStillValid(claim.subscription.previousSecrets, sentAt),
+      sentAt,
+    });
+    const result = await this.sender.send({ url: claim.subscription.url, body: claim.body, headers });
+    const now = this.clock.now();
+    // A manual delivery is one attempt: its own schedule is empty, the original's is left alone.
+    const schedule = claim.manual ? [] : this.settings.retrySchedule;
+    const next = nextStep(claim.attempt, outcomeOf(result.statusCode, result.retryAfterMs), schedule, now, this.random.next());
+    await this.deliveries.record(claim, result, next, now);
+    // The receiver asked for a pause: every attempt to it waits, not only this delivery's next.
+    const pause = retryAfterBound(result.retryAfterMs);
+    if (pause > 0) await this.deliveries.holdSubscription(claim.subscription.id, new Date(now.getTime() + pause));
+    const report = { ...ids, ...result };
+    if (next.status === 'failed' && next.reason === 'schedule-exhausted' && !claim.manual) {
+      // Nothing got through to this receiver for as long as this delivery was retried: stop
+      // sending it more (the customer sees active: false and can turn it back on).
+      const window = this.settings.retrySchedule.reduce((sum, delay) => sum + delay, 0);
+      const subscriptionDisabled = await this.deliveries.disableIfDead(claim.subscription.id, now, window);
+      return { outcome: 'failed', ...report, subscriptionDisabled };
+    }
+    if (next.status !== 'pending') return { outcome: next.status, ...report };
+    // If the queue is down this throws after the attempt is recorded; the sweeper re-enqueues it.
+    const delayMs = Math.max(0, next.nextAttemptAt.getTime() - now.getTime());
+    await this.queue.enqueue([{ deliveryId: claim.deliveryId, attempt: claim.attempt + 1, delayMs, tenantId: claim.tenantId, endpoint: claim.endpoint }]);
+    return { outcome: 'retrying', ...report };
+  }
+
+  /**
+   * When the receiver's pace puts this attempt off: the time, and whether it is a rate slot taken
+   * for it. A slot already taken for it (it was put off before) is kept, not queued for again; a
+   * job that comes back a moment early waits for it again. Manual attempts are paced too: a limit
+   * the customer set, or a pause the receiver asked for, holds for every attempt to that receiver.
+   */
+  private async paced(claim: DeliveryClaim): Promise<{ at: Date; slotTaken: boolean } | null> {
+    const now = this.clock.now();
+    const { ratePerSecond, notBefore, slotAt } = claim.pace;
+    const late = slotAt !== null && ratePerSecond !== null && now.getTime() - slotAt.getTime() >= slotLateness(ratePerSecond);
+    if (slotAt && !late) return slotAt <= now ? null : { at: slotAt, slotTaken: true };
+    if (ratePerSecond) {
+      const slot = await this.deliveries.takeRateSlot(claim.subscription.id, ratePerSecond, now);
+      return slot <= now ? null : { at: slot, slotTaken: true };
+    }
+    return notBefore && notBefore > now ? { at: notBefore, slotTaken: false } : null;
+  }
+
+  /**
+   * A scheduled attempt goes by the subscription as it is now (docs/webhooks.md): turned off or
+   * deleted, or no longer listing the event's kind, it is sent nothing more; a changed URL is
+   * used. One the customer asked for is sent unless the subscription was deleted since.
+   */
+  private wanted(claim: DeliveryClaim): boolean {
+    if (claim.manual) return !claim.subscription.deleted;
+    return claim.subscription.active && claim.subscription.events.includes(claim.eventType);
+  }
+}

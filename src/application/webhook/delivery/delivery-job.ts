@@ -1,0 +1,86 @@
+import { NextStep } from '../../../domain/webhook/retry-policy';
+import { PreviousSigningSecret } from '../../../domain/webhook/webhook-subscription';
+
+/** One attempt of one delivery, taken by a worker, with what it needs to send it. */
+export interface DeliveryClaim {
+  deliveryId: string;
+  attempt: number;
+  tenantId: string;
+  eventId: string;
+  eventType: string;
+  /** The exact bytes fixed when the event was written; every attempt sends and signs these. */
+  body: string;
+  subscription: {
+    id: string;
+    url: string;
+    signingSecret: string;
+    /** Rotated-out secrets, newest first; those not yet expired sign beside the current one. */
+    previousSecrets: PreviousSigningSecret[];
+    /** Active and not deleted. */
+    active: boolean;
+    deleted: boolean;
+    events: string[];
+  };
+  /** Set for a delivery a customer asked for (redelivery, recovery, test): one attempt, no schedule. */
+  manual: { redeliveryOf: string | null } | null;
+  /** The subscription's endpoint now (see DeliveryJob.endpoint), for the next attempt's job. */
+  endpoint: string;
+  /** How fast the receiver takes attempts (docs/webhooks.md, Receivers set the pace). */
+  pace: {
+    /** The customer's limit on attempts per second to the subscription; null for none. */
+    ratePerSecond: number | null;
+    /** No attempt to the subscription before this (a receiver's Retry-After, or the next rate slot); null when none. */
+    notBefore: Date | null;
+    /** The rate slot this delivery's attempt was given when it was put off; null when none. */
+    slotAt: Date | null;
+  };
+}
+
+export interface AttemptResult {
+  statusCode: number | null;
+  durationMs: number;
+  /** Why no answer came (timeout, refused address…), short and free of secrets: the tenant sees it. */
+  error: string | null;
+  /** The operator's detail of `error` (which policy class, which DNS failure); logged, never shown to the tenant. */
+  detail?: string | null;
+  /** A 429 or 503 with Retry-After: how long the receiver asked us to wait (ms), before any bound. */
+  retryAfterMs?: number | null;
+}
+
+export interface DeliveryJob {
+  deliveryId: string;
+  attempt: number;
+  delayMs: number;
+  /** Whose delivery, and where it goes: what the worker's in-flight caps count (fairness). */
+  tenantId: string;
+  /** The receiver as an opaque key (a hash of the URL's origin): never the URL, which may hold a token. */
+  endpoint: string;
+  /**
+   * A job made again by the sweeper: it gets an id of its own, so that nothing left in the queue
+   * under the attempt's usual id (a job that failed, or is stuck) can stop it.
+   */
+  requeue?: boolean;
+}
+
+/** One attempt a job asks for. */
+export type DueAttempt = Pick<DeliveryJob, 'deliveryId' | 'attempt'>;
+
+/**
+ * What a queue job carries: ids and keys only. The signing secret and the URL never enter the
+ * queue. A job carries one or several due attempts of one tenant to one endpoint
+ * (docs/decisions.md 72): a backlog costs the queue one job per few attempts.
+ * Jobs made before groups existed carry a single `deliveryId` and `attempt` instead.
+ */
+export interface DeliveryJobData {
+  tenantId: string;
+  endpoint: string;
+  attempts?: DueAttempt[];
+  deliveryId?: string;
+  attempt?: number;
+}
+
+/** The attempts a job asks for, whichever shape it was made in. */
+export function attemptsOf(data: DeliveryJobData): DueAttempt[] {
+  if (data.attempts) return data.attempts;
+  return data.deliveryId !== undefined && data.attempt !== undefined ? [{ deliveryId: data.deliveryId, attempt: data.attempt }] : [];
+}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../domain/shared/clock.port';
+import { DeliveryQueue } from './delivery-queue.port';
+import { DeliveryStore } from './delivery-store.port';
+import { WebhookSettings } from './webhook-settings.port';
+
+/**
+ * Re-enqueues deliveries that are due but have no live job: the queue lost its data, a worker was
+ * killed mid-attempt, the attempt failed inside (database, Redis, a bug), or enqueueing failed.
+ * A delivery is left to its job for one lease (WEBHOOK_ATTEMPT_LOCK_MS) before it counts as
+ * stranded, and the new job has an id of its own (nothing in the queue can block it). A job that
+ * still exists after all makes a duplicate at most, which finds nothing to claim.
+ */
+@Injectable()
+export class SweepDeliveries {
+  constructor(
+    private readonly deliveries: DeliveryStore,
+    private readonly queue: DeliveryQueue,
+    private readonly clock: Clock,
+    private readonly settings: WebhookSettings,
+  ) {}
+
+  async execute(input: { limit: number }): Promise<number> {
+    const stranded = await this.deliveries.findStranded(this.clock.now(), input.limit, this.settings.attemptLockMs);
+    if (stranded.length > 0) await this.queue.enqueue(stranded.map((job) => ({ ...job, requeue: true })));
+    return stranded.length;
+  }
+}

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../domain/shared/clock.port';
+import { NewWebhookSubscription, WebhookSubscription } from '../../../domain/webhook/webhook-subscription';
+import { SigningSecretGenerator } from '../../../domain/webhook/signing-secret-generator.port';
+import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
+import { WebhookLimits } from './webhook-limits.port';
+import { SubscriptionLimitError } from '../../../domain/webhook/webhook.errors';
+import { TargetPolicy } from './target-policy.port';
+import { toSubscriptionView, WebhookSubscriptionView } from './webhook-subscription.view';
+import { UnitOfWork } from '../../shared/unit-of-work.port';
+
+@Injectable()
+export class CreateWebhookSubscription {
+  constructor(
+    private readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly secrets: SigningSecretGenerator,
+    private readonly targets: TargetPolicy,
+    private readonly clock: Clock,
+    private readonly limits: WebhookLimits,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** The only response that carries the signing secret. */
+  async execute(input: NewWebhookSubscription): Promise<WebhookSubscriptionView> {
+    const subscription = WebhookSubscription.create(input, this.secrets.generate(), this.clock.now());
+    this.targets.check(subscription.url);
+    const added = await this.unitOfWork.run(() => this.subscriptions.addWithin(subscription, this.limits.subscriptionsPerTenant));
+    if (!added) throw new SubscriptionLimitError(this.limits.subscriptionsPerTenant);
+    return toSubscriptionView(subscription, true);
+  }
+}
+

@@ -1,0 +1,9 @@
+import { ListSlice, ListRequest } from '../../shared/pagination';
+import { DeliveryAttemptView, WebhookSubscriptionView } from './webhook-subscription.view';
+
+export abstract class WebhookSubscriptionQueries {
+  /** The tenant's live subscriptions, newest first. */
+  abstract list(tenantId: string, page: ListRequest): Promise<ListSlice<WebhookSubscriptionView>>;
+  /** Attempts of the subscription's deliveries, newest first. */
+  abstract attempts(tenantId: string, subscriptionId: string, page: ListRequest): Promise<ListSlice<DeliveryAttemptView>>;
+}

@@ -1,0 +1,6 @@
+import { PageSession } from './page-session';
+
+export abstract class PageSessionRepository {
+  /** Writes the session and adds its UTM values to the group's distinct values, in the unit of work. */
+  abstract saveNew(session: PageSession): Promise<void>;
+}

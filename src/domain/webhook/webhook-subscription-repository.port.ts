@@ -1,0 +1,25 @@
+import { WebhookSubscription } from './webhook-subscription';
+
+export abstract class WebhookSubscriptionRepository {
+  /**
+   * Null when the tenant has no such subscription, or it was deleted. With `forUpdate`, it stays
+   * locked until the surrounding unit of work ends (a PATCH racing a DELETE must not undelete).
+   */
+  abstract findById(tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<WebhookSubscription | null>;
+  /**
+   * Whether the tenant has this live subscription, without loading it (no secret is decrypted);
+   * if so it stays live until the unit of work ends (a DELETE waits), so what the caller writes
+   * for it next cannot outlive it.
+   */
+  abstract holdLive(tenantId: string, id: string): Promise<boolean>;
+  /**
+   * Inserts a new subscription unless its tenant already has `limit` live ones (checked and
+   * written atomically, so concurrent creations cannot pass the limit together). False when the
+   * limit was reached and nothing was written. The secret is stored encrypted. In a unit of work.
+   */
+  abstract addWithin(subscription: WebhookSubscription, limit: number): Promise<boolean>;
+  /** Updates an existing subscription (never its secrets). */
+  abstract save(subscription: WebhookSubscription): Promise<void>;
+  /** Writes a subscription's secrets after a rotation (encrypted, as at creation). */
+  abstract saveSecrets(subscription: WebhookSubscription): Promise<void>;
+}

@@ -1,0 +1,52 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Injectable, Optional } from '@nestjs/common';
+import { ReadinessProbe } from '../../../application/health/readiness-probe.port';
+import { RateLimiter } from '../../../application/rate-limit/rate-limiter.port';
+import { RedisRateLimiter } from '../../rate-limit/redis-rate-limiter';
+import { sqlRows } from './sql-statement';
+
+type Checks = Record<string, 'ok' | 'unavailable'>;
+
+/** How long one answer serves: /health/ready is public, so its cost must not grow with its callers. */
+export const READINESS_FRESH_MS = 1000;
+
+/**
+ * Probes the database (and Redis, when used) at most once per second per process, whatever the
+ * request rate: callers within a second of the last probe get its answer (or its failure), and
+ * callers while a probe runs share it.
+ */
+@Injectable()
+export class DatabaseReadinessProbe extends ReadinessProbe {
+  /** Probes actually sent to the database, for tests and metrics. */
+  databaseProbes = 0;
+  private last?: { at: number; outcome: Promise<Checks> };
+
+  constructor(
+    private readonly orm: MikroORM,
+    @Optional() private readonly limiter?: RateLimiter,
+  ) {
+    super();
+  }
+
+  check(): Promise<Checks> {
+    const now = Date.now();
+    if (!this.last || now - this.last.at >= READINESS_FRESH_MS) {
+      const outcome = this.probe();
+      // A failure is kept for the same second too, but must not count as unhandled while kept.
+      outcome.catch(() => {});
+      this.last = { at: now, outcome };
+    }
+    return this.last.outcome;
+  }
+
+  private async probe(): Promise<Checks> {
+    this.databaseProbes++;
+    await sqlRows(this.orm.em.fork(), 'SELECT 1');
+    if (!(this.limiter instanceof RedisRateLimiter)) return { database: 'ok' };
+    const redis = await this.limiter.redis.ping().then(
+      () => 'ok' as const,
+      () => 'unavailable' as const,
+    );
+    return { database: 'ok', redis };
+  }
+}

@@ -1,0 +1,23 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../../application/shared/unit-of-work.port';
+import { wakingRelayAfter } from '../outbox/relay-wake';
+
+@Injectable()
+export class MikroOrmUnitOfWork extends UnitOfWork {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  /**
+   * Repositories use the context EntityManager, which inside here is the transaction's fork.
+   * Rows for the relay written inside wake it once this, the outermost transaction, has committed.
+   */
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return wakingRelayAfter(this.em, () => this.em.transactional(() => work()));
+  }
+
+  runOneWrite<T>(work: () => Promise<T>): Promise<T> {
+    return wakingRelayAfter(this.em, work);
+  }
+}

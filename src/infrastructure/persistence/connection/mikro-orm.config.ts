@@ -1,0 +1,52 @@
+import { defineConfig, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { MIGRATIONS } from '../migrations';
+import { releaseDeadCheckouts } from './pool-guard';
+import { ApiKeySchema } from '../schemas/api-key.schema';
+import { TenantSchema } from '../schemas/tenant.schema';
+
+// Brands, templates, page groups, pages and their versions have SQL repositories of their own
+// (repositories/sql-*.ts): the ORM maps only the aggregates it writes.
+export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema];
+
+/**
+ * `statementTimeoutMs` bounds every statement on the pool's connections (PostgreSQL's
+ * statement_timeout): the API's and worker's pools have it, so no request or attempt can hang on
+ * the database past it; migrations and the operator CLI run without one.
+ */
+export function createOrmConfig(databaseUrl: string, poolMax: number, statementTimeoutMs?: number) {
+  return defineConfig({
+    driver: PostgreSqlDriver,
+    clientUrl: databaseUrl,
+    entities: ENTITY_SCHEMAS,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolMax },
+    // A request waits at most 5 s for a connection, then fails as "unavailable" (503), not forever.
+    // A connection cut inside a transaction gives its pool slot back (pool-guard.ts says why).
+    // PostgreSQL looks every second for a client that has gone (a killed process, a cut
+    // connection) while a statement of it runs, e.g. one waiting for a lock, and ends its session:
+    // its transaction's locks, an Idempotency-Key's hold among them, are free within that second
+    // instead of when the statement ends (client_connection_check_interval, PostgreSQL 14+). A
+    // peer that vanished without closing (a silent partition) is found by TCP keepalives within
+    // about 25 s instead of the system's two hours.
+    driverOptions: {
+      connectionTimeoutMillis: 5000,
+      options: '-c client_connection_check_interval=1000 -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
+      keepAlive: true,
+      ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+      onPoolCreated: releaseDeadCheckouts,
+    },
+    forceUtcTimezone: true,
+    // The ORM never logs: queries can hold key hashes and customer data.
+    debug: false,
+    migrations: {
+      migrationsList: MIGRATIONS,
+      tableName: 'schema_migrations',
+      snapshot: false,
+      snapshotOnMigrate: false,
+      transactional: true,
+      allOrNothing: true,
+      silent: true,
+    },
+  });
+}
