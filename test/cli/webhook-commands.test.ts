@@ -3,7 +3,7 @@ import { newTypeId } from '../../src/domain/shared/type-id';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
 import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
 import { cli } from '../support/cli';
-import { openTestOrm } from '../support/database';
+import { openTestOrm, sqlIn } from '../support/database';
 
 // Support's redelivery and recovery, on a failed delivery written directly (no worker runs on the
 // shared test database: the requests are checked where they land, as rows for the relay).
@@ -15,7 +15,7 @@ afterAll(() => orm.close(true));
 
 // The CLI reads the subscription (and decrypts its secret) with the test configuration's key.
 const cipher = new SecretCipher(loadConfig({ SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY! }).secretsEncryptionKey!);
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sqlIn<T>(orm, text, params);
 
 async function failedDelivery(): Promise<{ tenantId: string; subscriptionId: string; deliveryId: string }> {
   const [tenantId, subscriptionId, eventId, deliveryId] = [newTypeId('tenant'), newTypeId('whsub'), newTypeId('evt'), newTypeId('whdlv')];

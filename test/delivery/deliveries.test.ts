@@ -6,6 +6,7 @@ import { platform, rows } from '../support/platform';
 import { createTenant, TestApp, TestTenant } from '../support/test-app';
 import { verifySpecSignature, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveryWorld } from '../support/delivery-world';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 const receiver = new WebhookReceiver();
 const world = deliveryWorld(receiver);
@@ -15,7 +16,7 @@ beforeAll(() => {
 });
 
 async function subscribe(tenant: TestTenant, url = receiver.url, active = true): Promise<{ id: string; signingSecret: string; createdAt: string }> {
-  const res = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url, events: ['page.version.created'], active });
+  const res = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send(subscriptionBody(url, { active }));
   expect(res.status).toBe(201);
   return res.body;
 }

@@ -11,12 +11,13 @@ import { ServiceProcess } from '../support/service-process';
 import { createTenant, startTestApp, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { workerEnv } from '../support/webhook-worker';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 const PRODUCTION_NODE_FLAGS = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'))
   .scripts['start:prod'].split(' ')
   .filter((word: string) => word.startsWith('--'));
 
-const subscribe = (t: TestApp, apiKey: string, url: string) => t.http.post('/v0/webhook_subscriptions').set('x-api-key', apiKey).send({ url, events: ['page.version.created'] });
+const subscribe = (t: TestApp, apiKey: string, url: string) => t.http.post('/v0/webhook_subscriptions').set('x-api-key', apiKey).send(subscriptionBody(url));
 
 describe('subscriptions per tenant', () => {
   let t: TestApp;

@@ -5,6 +5,7 @@ import { platform, rows } from '../support/platform';
 import { createTenant, TestApp, TestTenant } from '../support/test-app';
 import { verifySpecSignature, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveryWorld } from '../support/delivery-world';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 // Redeliver, recover, test and rotate_secret through the API, with the real worker sending to a
 // receiver on 127.0.0.1 (retry schedule 100 ms × 4, as in every delivery test).
@@ -22,7 +23,7 @@ interface Subscription {
 const base = (s: Subscription) => `/v0/webhook_subscriptions/${s.id}`;
 
 async function subscribe(tenant: TestTenant, body: Record<string, unknown> = {}): Promise<Subscription> {
-  const res = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url: receiver.url, events: ['page.version.created'], ...body });
+  const res = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send(subscriptionBody(receiver.url, body));
   expect(res.status).toBe(201);
   return res.body;
 }

@@ -8,9 +8,10 @@ import { SharedHost } from '../support/shared-host';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
 import { webhookScenario } from '../support/webhook-scenario';
 import { startTestWorker } from '../support/webhook-worker';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 const subscribe = (t: TestApp, tenant: TestTenant, url: string) =>
-  t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url, events: ['page.version.created'] }).expect(201);
+  t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send(subscriptionBody(url)).expect(201);
 const createPage = async (t: TestApp, tenant: TestTenant) => {
   const group = await platform(t).group(tenant.tenantId);
   return () => t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey).expect(201);

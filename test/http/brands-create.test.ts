@@ -1,5 +1,6 @@
 import { brandBody, THEME_FIELDS } from '../support/builders/request-bodies';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import { sqlIn } from '../support/database';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -11,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function brandCount(tenantId: string): Promise<number> {
-  const rows = await t.orm.em.fork().getConnection().execute<{ n: string }[]>('SELECT count(*) AS n FROM brands WHERE tenant_id = ?', [tenantId]);
+  const rows = await sqlIn<{ n: string }>(t.orm, 'SELECT count(*) AS n FROM brands WHERE tenant_id = ?', [tenantId]);
   return Number(rows[0].n);
 }
 

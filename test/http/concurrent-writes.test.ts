@@ -3,6 +3,7 @@ import { brandBody } from '../support/builders/request-bodies';
 import { eventually } from '../support/eventually';
 import { testDatabaseUrl } from '../support/test-database-url';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 // Two writes to one resource at the same time. A session of our own holds the row's lock while
 // both requests arrive, so that both are certainly in flight together; then it lets go.
@@ -64,7 +65,7 @@ describe('concurrent writes to one resource', () => {
     const created = await t.http
       .post('/v0/webhook_subscriptions')
       .set('x-api-key', tenant.apiKey)
-      .send({ url: 'http://127.0.0.1:9/hooks', events: ['page.version.created'] });
+      .send(subscriptionBody('http://127.0.0.1:9/hooks'));
     const id = created.body.id;
     const [deleted, patched] = await whileLocked('webhook_subscriptions', id, [
       () => t.http.delete(`/v0/webhook_subscriptions/${id}`).set('x-api-key', tenant.apiKey).then((r) => r),

@@ -3,6 +3,7 @@ import { newTypeId } from '../../src/domain/shared/type-id';
 import { brandBody } from '../support/builders/request-bodies';
 import { platform, rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 // Property-based fuzzing of every endpoint with generated bodies, queries, headers and path ids.
 // Fixed seed and bounded runs in `npm test`; `FUZZ_RUNS=2000 npm run test:fuzz` for a long run.
@@ -21,7 +22,7 @@ beforeAll(async () => {
   const template = await p.systemTemplate('Fuzz template');
   const group = await p.group(tenant.tenantId, { pageTemplateId: template.pageTemplateId });
   const brand = await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody());
-  const subscription = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url: 'https://hooks.example.com/f', events: ['page.version.created'] });
+  const subscription = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send(subscriptionBody('https://hooks.example.com/f'));
   // A failed delivery to redeliver (no worker runs here: a redelivery stays a queued row).
   const delivery = { event: newTypeId('evt'), id: newTypeId('whdlv') };
   await rows(t, `INSERT INTO outbox_events (id, tenant_id, type, body, created_at, published_at) VALUES (?, ?, 'page.version.created', '{}', now(), now())`, [delivery.event, tenant.tenantId]);
@@ -123,7 +124,7 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET /v0/events/{id}', method: 'get', path: (id) => `/v0/events/${id}`, realId: () => ids.event },
   { name: 'GET /v0/page_groups/{id}/utm_parameters', method: 'get', path: (id) => `/v0/page_groups/${id}/utm_parameters`, realId: () => ids.group },
   { name: 'POST /v0/templates/{id}/duplicate', method: 'post', path: (id) => `/v0/templates/${id}/duplicate`, realId: () => ids.template, body: () => ({ name: 'Copy' }) },
-  { name: 'POST /v0/webhook_subscriptions', method: 'post', path: () => '/v0/webhook_subscriptions', realId: () => '', body: () => ({ url: 'https://hooks.example.com/x', events: ['page.version.created'], active: true }) },
+  { name: 'POST /v0/webhook_subscriptions', method: 'post', path: () => '/v0/webhook_subscriptions', realId: () => '', body: () => subscriptionBody('https://hooks.example.com/x', { active: true }) },
   { name: 'PATCH /v0/webhook_subscriptions/{id}', method: 'patch', path: (id) => `/v0/webhook_subscriptions/${id}`, realId: () => ids.subscription, body: () => ({ active: true }) },
   { name: 'GET /v0/webhook_subscriptions', method: 'get', path: () => '/v0/webhook_subscriptions', realId: () => '' },
   { name: 'GET /v0/webhook_subscriptions/{id}', method: 'get', path: (id) => `/v0/webhook_subscriptions/${id}`, realId: () => ids.subscription },

@@ -3,6 +3,7 @@ import { eventually } from '../support/eventually';
 import { holdPageCreations } from '../support/page-creation-lock';
 import { platform, rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -117,7 +118,7 @@ describe('Idempotency-Key', () => {
 
   it('keeps stored responses encrypted: a replayed webhook secret is not in the table in clear', async () => {
     const tenant = await createTenant(t);
-    const body = { url: 'https://hooks.example.com/x', events: ['page.version.created'] };
+    const body = subscriptionBody('https://hooks.example.com/x');
     const first = await post(tenant, 'hook', body, '/v0/webhook_subscriptions');
     const replay = await post(tenant, 'hook', body, '/v0/webhook_subscriptions');
     expect(replay.body.signingSecret).toBe(first.body.signingSecret);

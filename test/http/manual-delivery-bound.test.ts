@@ -1,5 +1,6 @@
 import { rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp } from '../support/test-app';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 // WEBHOOK_MANUAL_PENDING_MAX through the API: with no worker on this database, the manual
 // deliveries a tenant asks for stay waiting, so the bound is reached and stays reached.
@@ -12,7 +13,7 @@ describe('the bound on a tenant’s manual deliveries waiting', () => {
 
   it('answers 429 RATE_LIMITED with Retry-After to test and redeliver once it is full, writing nothing; recover queues nothing and says more waits', async () => {
     const tenant = await createTenant(t);
-    const created = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url: 'http://127.0.0.1:9/hooks', events: ['page.version.created'] });
+    const created = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send(subscriptionBody('http://127.0.0.1:9/hooks'));
     const base = `/v0/webhook_subscriptions/${created.body.id}`;
     const sent = [await t.http.post(`${base}/test`).set('x-api-key', tenant.apiKey), await t.http.post(`${base}/test`).set('x-api-key', tenant.apiKey)];
     expect(sent.map((res) => res.status)).toEqual([202, 202]);
@@ -49,7 +50,7 @@ describe('the bound on a tenant’s manual deliveries waiting', () => {
 
     // Another tenant's room is its own.
     const other = await createTenant(t);
-    const theirs = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', other.apiKey).send({ url: 'http://127.0.0.1:9/hooks', events: ['page.version.created'] });
+    const theirs = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', other.apiKey).send(subscriptionBody('http://127.0.0.1:9/hooks'));
     expect((await t.http.post(`/v0/webhook_subscriptions/${theirs.body.id}/test`).set('x-api-key', other.apiKey)).status).toBe(202);
   });
 });

@@ -1,5 +1,6 @@
 import { rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 let t: TestApp;
 let strict: TestApp;
@@ -14,7 +15,7 @@ afterAll(async () => {
 });
 
 const create = (tenant: TestTenant, body: unknown, app = t) => app.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send(body as object);
-const valid = { url: 'https://hooks.example.com/landing', events: ['page.version.created'] };
+const valid = subscriptionBody('https://hooks.example.com/landing');
 
 describe('POST /v0/webhook_subscriptions', () => {
   it('creates an active subscription and shows its signing secret this once', async () => {

@@ -4,7 +4,7 @@ import { MikroOrmTenantRepository } from '../../src/infrastructure/persistence/r
 import { Sha256ApiKeySecrets } from '../../src/infrastructure/crypto/sha256-api-key-secrets';
 import { ApiKey } from '../../src/domain/api-key/api-key';
 import { Tenant } from '../../src/domain/tenant/tenant';
-import { openTestOrm } from '../support/database';
+import { openTestOrm, sqlIn } from '../support/database';
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('API keys at rest', () => {
     const key = ApiKey.issue(tenant.id, keyHash, displayPrefix, new Date());
     await new MikroOrmApiKeyRepository(orm.em.fork()).save(key);
 
-    const raw = await orm.em.fork().getConnection().execute('SELECT * FROM api_keys WHERE id = ?', [key.id]);
+    const raw = await sqlIn(orm, 'SELECT * FROM api_keys WHERE id = ?', [key.id]);
     expect(JSON.stringify(raw)).not.toContain(plainKey);
 
     const repo = new MikroOrmApiKeyRepository(orm.em.fork());

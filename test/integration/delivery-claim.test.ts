@@ -5,6 +5,7 @@ import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { SqlDeliveryStore } from '../../src/infrastructure/persistence/webhooks/sql-delivery.store';
 import { testDatabaseUrl } from '../support/test-database-url';
+import { sqlIn } from '../support/database';
 
 // The claim commits without waiting for the disk, for its own transaction only (decisions.md 55):
 // on a pool of one connection, the attempt's record that follows must run with the server's
@@ -51,7 +52,7 @@ describe('claiming a delivery attempt', () => {
     expect(before).not.toBe('off');
 
     await store.record(claim!, { statusCode: 204, durationMs: 3, error: null }, { status: 'delivered' }, new Date());
-    const rows = await orm.em.fork().execute<{ status: string }[]>('SELECT status FROM webhook_deliveries WHERE id = ?', [deliveryId]);
+    const rows = await sqlIn<{ status: string }>(orm, 'SELECT status FROM webhook_deliveries WHERE id = ?', [deliveryId]);
     expect(rows[0].status).toBe('delivered');
   });
 
@@ -80,13 +81,13 @@ describe('claiming a delivery attempt', () => {
     // Twelve records handed in at once (they go out in groups). One is stale: its delivery moved on
     // to a later attempt meanwhile, so the delivery keeps its state (the attempt's log row is
     // written, as a single record's was).
-    await orm.em.fork().execute('UPDATE webhook_deliveries SET attempt_count = 5 WHERE id = ?', [ids[11]]);
+    await sqlIn(orm, 'UPDATE webhook_deliveries SET attempt_count = 5 WHERE id = ?', [ids[11]]);
     await Promise.all(
       claims.map((claim, i) =>
         store.record(claim!, { statusCode: i % 2 === 0 ? 204 : 500, durationMs: i, error: null }, i % 2 === 0 ? { status: 'delivered' } : { status: 'pending', nextAttemptAt: new Date(at.getTime() + 60_000) }, at),
       ),
     );
-    const rows = await orm.em.fork().execute<{ id: string; status: string; attempt_count: number; last_status_code: number | null; locked_until: Date | null; finished_at: Date | null }[]>(
+    const rows = await sqlIn<{ id: string; status: string; attempt_count: number; last_status_code: number | null; locked_until: Date | null; finished_at: Date | null }>(orm, 
       'SELECT id, status, attempt_count, last_status_code, locked_until, finished_at FROM webhook_deliveries WHERE id IN (?) ORDER BY id',
       [ids],
     );
@@ -96,11 +97,11 @@ describe('claiming a delivery attempt', () => {
       expect(byId.get(id)!.finished_at === null).toBe(i % 2 === 1);
     });
     expect(byId.get(ids[11])).toMatchObject({ status: 'pending', attempt_count: 5, last_status_code: null });
-    const attempts = await orm.em.fork().execute<{ delivery_id: string; duration_ms: number }[]>('SELECT delivery_id, duration_ms FROM webhook_delivery_attempts WHERE delivery_id IN (?)', [ids]);
+    const attempts = await sqlIn<{ delivery_id: string; duration_ms: number }>(orm, 'SELECT delivery_id, duration_ms FROM webhook_delivery_attempts WHERE delivery_id IN (?)', [ids]);
     expect(new Map(attempts.map((a) => [a.delivery_id, a.duration_ms]))).toEqual(new Map(ids.map((id, i) => [id, i])));
     // Recording the same attempt again (a duplicate job) changes nothing.
     await store.record(claims[0]!, { statusCode: 500, durationMs: 99, error: 'x' }, { status: 'failed', reason: 'schedule-exhausted' }, new Date());
-    expect((await orm.em.fork().execute<{ status: string }[]>('SELECT status FROM webhook_deliveries WHERE id = ?', [ids[0]]))[0].status).toBe('delivered');
+    expect((await sqlIn<{ status: string }>(orm, 'SELECT status FROM webhook_deliveries WHERE id = ?', [ids[0]]))[0].status).toBe('delivered');
   });
 
   it('claims handed in together each take their own attempt, and a duplicate job in the same group takes nothing', async () => {
@@ -118,7 +119,7 @@ describe('claiming a delivery attempt', () => {
     const claims = await Promise.all(asked.map(({ id, attempt }) => store.claim(id, attempt, new Date(), 30_000)));
     expect(claims.map((claim) => claim?.deliveryId ?? null)).toEqual([ids[0], ids[1], ids[2], ids[3], null, null, null]);
     claims.slice(0, 4).forEach((claim) => expect(claim).toMatchObject({ attempt: 1, body: '{"a":1}', subscription: { signingSecret: 'whsec_test' } }));
-    const leased = await orm.em.fork().execute<{ n: number }[]>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE id IN (?) AND locked_until > now()', [ids]);
+    const leased = await sqlIn<{ n: number }>(orm, 'SELECT count(*)::int AS n FROM webhook_deliveries WHERE id IN (?) AND locked_until > now()', [ids]);
     expect(leased[0].n).toBe(5);
     // ids[5] is still there for its own attempt.
     expect(await store.claim(ids[5], 1, new Date(), 30_000)).toMatchObject({ deliveryId: ids[5], attempt: 1 });
@@ -126,10 +127,10 @@ describe('claiming a delivery attempt', () => {
 
   it("takes over a 'sending' delivery left by an earlier version once its lease has run out", async () => {
     const deliveryId = await pendingDelivery();
-    await orm.em.fork().execute(`UPDATE webhook_deliveries SET status = 'sending', locked_until = now() + interval '1 minute' WHERE id = ?`, [deliveryId]);
+    await sqlIn(orm, `UPDATE webhook_deliveries SET status = 'sending', locked_until = now() + interval '1 minute' WHERE id = ?`, [deliveryId]);
     const store = new SqlDeliveryStore(orm, cipher);
     expect(await store.claim(deliveryId, 1, new Date(), 10_000)).toBeNull();
-    await orm.em.fork().execute(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = ?`, [deliveryId]);
+    await sqlIn(orm, `UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = ?`, [deliveryId]);
     expect(await store.claim(deliveryId, 1, new Date(), 10_000)).not.toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { createOrmConfig } from '../../src/infrastructure/persistence/connection
 import { SqlDeliveryRequests } from '../../src/infrastructure/persistence/webhooks/sql-delivery-requests.store';
 import { SqlOutboxRelayStore } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
 import { testDatabaseUrl } from '../support/test-database-url';
-import { inUnitOfWork } from '../support/database';
+import { inUnitOfWork, sqlIn } from '../support/database';
 import { TestDelivery } from '../../src/domain/webhook/test-delivery';
 
 // What redelivery and recovery pick, on deliveries written in every state directly (no worker
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => orm.close(true));
 
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sqlIn<T>(orm, text, params);
 /** The store's methods, each in a unit of work of its own as the use cases call them. */
 const requests = () => {
   const store = new SqlDeliveryRequests(orm.em);

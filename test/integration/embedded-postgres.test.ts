@@ -1,4 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import { sqlIn } from '../support/database';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ describe('embedded PostgreSQL (the quick start with no database)', () => {
       expect(lines.some((l) => l.includes('started an embedded PostgreSQL'))).toBe(true);
       let orm = await MikroORM.init(createOrmConfig(first.url, 2));
       expect(await migrate(orm)).toEqual(MIGRATIONS.map((m) => m.name));
-      await orm.em.getConnection().execute(`INSERT INTO tenants (id, name, created_at) VALUES ('tenant_00000000000000000000000000', 'kept', now())`);
+      await sqlIn(orm, `INSERT INTO tenants (id, name, created_at) VALUES ('tenant_00000000000000000000000000', 'kept', now())`);
       await orm.close(true);
 
       // A second process (the CLI while the API runs) finds it running and shares it.
@@ -34,7 +35,7 @@ describe('embedded PostgreSQL (the quick start with no database)', () => {
       const second = await locateDatabase(options);
       orm = await MikroORM.init(createOrmConfig(second.url, 2));
       expect(await migrate(orm)).toEqual([]);
-      const rows = await orm.em.getConnection().execute(`SELECT name FROM tenants`);
+      const rows = await sqlIn(orm, `SELECT name FROM tenants`);
       expect(rows).toEqual([{ name: 'kept' }]);
       await orm.close(true);
       await second.stop!();

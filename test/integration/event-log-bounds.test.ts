@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { eventListStatement } from '../../src/infrastructure/persistence/queries/sql-event.queries';
-import { openTestOrm } from '../support/database';
+import { openTestOrm, sqlIn } from '../support/database';
 import { isolatedDatabase } from '../support/isolated-database';
 import { createTenant, startTestApp, TestApp } from '../support/test-app';
 
@@ -31,7 +31,7 @@ describe('the event log on 1,000,000 events', () => {
     // as a bulk load (this database is the test's own): the indexes are dropped first and built
     // again after, exactly as they were (10 s instead of 30 here), and the tenant's foreign key
     // is not checked row by row.
-    const sql = (text: string, params: unknown[] = []) => orm.em.fork().execute<Record<string, string>[]>(text, params);
+    const sql = (text: string, params: unknown[] = []) => sqlIn<Record<string, string>>(orm, text, params);
     const indexes = await sql(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'outbox_events'`);
     await sql('ALTER TABLE outbox_events DROP CONSTRAINT outbox_events_tenant_id_fkey');
     await sql(`ALTER TABLE webhook_deliveries DROP CONSTRAINT IF EXISTS webhook_deliveries_event_id_fkey`);
@@ -46,7 +46,7 @@ describe('the event log on 1,000,000 events', () => {
     );
     await sql('ALTER TABLE outbox_events ADD CONSTRAINT outbox_events_pkey PRIMARY KEY (id)');
     for (const index of indexes.filter((i) => i.indexname !== 'outbox_events_pkey')) await sql(index.indexdef);
-    await orm.em.fork().execute('ANALYZE outbox_events');
+    await sqlIn(orm, 'ANALYZE outbox_events');
   }, 180_000);
   afterAll(async () => {
     await t?.close();
@@ -56,7 +56,7 @@ describe('the event log on 1,000,000 events', () => {
 
   const plan = async (filter: { type?: 'brand.created'; createdAfter: Date }) => {
     const statement = eventListStatement(tenantId, filter, { limit: 20 });
-    const [row] = await orm.em.fork().execute<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.text.replace(/\$\d+/g, '?')}`, statement.values);
+    const [row] = await sqlIn<{ 'QUERY PLAN': unknown }>(orm, `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.text.replace(/\$\d+/g, '?')}`, statement.values);
     const root = (row['QUERY PLAN'] as { Plan: PlanNode; 'Execution Time': number }[])[0];
     return { nodes: flatten(root.Plan), ms: root['Execution Time'] };
   };

@@ -5,7 +5,7 @@ import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/connect
 import { SqlPageGroupRepository } from '../../src/infrastructure/persistence/repositories/sql-page-group.repository';
 import { SqlPageRepository, SqlPageVersionRepository } from '../../src/infrastructure/persistence/repositories/sql-page.repository';
 import { Client } from 'pg';
-import { inContext, inUnitOfWork, openTestOrm } from '../support/database';
+import { inContext, inUnitOfWork, openTestOrm, sqlIn } from '../support/database';
 import { groupOfNewTenant as newGroup } from '../support/builders/stored';
 import { eventually } from '../support/eventually';
 import { testDatabaseUrl } from '../support/test-database-url';
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => orm.close(true));
 
-const count = async (sql: string, params: unknown[]) => Number((await orm.em.fork().execute<{ n: string }[]>(sql, params))[0].n);
+const count = async (sql: string, params: unknown[]) => Number((await sqlIn<{ n: string }>(orm, sql, params))[0].n);
 
 const groupOfNewTenant = () => newGroup(orm, 'Outbox');
 
@@ -37,7 +37,7 @@ describe('page and outbox in one transaction', () => {
     // Migration...20261123000000: a page rewrites only the group's narrow counter row, so the
     // group row (platform objects and stored JSON) keeps its version and creations do not queue on it.
     const group = await groupOfNewTenant();
-    const version = async () => (await orm.em.fork().execute<{ v: string }[]>('SELECT xmin::text AS v FROM page_groups WHERE id = ?', [group.id]))[0].v;
+    const version = async () => (await sqlIn<{ v: string }>(orm, 'SELECT xmin::text AS v FROM page_groups WHERE id = ?', [group.id]))[0].v;
     const before = await version();
     for (let i = 0; i < 2; i++) {
       const { page, firstVersion } = aPage(group);
@@ -55,10 +55,10 @@ describe('page and outbox in one transaction', () => {
       const { page, firstVersion } = aPage(group);
       return inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
     };
-    await orm.em.fork().execute('UPDATE page_groups SET deleted_at = now() WHERE id = ?', [group.id]);
+    await sqlIn(orm, 'UPDATE page_groups SET deleted_at = now() WHERE id = ?', [group.id]);
     await expect(create()).rejects.toBeInstanceOf(NotFoundError);
     expect(await count('SELECT count(*) AS n FROM pages WHERE page_group_id = ?', [group.id])).toBe(0);
-    await orm.em.fork().execute('UPDATE page_groups SET deleted_at = NULL WHERE id = ?', [group.id]);
+    await sqlIn(orm, 'UPDATE page_groups SET deleted_at = NULL WHERE id = ?', [group.id]);
     await create();
     expect(await count('SELECT coalesce(sum(pages_count), 0) AS n FROM page_group_counters WHERE page_group_id = ?', [group.id])).toBe(1);
   });
@@ -137,7 +137,7 @@ describe('page and outbox in one transaction', () => {
         await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
       }
       await holder.query('COMMIT');
-      const counts = await orm.em.fork().execute<{ shard: number; pages_count: number }[]>(
+      const counts = await sqlIn<{ shard: number; pages_count: number }>(orm, 
         'SELECT shard, pages_count FROM page_group_counters WHERE page_group_id = ? AND pages_count > 0',
         [group.id],
       );

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
 import { SqlDeliveryStore } from '../../src/infrastructure/persistence/webhooks/sql-delivery.store';
-import { openTestOrm } from '../support/database';
+import { openTestOrm, sqlIn } from '../support/database';
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -32,7 +32,7 @@ async function subscriptionWithDelivery(finishedAgoMs: number | null): Promise<s
   return subscriptionId;
 }
 
-const active = async (id: string) => (await orm.em.fork().execute<{ active: boolean }[]>('SELECT active FROM webhook_subscriptions WHERE id = ?', [id]))[0].active;
+const active = async (id: string) => (await sqlIn<{ active: boolean }>(orm, 'SELECT active FROM webhook_subscriptions WHERE id = ?', [id]))[0].active;
 
 describe('turning off dead subscriptions', () => {
   const store = () => new SqlDeliveryStore(orm, new SecretCipher(Buffer.alloc(32)));

@@ -5,6 +5,7 @@ import { isolatedDatabase } from '../support/isolated-database';
 import { ServiceProcess } from '../support/service-process';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { workerEnv } from '../support/webhook-worker';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 // Two API processes and two workers on one PostgreSQL and one Redis, as production scales out.
 describe('scale-out on one machine', () => {
@@ -29,7 +30,7 @@ describe('scale-out on one machine', () => {
       const groupId = cli('page-group:create', '--tenant', tenantId, '--name', 'G').pageGroupId;
       const call = (base: string, path: string, init: RequestInit = {}) =>
         fetch(`${base}${path}`, { ...init, headers: { 'x-api-key': apiKey, 'content-type': 'application/json', ...init.headers } });
-      expect((await call(apiA, '/v0/webhook_subscriptions', { method: 'POST', body: JSON.stringify({ url: receiver.url, events: ['page.version.created'] }) })).status).toBe(201);
+      expect((await call(apiA, '/v0/webhook_subscriptions', { method: 'POST', body: JSON.stringify(subscriptionBody(receiver.url)) })).status).toBe(201);
 
       const pages = 120;
       const started = Date.now();

@@ -7,6 +7,7 @@ import { ServiceProcess } from '../support/service-process';
 import { SharedHost } from '../support/shared-host';
 import { createTenant, startTestApp } from '../support/test-app';
 import { workerEnv } from '../support/webhook-worker';
+import { subscriptionBody } from '../support/builders/subscriptions';
 
 // Issue 28, item 2: an attempt waiting on a receiver costs a socket and a few kilobytes, not a
 // thread: the built worker, as its own process, with 1,000 attempts hanging at once.
@@ -39,7 +40,7 @@ describe('the worker process with 1,000 attempts hanging', () => {
       // Ten subscriptions and a hundred pages: 1,000 deliveries, every one to a path that hangs.
       const tenant = await createTenant(t);
       for (let i = 0; i < 10; i++) {
-        await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url: host.url(`hang/${i}`), events: ['page.version.created'] }).expect(201);
+        await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send(subscriptionBody(host.url(`hang/${i}`))).expect(201);
       }
       const group = await platform(t).group(tenant.tenantId);
       for (let i = 0; i < HANGING / 10; i++) await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey).expect(201);

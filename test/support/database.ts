@@ -21,3 +21,12 @@ export function inUnitOfWork<T>(orm: MikroORM, work: () => Promise<T>, options: 
   const unitOfWork = new MikroOrmUnitOfWork(orm.em);
   return inContext(orm, () => (options.oneWrite ? unitOfWork.runOneWrite(work) : unitOfWork.run(work)));
 }
+
+/**
+ * The one way a test runs SQL of its own on the service's database: a read that checks what the
+ * code under test wrote, or a setup no verb of the API makes. `?` placeholders, values bound;
+ * each call on a fork of its own, outside any unit of work.
+ */
+export function sqlIn<T = Record<string, unknown>>(orm: MikroORM, text: string, params: unknown[] = []): Promise<T[]> {
+  return orm.em.fork().execute<T[]>(text, params);
+}

@@ -8,7 +8,7 @@ import { CreateSystemTemplate } from '../../src/application/template/create-syst
 import { TemplateView } from '../../src/application/template/template.view';
 import { NewPageGroup, PageGroupStatus } from '../../src/domain/page-group/page-group';
 import { UtmValues } from '../../src/domain/page/page-session';
-import { inContext } from './database';
+import { inContext, sqlIn } from './database';
 import { TestApp } from './test-app';
 
 /** The platform side (what the CLI does), for tests to set up page groups and the like. */
@@ -29,5 +29,5 @@ export function platform(t: TestApp) {
 
 /** Rows of a table matching a condition, read straight from PostgreSQL. */
 export async function rows<T = Record<string, unknown>>(t: TestApp, sql: string, params: unknown[] = []): Promise<T[]> {
-  return t.orm.em.fork().execute<T[]>(sql, params);
+  return sqlIn<T>(t.orm, sql, params);
 }

@@ -3,6 +3,7 @@ import { isolatedDatabase } from './isolated-database';
 import { platform } from './platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from './test-app';
 import { WebhookReceiver } from './webhook-receiver';
+import { subscriptionBody } from './builders/subscriptions';
 
 /**
  * A webhook test's world of its own: a database (so its worker takes no other test's events),
@@ -15,7 +16,7 @@ export async function webhookScenario() {
   const receiver = new WebhookReceiver();
   await receiver.start();
   const tenant: TestTenant = await createTenant(t);
-  const subscription = (await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send({ url: receiver.url, events: ['page.version.created'] })).body;
+  const subscription = (await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send(subscriptionBody(receiver.url))).body;
   const group = await platform(t).group(tenant.tenantId);
   const createPages = async (n: number) => {
     const statuses = [];

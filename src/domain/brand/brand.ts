@@ -1,4 +1,4 @@
-import { AggregateRoot, StateOf } from '../shared/aggregate-root';
+import { AggregateRoot, StateOf, restored } from '../shared/aggregate-root';
 import { movedForward } from '../shared/clock.port';
 import { InvalidValueError } from '../shared/domain-error';
 import { isHttpUrl } from '../shared/rules';
@@ -48,8 +48,9 @@ export class Brand extends AggregateRoot<StateOf<Brand>> implements BrandState {
 
   /** A stored brand, as the repository read it. */
   static restore(state: BrandState): Brand {
-    return new Brand(state.id, state.tenantId, state.name, state.preferredAppearance, state.themeLight, state.themeDark, state.companyHomePage, state.createdAt, state.updatedAt);
+    return restored(Brand.prototype, state);
   }
+
 
   static create(input: NewBrand, now: Date): Brand {
     Brand.checkName(input.name);

@@ -1,4 +1,4 @@
-import { AggregateRoot, StateOf } from '../shared/aggregate-root';
+import { AggregateRoot, StateOf, restored } from '../shared/aggregate-root';
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
 import { movedForward } from '../shared/clock.port';
@@ -58,25 +58,9 @@ export class PageGroup extends AggregateRoot<StateOf<PageGroup>> {
 
   /** A stored group, as the repository read it. */
   static restore(state: StateOf<PageGroup>): PageGroup {
-    return new PageGroup(
-      state.id,
-      state.tenantId,
-      state.brandId,
-      state.name,
-      state.title,
-      state.pageContext,
-      state.pageTemplateId,
-      state.headerActionId,
-      state.status,
-      state.pagesCount,
-      state.actions,
-      state.footerLinks,
-      state.scripts,
-      state.createdAt,
-      state.updatedAt,
-      state.deletedAt,
-    );
+    return restored(PageGroup.prototype, state);
   }
+
 
   static create(input: NewPageGroup, now: Date): PageGroup {
     if (input.name.length < 1 || input.name.length > PAGE_GROUP_NAME_MAX) {

@@ -1,4 +1,4 @@
-import { AggregateRoot, StateOf } from '../shared/aggregate-root';
+import { AggregateRoot, StateOf, restored } from '../shared/aggregate-root';
 import { movedForward } from '../shared/clock.port';
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
@@ -42,8 +42,9 @@ export class Page extends AggregateRoot<StateOf<Page>> implements PageState {
 
   /** A stored page, as the repository read it. */
   static restore(state: PageState): Page {
-    return new Page(state.id, state.tenantId, state.pageGroupId, state.pageTemplateId, state.supplementaryContext, state.createdAt, state.updatedAt);
+    return restored(Page.prototype, state);
   }
+
 
   /** A new page with its version 1 (which records `page.version.created`). */
   static create(

@@ -10,11 +10,14 @@ export type StateOf<T> = { [K in keyof T as T[K] extends (...args: never[]) => u
  * transaction as its row (docs/architecture.md, The write path).
  */
 export abstract class AggregateRoot<State = object> {
-  // Not a field initialiser: loaded aggregates are made without running the constructor.
-  private pendingEvents?: DomainEvent[];
+  // Declared only, and made on the first event as a property that is not enumerable: restored
+  // aggregates are made without the constructor, and a copy of an aggregate's state ({ ...it },
+  // JSON) never carries its unsaved events along.
+  private declare pendingEvents?: DomainEvent[];
 
   protected record(event: DomainEvent): void {
-    (this.pendingEvents ??= []).push(event);
+    if (!this.pendingEvents) Object.defineProperty(this, 'pendingEvents', { value: [], writable: true, enumerable: false });
+    this.pendingEvents!.push(event);
   }
 
   /** Sets fields of this aggregate: the one way its methods write its readonly state. */
@@ -25,7 +28,7 @@ export abstract class AggregateRoot<State = object> {
   /** The events recorded since the last pull, oldest first; empties the list. */
   pullEvents(): DomainEvent[] {
     const events = this.pendingEvents ?? [];
-    this.pendingEvents = [];
+    if (this.pendingEvents) this.pendingEvents = [];
     return events;
   }
 
@@ -33,4 +36,13 @@ export abstract class AggregateRoot<State = object> {
   peekEvents(): readonly DomainEvent[] {
     return this.pendingEvents ?? [];
   }
+}
+
+/**
+ * An aggregate as it was stored: `state` on an object of the class, without its constructor,
+ * which is private to the factories that check the rules (a stored aggregate passed them when
+ * it was made). For the class's own `restore`.
+ */
+export function restored<T extends object>(prototype: T, state: StateOf<T>): T {
+  return Object.assign(Object.create(prototype) as T, state);
 }

@@ -1,4 +1,4 @@
-import { StateOf } from '../shared/aggregate-root';
+import { StateOf, restored } from '../shared/aggregate-root';
 import { InvalidValueError } from '../shared/domain-error';
 import { newTypeId } from '../shared/type-id';
 
@@ -27,20 +27,9 @@ export class Template {
 
   /** A stored template, as the repository read it. */
   static restore(state: StateOf<Template>): Template {
-    return new Template(
-      state.id,
-      state.tenantId,
-      state.sourcePageTemplateId,
-      state.name,
-      state.description,
-      state.templateContent,
-      state.isEditable,
-      state.isSystem,
-      state.version,
-      state.createdAt,
-      state.updatedAt,
-    );
+    return restored(Template.prototype, state);
   }
+
 
   static createSystem(input: { name: string; templateContent: string; description?: string | null }, now: Date): Template {
     Template.checkName(input.name);

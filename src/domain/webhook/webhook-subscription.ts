@@ -1,5 +1,5 @@
 import { EVENT_TYPES, EventType, isEventType } from '../events/event-catalogue';
-import { AggregateRoot, StateOf } from '../shared/aggregate-root';
+import { AggregateRoot, StateOf, restored } from '../shared/aggregate-root';
 import { InvalidValueError } from '../shared/domain-error';
 import { isHttpUrl } from '../shared/rules';
 import { newTypeId } from '../shared/type-id';
@@ -79,20 +79,9 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
 
   /** Restores a stored subscription (the repository decrypts the secret first). */
   static restore(state: StateOf<WebhookSubscription>): WebhookSubscription {
-    return new WebhookSubscription(
-      state.id,
-      state.tenantId,
-      state.url,
-      state.events,
-      state.active,
-      state.signingSecret,
-      state.createdAt,
-      state.updatedAt,
-      state.deletedAt,
-      state.previousSecrets,
-      state.rateLimitPerSecond,
-    );
+    return restored(WebhookSubscription.prototype, state);
   }
+
 
   /**
    * Replaces the signing secret; the old one stays valid for `overlapSeconds`, so receivers can

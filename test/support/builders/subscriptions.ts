@@ -1,10 +1,14 @@
 import { NewWebhookSubscription } from '../../../src/domain/webhook/webhook-subscription';
 
 /**
- * A subscription's body as a customer sends it (POST /v0/webhook_subscriptions, without the
- * tenant for HTTP tests): a receiver on hooks.example for `page.version.created`, active, no rate
- * limit. Each test states only what it is about.
+ * A subscription's body as a customer sends it to POST /v0/webhook_subscriptions: `url` for
+ * `page.version.created`, active, no rate limit. Each test states only what it is about.
  */
+export function subscriptionBody(url: string, overrides: Partial<Omit<NewWebhookSubscription, 'tenantId' | 'url'>> = {}): Omit<NewWebhookSubscription, 'tenantId'> {
+  return { url, events: ['page.version.created'], ...overrides };
+}
+
+/** The same for a use case: the tenant's subscription to a receiver on hooks.example. */
 export function aSubscriptionBody(tenantId: string, overrides: Partial<NewWebhookSubscription> = {}): NewWebhookSubscription {
-  return { tenantId, url: 'https://hooks.example/landing', events: ['page.version.created'], ...overrides };
+  return { tenantId, ...subscriptionBody('https://hooks.example/landing'), ...overrides };
 }

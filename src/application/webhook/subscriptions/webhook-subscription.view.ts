@@ -49,21 +49,8 @@ export interface DeliveryAttemptView {
   createdAt: string;
 }
 
-/** An attempt as the log keeps it. */
-export interface DeliveryAttemptRecord {
-  id: string;
-  deliveryId: string;
-  trigger: 'scheduled' | 'manual';
-  redeliveryOf: string | null;
-  eventId: string;
-  eventType: string;
-  attemptNumber: number;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-  nextAttemptAt: Date | null;
-  createdAt: Date;
-}
+/** An attempt as the log keeps it: its times are times. */
+export type DeliveryAttemptRecord = Omit<DeliveryAttemptView, 'nextAttemptAt' | 'createdAt'> & { nextAttemptAt: Date | null; createdAt: Date };
 
 export function toDeliveryAttemptView(attempt: DeliveryAttemptRecord): DeliveryAttemptView {
   return { ...attempt, nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null, createdAt: attempt.createdAt.toISOString() };

@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
+import { IsIn, IsString, Length } from 'class-validator';
 import { BRAND_NAME_MAX } from '../../../domain/brand/brand';
 import { APPEARANCES, type Appearance } from '../../../domain/brand/brand.state';
 import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
 import { IsHttpUrl, OptionalNullable, Required } from '../validation/decorators';
-import { ThemeRequestDto } from './theme-request.dto';
+import { ThemeField, ThemeRequestDto } from './theme-request.dto';
 
 @ApiSchema({ name: 'CreateBrandRequest' })
 export class CreateBrandDto {
@@ -20,18 +19,10 @@ export class CreateBrandDto {
   @IsIn(APPEARANCES, { message: `must be one of: ${APPEARANCES.join(', ')}` })
   preferredAppearance!: Appearance;
 
-  @ApiProperty({ type: ThemeRequestDto })
-  @Required()
-  @IsObject({ message: 'must be an object' })
-  @ValidateNested()
-  @Type(() => ThemeRequestDto)
+  @ThemeField('create')
   themeDark!: ThemeRequestDto;
 
-  @ApiProperty({ type: ThemeRequestDto })
-  @Required()
-  @IsObject({ message: 'must be an object' })
-  @ValidateNested()
-  @Type(() => ThemeRequestDto)
+  @ThemeField('create')
   themeLight!: ThemeRequestDto;
 
   // `type` and `nullable` stated: from `string | null` the plugin can only infer `object`.

@@ -1,9 +1,10 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, ValidateNested } from 'class-validator';
 import { IMAGE_REFERENCE_TYPES } from '../../../domain/brand/theme';
 import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
-import { IsCssHexColour, IsHttpUrl, OptionalNullable, Required } from '../validation/decorators';
+import { IsCssHexColour, IsHttpUrl, Optional, OptionalNullable, Required } from '../validation/decorators';
 
 @ApiSchema({ name: 'ImageReference' })
 export class ImageReferenceDto {
@@ -46,4 +47,19 @@ export class ThemeRequestDto {
 
   @image() @OptionalNullable() @IsObject({ message: 'must be an object' }) @ValidateNested() @Type(() => ImageReferenceDto)
   logoIcon?: ImageReferenceDto | null;
+}
+
+/**
+ * `themeLight` or `themeDark` of a brand body: an object checked as ThemeRequestDto, required on
+ * create and merged field by field on PATCH. Listed in the order stacked decorators run (the
+ * last first), so the checks and their messages come as they did written out.
+ */
+export function ThemeField(use: 'create' | 'patch'): PropertyDecorator {
+  return applyDecorators(
+    Type(() => ThemeRequestDto),
+    ValidateNested(),
+    IsObject({ message: 'must be an object' }),
+    use === 'create' ? Required() : Optional(),
+    use === 'create' ? ApiProperty({ type: ThemeRequestDto }) : ApiPropertyOptional({ type: ThemeRequestDto, description: 'Merged field by field into the current theme.' }),
+  );
 }

@@ -1,11 +1,10 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
+import { IsIn, IsString, Length } from 'class-validator';
 import { BRAND_NAME_MAX } from '../../../domain/brand/brand';
 import { APPEARANCES, type Appearance } from '../../../domain/brand/brand.state';
 import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
 import { IsHttpUrl, Optional, OptionalNullable } from '../validation/decorators';
-import { ThemeRequestDto } from './theme-request.dto';
+import { ThemeField, ThemeRequestDto } from './theme-request.dto';
 
 /** JSON merge patch of a brand (RFC 7396): absent keeps, null clears a nullable field. */
 @ApiSchema({ name: 'UpdateBrandRequest' })
@@ -21,18 +20,10 @@ export class UpdateBrandDto {
   @IsIn(APPEARANCES, { message: `must be one of: ${APPEARANCES.join(', ')}` })
   preferredAppearance?: Appearance;
 
-  @ApiPropertyOptional({ type: ThemeRequestDto, description: 'Merged field by field into the current theme.' })
-  @Optional()
-  @IsObject({ message: 'must be an object' })
-  @ValidateNested()
-  @Type(() => ThemeRequestDto)
+  @ThemeField('patch')
   themeDark?: ThemeRequestDto;
 
-  @ApiPropertyOptional({ type: ThemeRequestDto, description: 'Merged field by field into the current theme.' })
-  @Optional()
-  @IsObject({ message: 'must be an object' })
-  @ValidateNested()
-  @Type(() => ThemeRequestDto)
+  @ThemeField('patch')
   themeLight?: ThemeRequestDto;
 
   @ApiPropertyOptional({ type: String, format: 'uri', maxLength: MAX_URL_LENGTH, nullable: true, example: 'https://acme.example', description: 'null removes it.' })

@@ -1,9 +1,10 @@
 import { InvalidValueError } from '../../../../src/domain/shared/domain-error';
 import { MAX_RETRY_AFTER_MS, nextStep, outcomeOf, parseRetryAfter, parseRetrySchedule } from '../../../../src/domain/webhook/retry-policy';
 import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
+import { subscriptionBody } from '../../../support/builders/subscriptions';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
-const base = { tenantId: 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9', url: 'https://hooks.example.com/x', events: ['page.version.created'] };
+const base = { tenantId: 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9', ...subscriptionBody('https://hooks.example.com/x') };
 
 describe('WebhookSubscription', () => {
   it('is active by default and wants only its event kinds while active', () => {

@@ -1,0 +1,132 @@
+import { DeliveryJob } from '../../../../src/application/webhook/delivery/delivery-job';
+import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
+import { DeliveryStore } from '../../../../src/application/webhook/delivery/delivery-store.port';
+import { OutboxRelayStore } from '../../../../src/application/webhook/delivery/outbox-relay-store.port';
+import { PurgeOldDeliveries } from '../../../../src/application/webhook/delivery/purge-old-deliveries.use-case';
+import { RelayOutbox } from '../../../../src/application/webhook/delivery/relay-outbox.use-case';
+import { RetentionSettings } from '../../../../src/application/webhook/delivery/retention-settings.port';
+import { RetentionStore } from '../../../../src/application/webhook/delivery/retention-store.port';
+import { SweepDeliveries } from '../../../../src/application/webhook/delivery/sweep-deliveries.use-case';
+import { WebhookSettings } from '../../../../src/application/webhook/delivery/webhook-settings.port';
+import { FixedClock } from '../../../support/fakes/fixed-clock';
+
+// The worker's use cases that write (through their stores and the queue), with fakes of those
+// ports; the stores' SQL is tested against PostgreSQL in test/integration.
+const T0 = new Date('2026-11-22T12:00:00.000Z');
+const job = (n: number): DeliveryJob => ({ deliveryId: `whdlv_${n}`, attempt: 1, delayMs: 0, tenantId: 'tenant_1', endpoint: 'e1' });
+
+class RecordingQueue extends DeliveryQueue {
+  readonly enqueued: DeliveryJob[][] = [];
+  failing = false;
+  async enqueue(jobs: DeliveryJob[]): Promise<void> {
+    if (this.failing) throw new Error('redis is down');
+    this.enqueued.push(jobs);
+  }
+}
+
+class ScriptedRelay extends OutboxRelayStore {
+  constructor(
+    private readonly fanned: { events: number; deliveries: DeliveryJob[]; more: boolean },
+    private readonly requested: DeliveryJob[],
+  ) {
+    super();
+  }
+  readonly asked: { limit: number; now: Date }[] = [];
+  async fanOut(limit: number, now: Date) {
+    this.asked.push({ limit, now });
+    return this.fanned;
+  }
+  async takeRequested(limit: number) {
+    return this.requested.slice(0, limit);
+  }
+}
+
+describe('RelayOutbox', () => {
+  it('hands the fanned-out and the requested deliveries to the queue in one call', async () => {
+    const queue = new RecordingQueue();
+    const relay = new ScriptedRelay({ events: 2, deliveries: [job(1), job(2)], more: false }, [job(3)]);
+    expect(await new RelayOutbox(relay, queue, new FixedClock(T0)).execute({ limit: 10 })).toEqual({ events: 2, deliveries: 3, enqueued: true, more: false });
+    expect(queue.enqueued).toEqual([[job(1), job(2), job(3)]]);
+    expect(relay.asked).toEqual([{ limit: 10, now: T0 }]);
+  });
+
+  it('says there may be more when the requested deliveries filled the round', async () => {
+    const relay = new ScriptedRelay({ events: 0, deliveries: [], more: false }, [job(1), job(2)]);
+    expect(await new RelayOutbox(relay, new RecordingQueue(), new FixedClock(T0)).execute({ limit: 2 })).toMatchObject({ more: true, deliveries: 2 });
+  });
+
+  it('reports a queue that refused the jobs instead of throwing: the rows wait for the sweeper', async () => {
+    const queue = Object.assign(new RecordingQueue(), { failing: true });
+    const relay = new ScriptedRelay({ events: 1, deliveries: [job(1)], more: false }, []);
+    expect(await new RelayOutbox(relay, queue, new FixedClock(T0)).execute({ limit: 10 })).toEqual({ events: 1, deliveries: 1, enqueued: false, more: false });
+  });
+});
+
+/** The store as the sweeper uses it: what is stranded; the attempt's methods are not its to call. */
+class StrandedDeliveries extends DeliveryStore {
+  readonly asked: { now: Date; limit: number; graceMs: number }[] = [];
+  constructor(private readonly stranded: DeliveryJob[]) {
+    super();
+  }
+  async findStranded(now: Date, limit: number, graceMs: number) {
+    this.asked.push({ now, limit, graceMs });
+    return this.stranded;
+  }
+  claim = notTheSweepers;
+  record = notTheSweepers;
+  cancel = notTheSweepers;
+  takeRateSlot = notTheSweepers;
+  putOff = notTheSweepers;
+  holdSubscription = notTheSweepers;
+  disableIfDead = notTheSweepers;
+}
+function notTheSweepers(): never {
+  throw new Error('the sweeper only finds stranded deliveries');
+}
+
+describe('SweepDeliveries', () => {
+  it('re-enqueues what is stranded past one lease, as new jobs marked requeue', async () => {
+    const queue = new RecordingQueue();
+    const store = new StrandedDeliveries([job(7)]);
+    const settings = { retrySchedule: [1000], attemptLockMs: 30_000 } as WebhookSettings;
+    expect(await new SweepDeliveries(store, queue, new FixedClock(T0), settings).execute({ limit: 50 })).toBe(1);
+    expect(store.asked).toEqual([{ now: T0, limit: 50, graceMs: 30_000 }]);
+    expect(queue.enqueued).toEqual([[{ ...job(7), requeue: true }]]);
+  });
+});
+
+describe('PurgeOldDeliveries', () => {
+  it('deletes in batches past the retention until a batch comes back short, deliveries first', async () => {
+    const calls: string[] = [];
+    const left = { deliveries: 250, events: 40 };
+    const store = new (class extends RetentionStore {
+      async purgeDeliveries(before: Date, limit: number) {
+        calls.push(`deliveries before ${before.toISOString()}`);
+        const n = Math.min(limit, left.deliveries);
+        left.deliveries -= n;
+        return n;
+      }
+      async purgeEvents(_before: Date, limit: number) {
+        calls.push('events');
+        const n = Math.min(limit, left.events);
+        left.events -= n;
+        return n;
+      }
+    })();
+    const settings = { retentionDays: 30 } as RetentionSettings;
+    expect(await new PurgeOldDeliveries(store, settings, new FixedClock(T0)).execute({ batch: 100, maxBatches: 10 })).toEqual({ deliveries: 250, events: 40 });
+    expect(calls).toEqual([...Array(3).fill('deliveries before 2026-10-23T12:00:00.000Z'), 'events']);
+  });
+
+  it('stops after maxBatches and leaves the rest for the next run', async () => {
+    const store = new (class extends RetentionStore {
+      async purgeDeliveries(_before: Date, limit: number) {
+        return limit;
+      }
+      async purgeEvents() {
+        return 0;
+      }
+    })();
+    expect(await new PurgeOldDeliveries(store, { retentionDays: 1 } as RetentionSettings, new FixedClock(T0)).execute({ batch: 10, maxBatches: 3 })).toEqual({ deliveries: 30, events: 0 });
+  });
+});
