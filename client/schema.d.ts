@@ -545,6 +545,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook_subscription.failing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription’s endpoint is failing
+         * @description Its breaker opened: WEBHOOK_BREAKER_FAILURES attempts in a row failed, so its deliveries are held and one probe at a time is sent at the retry schedule’s gaps. `data` is the subscription as GET answers it, with its health (`disableAt` says when it will be turned off if nothing succeeds). Fix the receiver; nothing is lost meanwhile. Sent to each active subscription listing `webhook_subscription.failing`, signed, retried until a 2xx or the end of the schedule.
+         */
+        post: operations["webhook_WebhookSubscriptionFailing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_subscription.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription’s endpoint recovered
+         * @description An attempt succeeded while its breaker was open: the breaker closed and the held deliveries are sent. `data` is the subscription as GET answers it. Sent to each active subscription listing `webhook_subscription.recovered`, signed, retried until a 2xx or the end of the schedule.
+         */
+        post: operations["webhook_WebhookSubscriptionRecovered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_subscription.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The platform turned a subscription off
+         * @description Its receiver answered 410 Gone (`health.disabledReason: gone`), or it failed with no success for WEBHOOK_DISABLE_AFTER (`failing`). `data` is the subscription as GET answers it. Test the receiver (POST …/test), then turn it back on with PATCH `active: true` and `recover` what failed meanwhile. Sent to each active subscription listing `webhook_subscription.disabled`, signed, retried until a 2xx or the end of the schedule.
+         */
+        post: operations["webhook_WebhookSubscriptionDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1040,7 +1100,7 @@ export interface components {
              *       "page.version.created"
              *     ]
              */
-            events: ("page.version.created" | "brand.created" | "brand.updated")[];
+            events: ("page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled")[];
             /** @default true */
             active: boolean;
             /**
@@ -1048,6 +1108,32 @@ export interface components {
              * @example 50
              */
             rateLimitPerSecond?: number | null;
+        };
+        EndpointHealthResponse: {
+            /**
+             * @description healthy: no attempt yet, or the last finished attempt succeeded; failing: the last one failed; disabled: the platform turned the subscription off (active is false).
+             * @enum {string}
+             */
+            state: "healthy" | "failing" | "disabled";
+            /**
+             * @description Finished attempts that failed since the last success, manual ones included.
+             * @example 0
+             */
+            consecutiveFailures: number;
+            /** Format: date-time */
+            lastSuccessAt: string | null;
+            /** Format: date-time */
+            lastFailureAt: string | null;
+            /**
+             * @description Why the platform turned it off: a 410 Gone, or failing with no success for WEBHOOK_DISABLE_AFTER. Null unless disabled.
+             * @enum {string|null}
+             */
+            disabledReason: "gone" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description While failing: when it is turned off if no attempt succeeds before. Null otherwise.
+             */
+            disableAt: string | null;
         };
         CreatedWebhookSubscriptionResponse: {
             /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
@@ -1058,7 +1144,7 @@ export interface components {
              */
             url: string;
             /** @description Always an array here. */
-            events: ("page.version.created" | "brand.created" | "brand.updated")[] | null;
+            events: ("page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled")[] | null;
             active: boolean;
             /**
              * @description Attempts per second this receiver takes at most, across every worker; null for no limit. An extension of the spec.
@@ -1069,6 +1155,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description What its attempts say about the receiver (docs/webhooks.md, Endpoint health). An extension of the spec. */
+            health: components["schemas"]["EndpointHealthResponse"];
             /**
              * @description Signs every delivery. Shown only in this response: store it now.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
@@ -1083,7 +1171,7 @@ export interface components {
              *       "page.version.created"
              *     ]
              */
-            events?: ("page.version.created" | "brand.created" | "brand.updated")[];
+            events?: ("page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled")[];
             /** @description false stops deliveries; turning it back on does not replay what was missed. */
             active?: boolean;
             /**
@@ -1101,7 +1189,7 @@ export interface components {
              */
             url: string;
             /** @description Always an array here. */
-            events: ("page.version.created" | "brand.created" | "brand.updated")[] | null;
+            events: ("page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled")[] | null;
             active: boolean;
             /**
              * @description Attempts per second this receiver takes at most, across every worker; null for no limit. An extension of the spec.
@@ -1112,6 +1200,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description What its attempts say about the receiver (docs/webhooks.md, Endpoint health). An extension of the spec. */
+            health: components["schemas"]["EndpointHealthResponse"];
         };
         WebhookSubscriptionListResponse: {
             items: components["schemas"]["WebhookSubscriptionResponse"][];
@@ -1142,7 +1232,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "page.version.created" | "brand.created" | "brand.updated" | "webhook.test";
+            eventType: "page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled" | "webhook.test";
             /** @example 1 */
             attemptNumber: number;
             /** @description null when no answer came. */
@@ -1211,7 +1301,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "page.version.created" | "brand.created" | "brand.updated" | "webhook.test";
+            type: "page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled" | "webhook.test";
             /** Format: date-time */
             createdAt: string;
             /** @example tenant_01jdq8w9k1a2b3c4d5e6f7g8h9 */
@@ -1272,6 +1362,42 @@ export interface components {
             /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
             tenantId: string;
             data: components["schemas"]["BrandResponse"];
+        };
+        /** @description The envelope of `webhook_subscription.failing`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
+        WebhookSubscriptionFailingEvent: {
+            /** @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            /** @enum {string} */
+            type: "webhook_subscription.failing";
+            /** Format: date-time */
+            createdAt: string;
+            /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            tenantId: string;
+            data: components["schemas"]["WebhookSubscriptionResponse"];
+        };
+        /** @description The envelope of `webhook_subscription.recovered`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
+        WebhookSubscriptionRecoveredEvent: {
+            /** @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            /** @enum {string} */
+            type: "webhook_subscription.recovered";
+            /** Format: date-time */
+            createdAt: string;
+            /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            tenantId: string;
+            data: components["schemas"]["WebhookSubscriptionResponse"];
+        };
+        /** @description The envelope of `webhook_subscription.disabled`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
+        WebhookSubscriptionDisabledEvent: {
+            /** @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            /** @enum {string} */
+            type: "webhook_subscription.disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            tenantId: string;
+            data: components["schemas"]["WebhookSubscriptionResponse"];
         };
         /** @description The envelope of `webhook.test`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
         WebhookTestEvent: {
@@ -3595,7 +3721,7 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
                 /** @description Only events of this type. */
-                type?: "page.version.created" | "brand.created" | "brand.updated" | "webhook.test";
+                type?: "page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled" | "webhook.test";
                 /** @description Only events created after this moment (exclusive). */
                 createdAfter?: string;
             };
@@ -3853,6 +3979,159 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BrandUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: this delivery ends without more attempts. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_WebhookSubscriptionFailing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes from now. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per valid secret (several during a rotation), space-separated. */
+                "webhook-signature": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the whole secret string, signed with the newest secret. */
+                "X-Webhook-Signature-256": string;
+                /** @description The event id (as `webhook-id`). */
+                "X-Webhook-Id": string;
+                /** @description The event kind (as the body’s `type`). */
+                "X-Webhook-Event": string;
+                /** @description `LandingPlatform-Webhooks/<version> (…)` */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionFailingEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: this delivery ends without more attempts. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_WebhookSubscriptionRecovered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes from now. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per valid secret (several during a rotation), space-separated. */
+                "webhook-signature": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the whole secret string, signed with the newest secret. */
+                "X-Webhook-Signature-256": string;
+                /** @description The event id (as `webhook-id`). */
+                "X-Webhook-Id": string;
+                /** @description The event kind (as the body’s `type`). */
+                "X-Webhook-Event": string;
+                /** @description `LandingPlatform-Webhooks/<version> (…)` */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionRecoveredEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: this delivery ends without more attempts. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_WebhookSubscriptionDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes from now. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per valid secret (several during a rotation), space-separated. */
+                "webhook-signature": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the whole secret string, signed with the newest secret. */
+                "X-Webhook-Signature-256": string;
+                /** @description The event id (as `webhook-id`). */
+                "X-Webhook-Id": string;
+                /** @description The event kind (as the body’s `type`). */
+                "X-Webhook-Event": string;
+                /** @description `LandingPlatform-Webhooks/<version> (…)` */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionDisabledEvent"];
             };
         };
         responses: {

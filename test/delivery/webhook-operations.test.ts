@@ -45,6 +45,12 @@ const statusOf = async (deliveryId: string) => (await rows<{ status: string }>(t
 const finished = (deliveryId: string, status = 'delivered') => eventually(() => statusOf(deliveryId), (s) => s === status);
 const log = async (tenant: TestTenant, s: Subscription) => (await t.http.get(`${base(s)}/deliveries`).set('x-api-key', tenant.apiKey)).body.items;
 
+/** Turns back on a subscription a 410 turned off, once the worker has done so. */
+async function turnOn(tenant: { apiKey: string }, s: Subscription): Promise<void> {
+  await eventually(() => t.http.get(base(s)).set('x-api-key', tenant.apiKey), (res) => res.body.active === false);
+  expect((await t.http.patch(base(s)).set('x-api-key', tenant.apiKey).send({ active: true })).status).toBe(200);
+}
+
 describe('POST …/deliveries/{delivery_id}/redeliver', () => {
   it('sends the same body and webhook-id again, freshly signed, logged as manual, and leaves the original as it was', async () => {
     const tenant = await createTenant(t);
@@ -76,6 +82,10 @@ describe('POST …/deliveries/{delivery_id}/redeliver', () => {
     receiver.script = [410];
     const gone = await deliveryOfNewPage(tenant, s);
     await finished(gone, 'failed');
+    // A 410 also turned the subscription off (docs/webhooks.md, Endpoint health): on again.
+    const off = await eventually(() => t.http.get(base(s)).set('x-api-key', tenant.apiKey), (res) => res.body.active === false);
+    expect(off.body.health).toMatchObject({ state: 'disabled', disabledReason: 'gone' });
+    await turnOn(tenant, s);
     receiver.script = [500, 500, 500, 500, 500];
     const exhausted = await deliveryOfNewPage(tenant, s);
     await finished(exhausted, 'failed');
@@ -140,9 +150,11 @@ describe('POST …/recover', () => {
     receiver.script = [410];
     const failedOne = await deliveryOfNewPage(tenant, s);
     await finished(failedOne, 'failed');
+    await turnOn(tenant, s);
     receiver.script = [410];
     const failedTwo = await deliveryOfNewPage(tenant, s);
     await finished(failedTwo, 'failed');
+    await turnOn(tenant, s);
     const delivered = await deliveryOfNewPage(tenant, s);
     await finished(delivered);
     receiver.received.length = 0;

@@ -85,9 +85,9 @@ describe('OpenAPI document at /docs-json', () => {
     for (const op of [doc.paths['/v0/webhook_subscriptions'].get, doc.paths['/v0/webhook_subscriptions/{subscription_id}'].get, doc.paths['/v0/webhook_subscriptions/{subscription_id}'].delete, doc.paths['/v0/webhook_subscriptions/{subscription_id}/deliveries'].get]) {
       expect(op['x-extension']).toBe(true);
     }
-    expect(Object.keys(schema('CreatedWebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'id', 'rateLimitPerSecond', 'signingSecret', 'updatedAt', 'url']);
-    expect(Object.keys(schema('WebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'id', 'rateLimitPerSecond', 'updatedAt', 'url']);
-    expect(schema('CreateWebhookSubscriptionRequest').properties.events.items.enum).toEqual(['page.version.created', 'brand.created', 'brand.updated']);
+    expect(Object.keys(schema('CreatedWebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'health', 'id', 'rateLimitPerSecond', 'signingSecret', 'updatedAt', 'url']);
+    expect(Object.keys(schema('WebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'health', 'id', 'rateLimitPerSecond', 'updatedAt', 'url']);
+    expect(schema('CreateWebhookSubscriptionRequest').properties.events.items.enum).toEqual(['page.version.created', 'brand.created', 'brand.updated', 'webhook_subscription.failing', 'webhook_subscription.recovered', 'webhook_subscription.disabled']);
     expect(schema('CreateWebhookSubscriptionRequest').required.sort()).toEqual(['events', 'url']);
     expect(Object.keys(schema('DeliveryAttemptResponse').properties)).toEqual([
       'id', 'deliveryId', 'trigger', 'redeliveryOf', 'eventId', 'eventType', 'attemptNumber', 'statusCode', 'durationMs', 'error', 'nextAttemptAt', 'createdAt',
@@ -103,7 +103,7 @@ describe('OpenAPI document at /docs-json', () => {
 
   it('is OpenAPI 3.1 with a webhooks section: each event kind’s envelope, data and signature headers', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['brand.created', 'brand.updated', 'page.version.created', 'webhook.test']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['brand.created', 'brand.updated', 'page.version.created', 'webhook.test', 'webhook_subscription.disabled', 'webhook_subscription.failing', 'webhook_subscription.recovered']);
     for (const [type, item] of Object.entries<any>(doc.webhooks)) {
       const ref = item.post.requestBody.content['application/json'].schema.$ref as string;
       const envelope = schema(ref.split('/').pop()!);

@@ -22,7 +22,8 @@ describe('POST /v0/webhook_subscriptions', () => {
     const tenant = await createTenant(t);
     const res = await create(tenant, valid);
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'createdAt', 'updatedAt', 'signingSecret']);
+    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'createdAt', 'updatedAt', 'signingSecret', 'health']);
+    expect(res.body.health).toEqual({ state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, disabledReason: null, disableAt: null });
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^whsub_[0-9a-z]{26}$/), url: valid.url, events: valid.events, active: true });
     expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(res.body.signingSecret.slice(6), 'base64')).toHaveLength(32);
@@ -108,7 +109,7 @@ describe('PATCH, GET, DELETE /v0/webhook_subscriptions/{subscription_id}', () =>
     const created = (await create(tenant, valid)).body;
     const res = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send({ active: false });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'createdAt', 'updatedAt']);
+    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'createdAt', 'updatedAt', 'health']);
     expect(res.body).toMatchObject({ active: false, url: valid.url, events: valid.events, createdAt: created.createdAt });
     expect(res.body.updatedAt > created.updatedAt).toBe(true);
     const moved = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send({ url: 'https://other.example/h' });

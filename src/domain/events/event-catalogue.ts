@@ -1,7 +1,15 @@
 // The one catalogue of event kinds (decisions.md, Webhooks): subscriptions may name only these,
 // OpenAPI and docs/webhooks.md publish them.
 
-export const EVENT_TYPES = ['page.version.created', 'brand.created', 'brand.updated'] as const;
+export const EVENT_TYPES = [
+  'page.version.created',
+  'brand.created',
+  'brand.updated',
+  // Operational events about a subscription's endpoint (docs/webhooks.md, Endpoint health).
+  'webhook_subscription.failing',
+  'webhook_subscription.recovered',
+  'webhook_subscription.disabled',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export function isEventType(value: unknown): value is EventType {

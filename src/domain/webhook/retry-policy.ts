@@ -18,6 +18,12 @@ export type NextStep =
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,14h,20h,24h';
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** Parses one duration in the schedule's units (`8s`, `5d`); null when it is not one. */
+export function parseDuration(text: string): number | null {
+  const match = /^\s*(\d+)(ms|s|m|h|d)\s*$/.exec(text);
+  return match ? Number(match[1]) * UNITS[match[2]] : null;
+}
+
 /** Parses `5s,5m,30m,2h`: the delays before attempts 2, 3, 4… */
 export function parseRetrySchedule(text: string): number[] {
   const delays = text.split(',').map((part) => {

@@ -20,6 +20,8 @@ export abstract class WebhookSubscriptionRepository {
   abstract addWithin(subscription: WebhookSubscription, limit: number): Promise<boolean>;
   /** Updates an existing subscription (never its secrets). */
   abstract save(subscription: WebhookSubscription): Promise<void>;
+  /** Writes a subscription's endpoint health (and `active`, which it may turn off) and the events it recorded. */
+  abstract saveHealth(subscription: WebhookSubscription): Promise<void>;
   /** Writes a subscription's secrets after a rotation (encrypted, as at creation). */
   abstract saveSecrets(subscription: WebhookSubscription): Promise<void>;
 }

@@ -4,6 +4,8 @@ import { InvalidValueError } from '../shared/domain-error';
 import { isHttpUrl } from '../shared/rules';
 import { newTypeId } from '../shared/type-id';
 import { movedForward } from '../shared/clock.port';
+import { afterFailure, afterSuccess, EndpointHealth, HealthChange, HealthPolicy, NO_ATTEMPT_YET, turnedBackOn } from './endpoint-health';
+import { healthEvent } from './webhook-subscription.events';
 
 export interface NewWebhookSubscription {
   tenantId: string;
@@ -57,6 +59,8 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     readonly previousSecrets: readonly PreviousSigningSecret[] = [],
     /** Attempts per second the receiver takes at most (across every worker); null for no limit. */
     readonly rateLimitPerSecond: number | null = null,
+    /** What its attempts say about the receiver; kept by the worker (endpoint-health.ts). */
+    readonly health: EndpointHealth = NO_ATTEMPT_YET,
   ) {
     super();
   }
@@ -101,14 +105,31 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     const url = changes.url === undefined ? this.url : checkUrl(changes.url);
     const events = changes.events === undefined ? this.events : checkEvents(changes.events);
     const rate = changes.rateLimitPerSecond === undefined ? this.rateLimitPerSecond : checkRate(changes.rateLimitPerSecond);
+    // Turning it back on forgets whatever made the platform turn it off.
+    const reactivated = changes.active === true && !this.active;
     this.change({
       url,
       events,
       rateLimitPerSecond: rate,
       active: changes.active ?? this.active,
+      health: reactivated ? turnedBackOn(this.health) : this.health,
       previousSecrets: unexpired(this.previousSecrets, now),
       updatedAt: movedForward(this.updatedAt, now),
     });
+  }
+
+  /**
+   * A finished attempt to its endpoint (a manual one too) told how the receiver is: its health
+   * follows the rules of endpoint-health.ts; a 410 or failing for too long turns the subscription
+   * off. Records `webhook_subscription.failing`, `.recovered` or `.disabled` when the attempt
+   * opened the breaker, closed it or turned it off. Returns that change.
+   */
+  attemptFinished(outcome: 'delivered' | 'failed' | 'gone', at: Date, policy: HealthPolicy): HealthChange {
+    const { health, change } = outcome === 'delivered' ? afterSuccess(this.health, at, policy) : afterFailure(this.health, at, policy, outcome === 'gone');
+    if (change === 'disabled') this.change({ health, active: false, updatedAt: movedForward(this.updatedAt, at) });
+    else this.change({ health });
+    if (change) this.record(healthEvent(change, this, at));
+    return change;
   }
 
   delete(now: Date): void {

@@ -1,5 +1,6 @@
+import { HealthPolicy } from '../../domain/webhook/endpoint-health';
 import { isIP } from 'node:net';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../../domain/webhook/retry-policy';
+import { DEFAULT_RETRY_SCHEDULE, parseDuration, parseRetrySchedule } from '../../domain/webhook/retry-policy';
 
 // Configuration comes from the environment only, checked once at start: a bad value stops the
 // process with a message naming the variable (README, Configuration).
@@ -52,6 +53,8 @@ export interface AppConfig {
     endpointConcurrency: number;
     /** How long an attempt's claim lasts before another worker may take it (crash recovery). */
     attemptLockMs: number;
+    /** WEBHOOK_BREAKER_FAILURES and WEBHOOK_DISABLE_AFTER (docs/webhooks.md, Endpoint health). */
+    health: HealthPolicy;
     sweepIntervalMs: number;
     relayPollMs: number;
     /** Prefix of every queue key; the braces are a Redis Cluster hash tag (one slot per queue). */
@@ -141,6 +144,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       tenantConcurrency: 0,
       endpointConcurrency: 0,
       attemptLockMs: read('WEBHOOK_ATTEMPT_LOCK_MS', 30000, integerIn(1000, 3600000), 'an integer from 1000 to 3600000'),
+      health: {
+        breakerFailures: read('WEBHOOK_BREAKER_FAILURES', 10, integerIn(1, 1000), 'an integer from 1 to 1000'),
+        disableAfterMs: read('WEBHOOK_DISABLE_AFTER', 5 * 86_400_000, durationIn(1000, 365 * 86_400_000), 'a duration like 5d, 12h or 8s, from 1s to 365d'),
+      },
       sweepIntervalMs: read('WEBHOOK_SWEEP_INTERVAL_MS', 5000, integerIn(100, 3600000), 'an integer from 100 to 3600000'),
       relayPollMs: read('WEBHOOK_RELAY_POLL_MS', 1000, integerIn(10, 60000), 'an integer from 10 to 60000'),
       queuePrefix: read('QUEUE_PREFIX', '{lp}', (raw) => (/^[\w{}:.-]{1,40}$/.test(raw) ? raw : undefined), 'up to 40 characters of letters, digits, {}:._-'),
@@ -191,6 +198,13 @@ function integerIn(min: number, max: number) {
 function key32(raw: string): Buffer | undefined {
   const key = Buffer.from(raw, 'base64');
   return key.length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? key : undefined;
+}
+
+function durationIn(min: number, max: number): (raw: string) => number | undefined {
+  return (raw) => {
+    const ms = parseDuration(raw);
+    return ms !== null && ms >= min && ms <= max ? ms : undefined;
+  };
 }
 
 function schedule(raw: string): number[] | undefined {

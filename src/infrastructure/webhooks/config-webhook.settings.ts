@@ -1,3 +1,4 @@
+import { HealthPolicy } from '../../domain/webhook/endpoint-health';
 import { Random } from '../../application/webhook/delivery/random.port';
 import { WebhookSettings } from '../../application/webhook/delivery/webhook-settings.port';
 
@@ -5,6 +6,7 @@ export class ConfigWebhookSettings extends WebhookSettings {
   constructor(
     readonly retrySchedule: number[],
     readonly attemptLockMs: number,
+    readonly health: HealthPolicy,
   ) {
     super();
   }

@@ -41,7 +41,7 @@ export class WebhookWorkerModule {
           dns: { servers: webhooks.dnsServers, timeoutMs: webhooks.dnsTimeoutMs, tries: 2 },
         }),
       },
-      { provide: WebhookSettings, useValue: new ConfigWebhookSettings(webhooks.retrySchedule, webhooks.attemptLockMs) },
+      { provide: WebhookSettings, useValue: new ConfigWebhookSettings(webhooks.retrySchedule, webhooks.attemptLockMs, webhooks.health) },
       { provide: Random, useClass: MathRandom },
       { provide: OutboxSignal, useValue: new PgOutboxSignal(deps.databaseUrl, deps.logger) },
       ...WORKER_USE_CASES,

@@ -2,6 +2,7 @@ import { DeliveryRequests, ManualDelivery } from '../../../src/application/webho
 import { TargetPolicy } from '../../../src/application/webhook/subscriptions/target-policy.port';
 import { WebhookLimits } from '../../../src/application/webhook/subscriptions/webhook-limits.port';
 import { InvalidValueError } from '../../../src/domain/shared/domain-error';
+import { DomainEvent } from '../../../src/domain/shared/domain-event';
 import { TestDelivery } from '../../../src/domain/webhook/test-delivery';
 import { WebhookSubscription } from '../../../src/domain/webhook/webhook-subscription';
 import { SigningSecretGenerator } from '../../../src/domain/webhook/signing-secret-generator.port';
@@ -43,6 +44,14 @@ export class InMemorySubscriptions extends WebhookSubscriptionRepository {
     const stored = this.rows.get(subscription.id)!;
     // Secrets change only by saveSecrets, as in the SQL repository.
     this.rows.set(subscription.id, WebhookSubscription.restore({ ...subscription, signingSecret: stored.signingSecret, previousSecrets: subscription.previousSecrets }));
+  }
+
+  /** The health and `active` as the aggregate has them, and the events it recorded, in order. */
+  readonly events: DomainEvent[] = [];
+  async saveHealth(subscription: WebhookSubscription): Promise<void> {
+    const stored = this.rows.get(subscription.id)!;
+    this.events.push(...subscription.pullEvents());
+    this.rows.set(subscription.id, WebhookSubscription.restore({ ...stored, health: subscription.health, active: subscription.active, updatedAt: subscription.updatedAt }));
   }
 
   async saveSecrets(subscription: WebhookSubscription): Promise<void> {

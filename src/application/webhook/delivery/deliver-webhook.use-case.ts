@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
-import { nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/retry-policy';
+import { HealthChange } from '../../../domain/webhook/endpoint-health';
+import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
+import { UnitOfWork } from '../../shared/unit-of-work.port';
+import { AttemptOutcome, nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/retry-policy';
 import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
 import { DeliveryClaim } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
@@ -37,6 +40,8 @@ export interface DeliveryAttemptReport {
   subscriptionDisabled?: boolean;
   /** Put off until then, unsent: the receiver's pace (its Retry-After, or the subscription's rate). */
   putOffUntil?: string;
+  /** What the attempt changed in the endpoint's health that the customer is told of. */
+  health?: Exclude<HealthChange, null>;
 }
 
 /**
@@ -54,6 +59,8 @@ export class DeliverWebhook {
     private readonly settings: WebhookSettings,
     private readonly clock: Clock,
     private readonly random: Random,
+    private readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   async execute(input: { deliveryId: string; attempt: number }): Promise<DeliveryAttemptReport> {
@@ -87,24 +94,44 @@ export class DeliverWebhook {
     const now = this.clock.now();
     // A manual delivery is one attempt: its own schedule is empty, the original's is left alone.
     const schedule = claim.manual ? [] : this.settings.retrySchedule;
-    const next = nextStep(claim.attempt, outcomeOf(result.statusCode, result.retryAfterMs), schedule, now, this.random.next());
+    const outcome = outcomeOf(result.statusCode, result.retryAfterMs);
+    const next = nextStep(claim.attempt, outcome, schedule, now, this.random.next());
     await this.deliveries.record(claim, result, next, now);
+    const health = await this.updateHealth(claim, outcome, now);
     // The receiver asked for a pause: every attempt to it waits, not only this delivery's next.
     const pause = retryAfterBound(result.retryAfterMs);
     if (pause > 0) await this.deliveries.holdSubscription(claim.subscription.id, new Date(now.getTime() + pause));
-    const report = { ...ids, ...result };
+    const report = { ...ids, ...result, ...(health && { health }), ...(health === 'disabled' && { subscriptionDisabled: true }) };
     if (next.status === 'failed' && next.reason === 'schedule-exhausted' && !claim.manual) {
       // Nothing got through to this receiver for as long as this delivery was retried: stop
       // sending it more (the customer sees active: false and can turn it back on).
       const window = this.settings.retrySchedule.reduce((sum, delay) => sum + delay, 0);
       const subscriptionDisabled = await this.deliveries.disableIfDead(claim.subscription.id, now, window);
-      return { outcome: 'failed', ...report, subscriptionDisabled };
+      return { outcome: 'failed', ...report, subscriptionDisabled: subscriptionDisabled || report.subscriptionDisabled === true };
     }
     if (next.status !== 'pending') return { outcome: next.status, ...report };
     // If the queue is down this throws after the attempt is recorded; the sweeper re-enqueues it.
     const delayMs = Math.max(0, next.nextAttemptAt.getTime() - now.getTime());
     await this.queue.enqueue([{ deliveryId: claim.deliveryId, attempt: claim.attempt + 1, delayMs, tenantId: claim.tenantId, endpoint: claim.endpoint }]);
     return { outcome: 'retrying', ...report };
+  }
+
+  /**
+   * Every finished attempt, manual ones too, tells the endpoint's health (endpoint-health.ts). A
+   * success to an endpoint that was healthy changes nothing but its last success, which the
+   * record noted; anything else goes through the rules under the subscription's row lock.
+   */
+  private async updateHealth(claim: DeliveryClaim, outcome: AttemptOutcome, at: Date): Promise<HealthChange> {
+    if (outcome.kind === 'delivered' && claim.subscription.healthy) return null;
+    // Under the subscription's row lock: attempts finishing at once take turns, and the events
+    // the change records commit with it.
+    return this.unitOfWork.run(async () => {
+      const subscription = await this.subscriptions.findById(claim.tenantId, claim.subscription.id, { forUpdate: true });
+      if (!subscription) return null;
+      const change = subscription.attemptFinished(outcome.kind, at, this.settings.health);
+      await this.subscriptions.saveHealth(subscription);
+      return change;
+    });
   }
 
   /**

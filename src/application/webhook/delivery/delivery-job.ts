@@ -20,6 +20,8 @@ export interface DeliveryClaim {
     active: boolean;
     deleted: boolean;
     events: string[];
+    /** No failure since the last success, and not turned off by the platform, when claimed. */
+    healthy: boolean;
   };
   /** Set for a delivery a customer asked for (redelivery, recovery, test): one attempt, no schedule. */
   manual: { redeliveryOf: string | null } | null;

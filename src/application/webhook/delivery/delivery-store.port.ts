@@ -8,7 +8,11 @@ export abstract class DeliveryStore {
    * turn (already done, taken by a live worker, cancelled). A crashed worker's claim expires.
    */
   abstract claim(deliveryId: string, attempt: number, now: Date, lockMs: number): Promise<DeliveryClaim | null>;
-  /** Writes the attempt to the log and the delivery's next state in one transaction. */
+  /**
+   * Writes the attempt to the log and the delivery's next state in one transaction. A success to
+   * an endpoint that was healthy when claimed is noted as its last success there too (within a
+   * second: the row is written at most once a second by successes).
+   */
   abstract record(claim: DeliveryClaim, result: AttemptResult, next: NextStep, at: Date): Promise<void>;
   /** Ends a delivery whose subscription was deactivated or deleted (or a manual one's deleted): nothing is sent. */
   abstract cancel(claim: DeliveryClaim, at: Date): Promise<void>;

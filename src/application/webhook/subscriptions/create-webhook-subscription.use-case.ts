@@ -6,7 +6,7 @@ import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-s
 import { WebhookLimits } from './webhook-limits.port';
 import { SubscriptionLimitError } from '../../../domain/webhook/webhook.errors';
 import { TargetPolicy } from './target-policy.port';
-import { toSubscriptionView, WebhookSubscriptionView } from './webhook-subscription.view';
+import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { UnitOfWork } from '../../shared/unit-of-work.port';
 
 @Injectable()

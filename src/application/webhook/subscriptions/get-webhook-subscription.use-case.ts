@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { subscriptionOrFail } from './subscription-or-fail';
-import { toSubscriptionView, WebhookSubscriptionView } from './webhook-subscription.view';
+import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 
 @Injectable()
 export class GetWebhookSubscription {

@@ -3,7 +3,7 @@ import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-s
 import { ListSlice, ListRequest } from '../../shared/pagination';
 import { subscriptionOrFail } from './subscription-or-fail';
 import { WebhookSubscriptionQueries } from './webhook-subscription-queries.port';
-import { DeliveryAttemptView } from './webhook-subscription.view';
+import { DeliveryAttemptView } from './delivery-attempt.view';
 
 @Injectable()
 export class ListDeliveryAttempts {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ListSlice, ListRequest } from '../../shared/pagination';
 import { WebhookSubscriptionQueries } from './webhook-subscription-queries.port';
-import { WebhookSubscriptionView } from './webhook-subscription.view';
+import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 
 @Injectable()
 export class ListWebhookSubscriptions {

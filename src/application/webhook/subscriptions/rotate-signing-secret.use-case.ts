@@ -5,7 +5,7 @@ import { SigningSecretGenerator } from '../../../domain/webhook/signing-secret-g
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { UnitOfWork } from '../../shared/unit-of-work.port';
 import { subscriptionOrFail } from './subscription-or-fail';
-import { toSubscriptionView, WebhookSubscriptionView } from './webhook-subscription.view';
+import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 
 /**
  * A new signing secret, answered once; the old one keeps signing deliveries beside it until it

@@ -5,7 +5,7 @@ import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-s
 import { UnitOfWork } from '../../shared/unit-of-work.port';
 import { subscriptionOrFail } from './subscription-or-fail';
 import { TargetPolicy } from './target-policy.port';
-import { toSubscriptionView, WebhookSubscriptionView } from './webhook-subscription.view';
+import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 
 @Injectable()
 export class UpdateWebhookSubscription {

@@ -1,5 +1,6 @@
 import { ListSlice, ListRequest } from '../../shared/pagination';
-import { DeliveryAttemptView, WebhookSubscriptionView } from './webhook-subscription.view';
+import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
+import { DeliveryAttemptView } from './delivery-attempt.view';
 
 export abstract class WebhookSubscriptionQueries {
   /** The tenant's live subscriptions, newest first. */

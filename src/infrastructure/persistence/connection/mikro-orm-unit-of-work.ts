@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, RequestContext } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../../application/shared/unit-of-work.port';
 import { wakingRelayAfter } from '../outbox/relay-wake';
@@ -14,10 +14,15 @@ export class MikroOrmUnitOfWork extends UnitOfWork {
    * Rows for the relay written inside wake it once this, the outermost transaction, has committed.
    */
   run<T>(work: () => Promise<T>): Promise<T> {
-    return wakingRelayAfter(this.em, () => this.em.transactional(() => work()));
+    return this.inContext(() => wakingRelayAfter(this.em, () => this.em.transactional(() => work())));
   }
 
   runOneWrite<T>(work: () => Promise<T>): Promise<T> {
-    return wakingRelayAfter(this.em, work);
+    return this.inContext(() => wakingRelayAfter(this.em, work));
+  }
+
+  /** A request or a CLI command has its context already; the worker's use cases get one here. */
+  private inContext<T>(work: () => Promise<T>): Promise<T> {
+    return RequestContext.currentRequestContext() ? work() : RequestContext.create(this.em, work);
   }
 }

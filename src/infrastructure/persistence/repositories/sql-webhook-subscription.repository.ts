@@ -2,11 +2,13 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { EventType } from '../../../domain/events/event-catalogue';
 import { WebhookSubscription } from '../../../domain/webhook/webhook-subscription';
+import { DisabledReason, EndpointHealth } from '../../../domain/webhook/endpoint-health';
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { SecretCipher } from '../../crypto/secret-cipher';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
+import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
 
-interface SubscriptionRow {
+export interface SubscriptionRow {
   id: string;
   tenant_id: string;
   url: string;
@@ -15,6 +17,11 @@ interface SubscriptionRow {
   signing_secret_encrypted: string;
   previous_signing_secrets: StoredPreviousSecret[];
   rate_limit_per_second: number | null;
+  consecutive_failures: number;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  disable_at: string | null;
+  disabled_reason: DisabledReason | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -54,6 +61,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       signingSecret: this.cipher.decrypt(row.signing_secret_encrypted),
       previousSecrets: row.previous_signing_secrets.map((old) => ({ secret: this.cipher.decrypt(old.secret), expiresAt: new Date(old.expiresAt) })),
       rateLimitPerSecond: row.rate_limit_per_second,
+      health: healthOf(row),
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
       deletedAt: row.deleted_at ? new Date(row.deleted_at) : null,
@@ -83,6 +91,19 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     return inserted.length === 1;
   }
 
+  async saveHealth(s: WebhookSubscription): Promise<void> {
+    const h = s.health;
+    await writeForRelay(
+      this.em,
+      `WITH subscription AS (
+         UPDATE webhook_subscriptions SET consecutive_failures = $3, last_success_at = $4, last_failure_at = $5, disable_at = $6, disabled_reason = $7,
+           active = $8, updated_at = $9
+         WHERE id = $1 AND tenant_id = $2 RETURNING 1)
+       ${outboxInsert(10, { after: 'subscription' })}`,
+      [s.id, s.tenantId, h.consecutiveFailures, h.lastSuccessAt, h.lastFailureAt, h.disableAt, h.disabledReason, s.active, s.updatedAt, ...outboxParams(recordedEvents(s))],
+    );
+  }
+
   async saveSecrets(s: WebhookSubscription): Promise<void> {
     const previous: StoredPreviousSecret[] = s.previousSecrets.map((old) => ({ secret: this.cipher.encrypt(old.secret), expiresAt: old.expiresAt.toISOString() }));
     await sqlRows(
@@ -99,10 +120,26 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     await sqlRows(
       this.em,
       `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5, rate_limit_per_second = $9,
+         consecutive_failures = $10, disable_at = $11, disabled_reason = $12,
          previous_signing_secrets = (SELECT coalesce(jsonb_agg(old ORDER BY n), '[]'::jsonb)
            FROM jsonb_array_elements(previous_signing_secrets) WITH ORDINALITY AS kept(old, n) WHERE old->>'expiresAt' = ANY($8::text[]))
        WHERE id = $6 AND tenant_id = $7`,
-      [s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId, s.previousSecrets.map((old) => old.expiresAt.toISOString()), s.rateLimitPerSecond],
+      [
+        s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId, s.previousSecrets.map((old) => old.expiresAt.toISOString()), s.rateLimitPerSecond,
+        s.health.consecutiveFailures, s.health.disableAt, s.health.disabledReason,
+      ],
     );
   }
+}
+
+/** The health columns of a subscription's row (the worker writes them; a PATCH may clear them). */
+export function healthOf(row: Pick<SubscriptionRow, 'consecutive_failures' | 'last_success_at' | 'last_failure_at' | 'disable_at' | 'disabled_reason'>): EndpointHealth {
+  const at = (value: string | Date | null) => (value === null ? null : new Date(value));
+  return {
+    consecutiveFailures: row.consecutive_failures,
+    lastSuccessAt: at(row.last_success_at),
+    lastFailureAt: at(row.last_failure_at),
+    disableAt: at(row.disable_at),
+    disabledReason: row.disabled_reason,
+  };
 }

@@ -58,6 +58,7 @@ interface ClaimRow {
   rate_limit_per_second: number | null;
   send_not_before: Date | null;
   paced_slot_at: Date | null;
+  healthy: boolean;
 }
 
 /**
@@ -90,7 +91,7 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
          RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of, d.paced_slot_at)
        SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
               s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body,
-              s.rate_limit_per_second, s.send_not_before, c.paced_slot_at
+              s.rate_limit_per_second, s.send_not_before, c.paced_slot_at, s.consecutive_failures = 0 AND s.disabled_reason IS NULL AS healthy
        FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`;
 
 /**
@@ -108,7 +109,15 @@ export const RECORD_ATTEMPTS_SQL = `WITH r AS (
                                                 created_at, trigger, redelivery_of)
          SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at,
                 trigger, redelivery_of FROM r
-         ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
+         ON CONFLICT (delivery_id, attempt_number) DO NOTHING),
+       -- A healthy endpoint's last success, written at most once a second (the drain's many
+       -- successes would otherwise queue on the row's lock); one that was failing or turned off
+       -- is left to the subscription's own rules (WebhookSubscription.attemptFinished).
+       noted AS (
+         UPDATE webhook_subscriptions s SET last_success_at = ok.at
+         FROM (SELECT subscription_id, max(created_at) AS at FROM r WHERE status = 'delivered' GROUP BY subscription_id) ok
+         WHERE s.id = ok.subscription_id AND s.consecutive_failures = 0 AND s.disabled_reason IS NULL
+           AND (s.last_success_at IS NULL OR s.last_success_at < ok.at - interval '1 second'))
        UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
        FROM r WHERE d.id = ANY($3::text[]) AND d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1`;
@@ -146,6 +155,7 @@ export class SqlDeliveryStore extends DeliveryStore {
         active: row.active && !row.deleted,
         deleted: row.deleted,
         events: row.events,
+        healthy: row.healthy,
         signingSecret: this.secret(row.secret),
         previousSecrets: row.previous_secrets.map((old) => ({ secret: this.secret(old.secret), expiresAt: new Date(old.expiresAt) })),
       },
@@ -281,7 +291,7 @@ export class SqlDeliveryStore extends DeliveryStore {
   async disableIfDead(subscriptionId: string, at: Date, windowMs: number): Promise<boolean> {
     const { rows } = await sqlQuery(
       this.orm.em,
-      `UPDATE webhook_subscriptions SET active = false, updated_at = greatest(updated_at + interval '1 millisecond', $2)
+      `UPDATE webhook_subscriptions SET active = false, disabled_reason = 'failing', disable_at = NULL, updated_at = greatest(updated_at + interval '1 millisecond', $2)
              WHERE id = $1 AND active AND deleted_at IS NULL
                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries
                                WHERE subscription_id = $1 AND status = 'delivered' AND finished_at > $3)

@@ -31,6 +31,26 @@ const DATA: Record<LoggedEventType, { summary: string; description: string; data
     description: 'The Brand exactly as PATCH /v0/brands/{brand_id} answered it.',
     data: { $ref: '#/components/schemas/BrandResponse' },
   },
+  'webhook_subscription.failing': {
+    name: 'WebhookSubscriptionFailing',
+    summary: 'A subscription’s endpoint is failing',
+    description:
+      'Its breaker opened: WEBHOOK_BREAKER_FAILURES attempts in a row failed, so its deliveries are held and one probe at a time is sent at the retry schedule’s gaps. `data` is the subscription as GET answers it, with its health (`disableAt` says when it will be turned off if nothing succeeds). Fix the receiver; nothing is lost meanwhile.',
+    data: { $ref: '#/components/schemas/WebhookSubscriptionResponse' },
+  },
+  'webhook_subscription.recovered': {
+    name: 'WebhookSubscriptionRecovered',
+    summary: 'A subscription’s endpoint recovered',
+    description: 'An attempt succeeded while its breaker was open: the breaker closed and the held deliveries are sent. `data` is the subscription as GET answers it.',
+    data: { $ref: '#/components/schemas/WebhookSubscriptionResponse' },
+  },
+  'webhook_subscription.disabled': {
+    name: 'WebhookSubscriptionDisabled',
+    summary: 'The platform turned a subscription off',
+    description:
+      'Its receiver answered 410 Gone (`health.disabledReason: gone`), or it failed with no success for WEBHOOK_DISABLE_AFTER (`failing`). `data` is the subscription as GET answers it. Test the receiver (POST …/test), then turn it back on with PATCH `active: true` and `recover` what failed meanwhile.',
+    data: { $ref: '#/components/schemas/WebhookSubscriptionResponse' },
+  },
   'webhook.test': {
     name: 'WebhookTest',
     summary: 'A test event',

@@ -5,7 +5,7 @@ import { Redeliver } from '../../../application/webhook/subscriptions/redeliver.
 import { RotateSigningSecret } from '../../../application/webhook/subscriptions/rotate-signing-secret.use-case';
 import { SendTestEvent } from '../../../application/webhook/subscriptions/send-test-event.use-case';
 import { ManualDelivery } from '../../../application/webhook/subscriptions/delivery-requests.port';
-import { WebhookSubscriptionView } from '../../../application/webhook/subscriptions/webhook-subscription.view';
+import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { RecoverDeliveriesDto, RotateSigningSecretDto } from './webhook-operations.dto';

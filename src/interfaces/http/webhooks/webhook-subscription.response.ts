@@ -1,9 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RECOVER_MAX_DELIVERIES } from '../../../application/webhook/subscriptions/recover-deliveries.use-case';
 import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
-import { DeliveryAttemptView, WebhookSubscriptionView } from '../../../application/webhook/subscriptions/webhook-subscription.view';
+import { HealthView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
+import { DeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { ManualDelivery } from '../../../application/webhook/subscriptions/delivery-requests.port';
 import { Holds, SameShape } from '../openapi/same-shape';
+
+export class EndpointHealthResponse {
+  @ApiProperty({ enum: ['healthy', 'failing', 'disabled'], description: 'healthy: no attempt yet, or the last finished attempt succeeded; failing: the last one failed; disabled: the platform turned the subscription off (active is false).' })
+  state!: 'healthy' | 'failing' | 'disabled';
+  @ApiProperty({ type: 'integer', example: 0, description: 'Finished attempts that failed since the last success, manual ones included.' }) consecutiveFailures!: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastSuccessAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastFailureAt!: string | null;
+  @ApiProperty({ type: String, enum: ['gone', 'failing'], nullable: true, description: 'Why the platform turned it off: a 410 Gone, or failing with no success for WEBHOOK_DISABLE_AFTER. Null unless disabled.' })
+  disabledReason!: 'gone' | 'failing' | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'While failing: when it is turned off if no attempt succeeds before. Null otherwise.' }) disableAt!: string | null;
+}
 
 export class WebhookSubscriptionResponse {
   @ApiProperty({ example: 'whsub_01jdq8x0m2f3e4r5t6y7u8i9o0' }) id!: string;
@@ -14,6 +26,7 @@ export class WebhookSubscriptionResponse {
   rateLimitPerSecond!: number | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ type: EndpointHealthResponse, description: 'What its attempts say about the receiver (docs/webhooks.md, Endpoint health). An extension of the spec.' }) health!: EndpointHealthResponse;
 }
 
 export class CreatedWebhookSubscriptionResponse extends WebhookSubscriptionResponse {
@@ -67,6 +80,7 @@ export class RecoveryResponse {
 // Tied to the views the controllers send (openapi/same-shape.ts).
 // The view carries the secret only when it is created (CreatedWebhookSubscriptionResponse).
 export type WebhookSubscriptionShape = Holds<SameShape<WebhookSubscriptionResponse & Partial<Pick<CreatedWebhookSubscriptionResponse, 'signingSecret'>>, WebhookSubscriptionView>>;
+export type EndpointHealthShape = Holds<SameShape<EndpointHealthResponse, HealthView>>;
 export type DeliveryAttemptShape = Holds<SameShape<DeliveryAttemptResponse, DeliveryAttemptView>>;
 export type ManualDeliveryShape = Holds<SameShape<ManualDeliveryResponse, ManualDelivery>>;
 export type RecoveryShape = Holds<SameShape<RecoveryResponse, { queued: number; hasMore: boolean }>>;

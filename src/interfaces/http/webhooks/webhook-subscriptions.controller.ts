@@ -6,7 +6,8 @@ import { GetWebhookSubscription } from '../../../application/webhook/subscriptio
 import { ListDeliveryAttempts } from '../../../application/webhook/subscriptions/list-delivery-attempts.use-case';
 import { ListWebhookSubscriptions } from '../../../application/webhook/subscriptions/list-webhook-subscriptions.use-case';
 import { UpdateWebhookSubscription } from '../../../application/webhook/subscriptions/update-webhook-subscription.use-case';
-import { DeliveryAttemptView, WebhookSubscriptionView } from '../../../application/webhook/subscriptions/webhook-subscription.view';
+import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
+import { DeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';

@@ -8,6 +8,10 @@ import { WebhookSettings } from '../../../../src/application/webhook/delivery/we
 import { WebhookSigner } from '../../../../src/application/webhook/delivery/webhook-signer.port';
 import { NextStep } from '../../../../src/domain/webhook/retry-policy';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
+import { NO_ATTEMPT_YET } from '../../../../src/domain/webhook/endpoint-health';
+import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
+import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
+import { InMemorySubscriptions } from '../../../support/fakes/in-memory-webhooks';
 
 class FakeStore extends DeliveryStore {
   claimable: DeliveryClaim | null = null;
@@ -79,21 +83,30 @@ function setup() {
   const settings = new (class extends WebhookSettings {
     retrySchedule = [1000, 2000];
     attemptLockMs = 30000;
+    health = { breakerFailures: 2, disableAfterMs: 60_000 };
   })();
   const random = new (class extends Random {
     next() {
       return 0.5;
     }
   })();
-  const deliver = new DeliverWebhook(store, queue, sender, new FakeSigner(), settings, clock, random);
+  // The subscription the claim names, as its repository keeps it (the health rules run on it).
+  const subscriptions = new InMemorySubscriptions();
+  subscriptions.rows.set('whsub_1', WebhookSubscription.restore({
+    id: 'whsub_1', tenantId: 't', url: 'https://hooks.example/x', events: ['page.version.created'], active: true, signingSecret: 'whsec_s', previousSecrets: [],
+    rateLimitPerSecond: null, health: NO_ATTEMPT_YET, createdAt: clock.now(), updatedAt: clock.now(), deletedAt: null,
+  }));
+  const unitOfWork = new ImmediateUnitOfWork();
+  const deliver = new DeliverWebhook(store, queue, sender, new FakeSigner(), settings, clock, random, subscriptions, unitOfWork);
   store.claimable = {
     deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}',
-    subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'] },
+    subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'], healthy: true },
     manual: null,
     endpoint: 'endpoint-1',
     pace: { ratePerSecond: null, notBefore: null, slotAt: null },
   };
-  return { store, queue, sender, deliver, clock };
+  const health = () => subscriptions.rows.get('whsub_1')!.health;
+  return { store, queue, sender, deliver, clock, subscriptions, unitOfWork, health };
 }
 
 describe('DeliverWebhook', () => {
@@ -124,11 +137,33 @@ describe('DeliverWebhook', () => {
     expect(store.disabled).toEqual([{ subscriptionId: 'whsub_1', windowMs: 3000 }]);
   });
 
-  it('does not look at the subscription after a 410 (that ends one delivery, not the subscription)', async () => {
-    const { deliver, sender, store } = setup();
+  it('turns the subscription off as gone on a 410, which also ends the delivery', async () => {
+    const { deliver, sender, store, health, subscriptions } = setup();
     sender.answers = [410];
-    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('failed');
+    expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'failed', health: 'disabled', subscriptionDisabled: true });
+    expect(health()).toMatchObject({ disabledReason: 'gone', consecutiveFailures: 1 });
+    expect(subscriptions.rows.get('whsub_1')!.active).toBe(false);
+    expect(subscriptions.events.map((e) => [e.type, (e.data as { health: { state: string } }).health.state])).toEqual([['webhook_subscription.disabled', 'disabled']]);
     expect(store.disabled).toEqual([]);
+  });
+
+  it('keeps the endpoint health: failures counted, the breaker opened at the threshold, a success makes it healthy', async () => {
+    const { deliver, sender, store, health, subscriptions } = setup();
+    sender.answers = [500, 500, 204];
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).health).toBeUndefined();
+    store.claimable = { ...store.claimable!, attempt: 2, subscription: { ...store.claimable!.subscription, healthy: false } };
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 2 })).health).toBe('breaker-opened');
+    expect(health()).toMatchObject({ consecutiveFailures: 2, lastFailureAt: new Date('2026-11-22T12:00:00.000Z'), disableAt: new Date('2026-11-22T12:01:00.000Z') });
+    store.claimable = { ...store.claimable!, attempt: 3 };
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 3 })).health).toBe('recovered');
+    expect(health()).toMatchObject({ consecutiveFailures: 0, lastSuccessAt: new Date('2026-11-22T12:00:00.000Z'), disableAt: null });
+    expect(subscriptions.events.map((e) => e.type)).toEqual(['webhook_subscription.failing', 'webhook_subscription.recovered']);
+  });
+
+  it('leaves a healthy endpoint’s success to the record (no health update under the row lock)', async () => {
+    const { deliver, unitOfWork } = setup();
+    await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+    expect(unitOfWork.runs).toBe(0);
   });
 
   it('does nothing for an attempt it cannot claim (a duplicate job)', async () => {

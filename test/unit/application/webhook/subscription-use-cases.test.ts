@@ -4,6 +4,7 @@ import { RotateSigningSecret } from '../../../../src/application/webhook/subscri
 import { UpdateWebhookSubscription } from '../../../../src/application/webhook/subscriptions/update-webhook-subscription.use-case';
 import { InvalidValueError, NotFoundError } from '../../../../src/domain/shared/domain-error';
 import { SubscriptionLimitError } from '../../../../src/domain/webhook/webhook.errors';
+import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
 import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
 import { CountingSigningSecrets, FixedWebhookLimits, HostTargetPolicy, InMemorySubscriptions } from '../../../support/fakes/in-memory-webhooks';
@@ -36,6 +37,7 @@ describe('CreateWebhookSubscription', () => {
     expect(view).toEqual({
       id: expect.stringMatching(/^whsub_/), url: 'https://hooks.example/landing', events: ['page.version.created'], active: true,
       rateLimitPerSecond: null, createdAt: T0.toISOString(), updatedAt: T0.toISOString(), signingSecret: 'whsec_test_1',
+      health: { state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, disabledReason: null, disableAt: null },
     });
     expect(subscriptions.rows.get(view.id)!.signingSecret).toBe('whsec_test_1');
     expect(unitOfWork.runs).toBe(1);
@@ -80,6 +82,18 @@ describe('UpdateWebhookSubscription', () => {
     const { create, update } = setup();
     const { id } = await create.execute(aSubscriptionBody(OTHER));
     await expect(update.execute({ tenantId: TENANT, subscriptionId: id, changes: { active: false } })).rejects.toThrow(NotFoundError);
+  });
+
+
+  it('turning a subscription the platform turned off back on clears its health', async () => {
+    const { create, update, subscriptions } = setup();
+    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    const stored = subscriptions.rows.get(id)!;
+    const gone = { consecutiveFailures: 1, lastSuccessAt: null, lastFailureAt: T0, disableAt: null, disabledReason: 'gone' as const };
+    subscriptions.rows.set(id, WebhookSubscription.restore({ ...stored, active: false, health: gone }));
+    expect((await update.execute({ tenantId: TENANT, subscriptionId: id, changes: { url: 'https://hooks.example/other' } })).health).toMatchObject({ state: 'disabled', disabledReason: 'gone' });
+    const view = await update.execute({ tenantId: TENANT, subscriptionId: id, changes: { active: true } });
+    expect(view.health).toEqual({ state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: T0.toISOString(), disabledReason: null, disableAt: null });
   });
 });
 

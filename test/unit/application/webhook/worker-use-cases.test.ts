@@ -79,6 +79,7 @@ class StrandedDeliveries extends DeliveryStore {
   putOff = notTheSweepers;
   holdSubscription = notTheSweepers;
   disableIfDead = notTheSweepers;
+  updateHealth = notTheSweepers;
 }
 function notTheSweepers(): never {
   throw new Error('the sweeper only finds stranded deliveries');

@@ -17,6 +17,7 @@ describe('configuration', () => {
       tenantConcurrency: 100,
       endpointConcurrency: 50,
       attemptLockMs: 30000,
+      health: { breakerFailures: 10, disableAfterMs: 5 * 86_400_000 },
       sweepIntervalMs: 5000,
       relayPollMs: 1000,
       queuePrefix: '{lp}',

@@ -1,0 +1,22 @@
+import { DomainEvent } from '../shared/domain-event';
+import { newTypeId } from '../shared/type-id';
+import { HealthChange } from './endpoint-health';
+import { SubscriptionViewSource, toSubscriptionView, WebhookSubscriptionView } from './webhook-subscription.view';
+
+/** The operational events about a subscription's endpoint, by the health change that causes each. */
+export const HEALTH_EVENT_TYPES = {
+  'breaker-opened': 'webhook_subscription.failing',
+  recovered: 'webhook_subscription.recovered',
+  disabled: 'webhook_subscription.disabled',
+} as const;
+
+/** Its data is the subscription as GET answers it (never its secret), with its health after the change. */
+export function healthEvent(change: Exclude<HealthChange, null>, subscription: SubscriptionViewSource & { tenantId: string }, at: Date): DomainEvent<WebhookSubscriptionView> {
+  return {
+    id: newTypeId('evt', at.getTime()),
+    type: HEALTH_EVENT_TYPES[change],
+    tenantId: subscription.tenantId,
+    occurredAt: at,
+    data: toSubscriptionView(subscription),
+  };
+}

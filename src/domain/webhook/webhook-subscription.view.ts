@@ -1,0 +1,69 @@
+import { EventType } from '../events/event-catalogue';
+import { DisabledReason, EndpointHealth, healthState, HealthState } from './endpoint-health';
+
+/**
+ * Webhook subscription (response); `signingSecret` only where the secret is shown (create,
+ * rotate). In the domain because the subscription's own events publish it (decisions.md 94, 99).
+ */
+export interface WebhookSubscriptionView {
+  id: string;
+  url: string;
+  events: EventType[];
+  active: boolean;
+  /** Attempts per second at most; null for no limit (an extension of the spec). */
+  rateLimitPerSecond: number | null;
+  createdAt: string;
+  updatedAt: string;
+  signingSecret?: string;
+  /** What its attempts say about the receiver (an extension of the spec; docs/webhooks.md, Endpoint health). */
+  health: HealthView;
+}
+
+export interface HealthView {
+  state: HealthState;
+  consecutiveFailures: number;
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  disabledReason: DisabledReason | null;
+  /** While failing: when it is turned off if nothing succeeds before; else null. */
+  disableAt: string | null;
+}
+
+/** What the view is made of: a subscription, or a row of the list's query. */
+export interface SubscriptionViewSource {
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly EventType[];
+  readonly active: boolean;
+  readonly rateLimitPerSecond: number | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  readonly health: EndpointHealth;
+  readonly signingSecret?: string;
+}
+
+export function toHealthView(health: EndpointHealth, active: boolean): HealthView {
+  const state = healthState(health, active);
+  return {
+    state,
+    consecutiveFailures: health.consecutiveFailures,
+    lastSuccessAt: health.lastSuccessAt?.toISOString() ?? null,
+    lastFailureAt: health.lastFailureAt?.toISOString() ?? null,
+    disabledReason: state === 'disabled' ? health.disabledReason : null,
+    disableAt: state === 'failing' ? (health.disableAt?.toISOString() ?? null) : null,
+  };
+}
+
+export function toSubscriptionView(subscription: SubscriptionViewSource, withSecret = false): WebhookSubscriptionView {
+  return {
+    id: subscription.id,
+    url: subscription.url,
+    events: [...subscription.events],
+    active: subscription.active,
+    rateLimitPerSecond: subscription.rateLimitPerSecond,
+    createdAt: subscription.createdAt.toISOString(),
+    updatedAt: subscription.updatedAt.toISOString(),
+    ...(withSecret && { signingSecret: subscription.signingSecret }),
+    health: toHealthView(subscription.health, subscription.active),
+  };
+}
