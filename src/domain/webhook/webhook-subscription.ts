@@ -122,10 +122,11 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
    * A finished attempt to its endpoint (a manual one too) told how the receiver is: its health
    * follows the rules of endpoint-health.ts; a 410 or failing for too long turns the subscription
    * off. Records `webhook_subscription.failing`, `.recovered` or `.disabled` when the attempt
-   * opened the breaker, closed it or turned it off. Returns that change.
+   * opened the breaker, closed it or turned it off. `probe`: the attempt was the open breaker's
+   * probe. Returns that change.
    */
-  attemptFinished(outcome: 'delivered' | 'failed' | 'gone', at: Date, policy: HealthPolicy): HealthChange {
-    const { health, change } = outcome === 'delivered' ? afterSuccess(this.health, at, policy) : afterFailure(this.health, at, policy, outcome === 'gone');
+  attemptFinished(outcome: 'delivered' | 'failed' | 'gone', at: Date, policy: HealthPolicy, probe = false): HealthChange {
+    const { health, change } = outcome === 'delivered' ? afterSuccess(this.health, at) : afterFailure(this.health, at, policy, outcome === 'gone', probe);
     if (change === 'disabled') this.change({ health, active: false, updatedAt: movedForward(this.updatedAt, at) });
     else this.change({ health });
     if (change) this.record(healthEvent(change, this, at));

@@ -147,6 +147,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       health: {
         breakerFailures: read('WEBHOOK_BREAKER_FAILURES', 10, integerIn(1, 1000), 'an integer from 1 to 1000'),
         disableAfterMs: read('WEBHOOK_DISABLE_AFTER', 5 * 86_400_000, durationIn(1000, 365 * 86_400_000), 'a duration like 5d, 12h or 8s, from 1s to 365d'),
+        probeGapsMs: [],
       },
       sweepIntervalMs: read('WEBHOOK_SWEEP_INTERVAL_MS', 5000, integerIn(100, 3600000), 'an integer from 100 to 3600000'),
       relayPollMs: read('WEBHOOK_RELAY_POLL_MS', 1000, integerIn(10, 60000), 'an integer from 10 to 60000'),
@@ -176,6 +177,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const endpointDefault = Math.max(Math.min(slots, 5), Math.floor(slots / 10));
   config.webhooks.tenantConcurrency = read('WEBHOOK_TENANT_CONCURRENCY', tenantDefault, integerIn(1, 10_000), 'an integer from 1 to 10000');
   config.webhooks.endpointConcurrency = read('WEBHOOK_ENDPOINT_CONCURRENCY', endpointDefault, integerIn(1, 10_000), 'an integer from 1 to 10000');
+  // The breaker probes at the retry schedule's gaps (docs/webhooks.md, Endpoint health).
+  config.webhooks.health = { ...config.webhooks.health, probeGapsMs: config.webhooks.retrySchedule };
   if (config.nodeEnv === 'production' && !config.secretsEncryptionKey) {
     problems.push('SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production (base64 of 32 bytes)');
   }

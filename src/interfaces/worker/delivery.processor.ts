@@ -71,18 +71,19 @@ export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limit
 
 /** An attempt's metrics and log line. */
 function observe(report: DeliveryAttemptReport, logger: Logger, metrics?: Metrics): void {
-  if (report.outcome === 'put off') {
-    // Not an attempt: the receiver's pace (its Retry-After, or its subscription's rate).
-    logger.debug(report, 'webhook attempt put off');
+  if (report.outcome === 'put off' || report.outcome === 'held') {
+    // Not an attempt: the receiver's pace (its Retry-After, its subscription's rate) or its open breaker.
+    logger.debug(report, report.outcome === 'held' ? 'webhook attempt held by the open breaker' : 'webhook attempt put off');
     return;
   }
   if (report.outcome !== 'skipped' && report.outcome !== 'cancelled') {
     const statusClass = report.statusCode ? `${Math.floor(report.statusCode / 100)}xx` : 'none';
     metrics?.deliveryAttempt(report.outcome, statusClass, (report.durationMs ?? 0) / 1000);
   }
-  if (report.subscriptionDisabled) {
-    metrics?.subscriptionAutoDisabled();
-    logger.warn({ subscriptionId: report.subscriptionId, eventId: report.eventId, deliveryId: report.deliveryId, attempt: report.attempt }, 'webhook subscription turned off: nothing got through for a whole retry schedule');
+  if (report.health) {
+    if (report.health === 'disabled') metrics?.subscriptionAutoDisabled();
+    const what = { 'breaker-opened': 'failing: its breaker opened', recovered: 'recovered: its breaker closed', disabled: 'turned off by the platform' }[report.health];
+    logger.warn({ subscriptionId: report.subscriptionId, eventId: report.eventId, deliveryId: report.deliveryId, attempt: report.attempt, health: report.health }, `webhook subscription ${what}`);
   }
   if (report.outcome !== 'skipped') {
     if (report.outcome === 'failed') logger.warn(report, 'webhook delivery failed for good');

@@ -13,7 +13,7 @@ import { WebhookSender } from './webhook-sender.port';
 import { WebhookSettings } from './webhook-settings.port';
 import { WebhookSigner } from './webhook-signer.port';
 
-export type DeliveryOutcome = 'skipped' | 'cancelled' | 'put off' | 'delivered' | 'failed' | 'retrying';
+export type DeliveryOutcome = 'skipped' | 'cancelled' | 'put off' | 'held' | 'delivered' | 'failed' | 'retrying';
 
 /**
  * How late an attempt may be sent after its rate slot: half the slots' spacing, at least 50 ms.
@@ -36,7 +36,7 @@ export interface DeliveryAttemptReport {
   error?: string | null;
   /** Set for an attempt a customer asked for. */
   trigger?: 'manual';
-  /** The subscription was turned off: its receiver failed for a whole retry schedule. */
+  /** The platform turned the subscription off (a 410, or failing for too long). */
   subscriptionDisabled?: boolean;
   /** Put off until then, unsent: the receiver's pace (its Retry-After, or the subscription's rate). */
   putOffUntil?: string;
@@ -68,8 +68,22 @@ export class DeliverWebhook {
     if (!claim) return { outcome: 'skipped', ...input };
     const ids = { ...input, eventId: claim.eventId, subscriptionId: claim.subscription.id, ...(claim.manual && { trigger: 'manual' as const }) };
     if (!this.wanted(claim)) {
-      await this.deliveries.cancel(claim, this.clock.now());
-      return { outcome: 'cancelled', ...ids };
+      // Turned off by the platform for failing: what was owed fails, so that `recover` brings it
+      // back once the receiver is fixed. Deactivated, deleted or gone: it is cancelled.
+      const status = !claim.manual && claim.subscription.disabledReason === 'failing' && !claim.subscription.deleted ? 'failed' : 'cancelled';
+      await this.deliveries.cancel(claim, this.clock.now(), status);
+      return { outcome: status, ...ids };
+    }
+    const held = claim.manual ? null : await this.heldByBreaker(claim);
+    const probe = held === 'probe';
+    if (held instanceof Date) {
+      const now = this.clock.now();
+      // Held by the open breaker: not an attempt, so its schedule is left as it was.
+      await this.deliveries.putOff(claim, held, false, now);
+      await this.queue.enqueue([
+        { deliveryId: claim.deliveryId, attempt: claim.attempt, delayMs: Math.max(0, held.getTime() - now.getTime()), tenantId: claim.tenantId, endpoint: claim.endpoint, requeue: true },
+      ]);
+      return { outcome: 'held', ...ids, putOffUntil: held.toISOString() };
     }
     const until = await this.paced(claim);
     if (until) {
@@ -95,20 +109,17 @@ export class DeliverWebhook {
     // A manual delivery is one attempt: its own schedule is empty, the original's is left alone.
     const schedule = claim.manual ? [] : this.settings.retrySchedule;
     const outcome = outcomeOf(result.statusCode, result.retryAfterMs);
-    const next = nextStep(claim.attempt, outcome, schedule, now, this.random.next());
+    const { change: health, nextProbeAt } = await this.updateHealth(claim, outcome, now, probe);
+    let next = nextStep(claim.attempt, outcome, schedule, now, this.random.next());
+    // While the breaker is open a scheduled delivery is never given up for its schedule: it waits
+    // for the breaker like the held ones (its failed attempts were probes), so nothing is lost.
+    if (nextProbeAt !== null && !claim.manual && next.status === 'failed' && next.reason === 'schedule-exhausted') next = { status: 'pending', nextAttemptAt: nextProbeAt };
     await this.deliveries.record(claim, result, next, now);
-    const health = await this.updateHealth(claim, outcome, now);
+    if (health === 'recovered') await this.releaseHeld(claim.subscription.id, now);
     // The receiver asked for a pause: every attempt to it waits, not only this delivery's next.
     const pause = retryAfterBound(result.retryAfterMs);
     if (pause > 0) await this.deliveries.holdSubscription(claim.subscription.id, new Date(now.getTime() + pause));
     const report = { ...ids, ...result, ...(health && { health }), ...(health === 'disabled' && { subscriptionDisabled: true }) };
-    if (next.status === 'failed' && next.reason === 'schedule-exhausted' && !claim.manual) {
-      // Nothing got through to this receiver for as long as this delivery was retried: stop
-      // sending it more (the customer sees active: false and can turn it back on).
-      const window = this.settings.retrySchedule.reduce((sum, delay) => sum + delay, 0);
-      const subscriptionDisabled = await this.deliveries.disableIfDead(claim.subscription.id, now, window);
-      return { outcome: 'failed', ...report, subscriptionDisabled: subscriptionDisabled || report.subscriptionDisabled === true };
-    }
     if (next.status !== 'pending') return { outcome: next.status, ...report };
     // If the queue is down this throws after the attempt is recorded; the sweeper re-enqueues it.
     const delayMs = Math.max(0, next.nextAttemptAt.getTime() - now.getTime());
@@ -121,17 +132,40 @@ export class DeliverWebhook {
    * success to an endpoint that was healthy changes nothing but its last success, which the
    * record noted; anything else goes through the rules under the subscription's row lock.
    */
-  private async updateHealth(claim: DeliveryClaim, outcome: AttemptOutcome, at: Date): Promise<HealthChange> {
-    if (outcome.kind === 'delivered' && claim.subscription.healthy) return null;
+  private async updateHealth(claim: DeliveryClaim, outcome: AttemptOutcome, at: Date, probe: boolean): Promise<{ change: HealthChange; nextProbeAt: Date | null }> {
+    if (outcome.kind === 'delivered' && claim.subscription.healthy) return { change: null, nextProbeAt: null };
     // Under the subscription's row lock: attempts finishing at once take turns, and the events
     // the change records commit with it.
     return this.unitOfWork.run(async () => {
       const subscription = await this.subscriptions.findById(claim.tenantId, claim.subscription.id, { forUpdate: true });
-      if (!subscription) return null;
-      const change = subscription.attemptFinished(outcome.kind, at, this.settings.health);
+      if (!subscription) return { change: null, nextProbeAt: null };
+      const change = subscription.attemptFinished(outcome.kind, at, this.settings.health, probe);
       await this.subscriptions.saveHealth(subscription);
-      return change;
+      return { change, nextProbeAt: subscription.health.nextProbeAt };
     });
+  }
+
+  /**
+   * While the subscription's breaker is open, every scheduled attempt waits for the next probe
+   * (the time returned), but the one that takes the probe when its time has come (`probe`: send
+   * it as the probe). Null: the breaker is closed, send it.
+   */
+  private async heldByBreaker(claim: DeliveryClaim): Promise<Date | 'probe' | null> {
+    const now = this.clock.now();
+    const nextProbe = claim.subscription.nextProbeAt;
+    if (nextProbe === null) return null;
+    if (nextProbe > now) return nextProbe;
+    // If this probe never reports (a killed worker), another may probe once its lease is over.
+    const probe = await this.deliveries.takeProbe(claim.subscription.id, now, new Date(now.getTime() + this.settings.attemptLockMs));
+    if (probe.probe) return 'probe';
+    return probe.until !== null && probe.until > now ? probe.until : null;
+  }
+
+  /** The breaker closed: everything the subscription's deliveries were waiting for goes now (at its rate limit, if any). */
+  private async releaseHeld(subscriptionId: string, now: Date): Promise<void> {
+    const jobs = await this.deliveries.releaseHeld(subscriptionId, now);
+    // If the queue fails here the deliveries are due and unleased: the sweeper enqueues them.
+    for (let i = 0; i < jobs.length; i += 1000) await this.queue.enqueue(jobs.slice(i, i + 1000));
   }
 
   /**

@@ -1,3 +1,4 @@
+import { DisabledReason } from '../../../domain/webhook/endpoint-health';
 import { NextStep } from '../../../domain/webhook/retry-policy';
 import { PreviousSigningSecret } from '../../../domain/webhook/webhook-subscription';
 
@@ -22,6 +23,10 @@ export interface DeliveryClaim {
     events: string[];
     /** No failure since the last success, and not turned off by the platform, when claimed. */
     healthy: boolean;
+    /** Why the platform turned it off, if it did. */
+    disabledReason: DisabledReason | null;
+    /** While its breaker is open: the earliest time of the next probe; null when closed. */
+    nextProbeAt: Date | null;
   };
   /** Set for a delivery a customer asked for (redelivery, recovery, test): one attempt, no schedule. */
   manual: { redeliveryOf: string | null } | null;

@@ -14,8 +14,23 @@ export abstract class DeliveryStore {
    * second: the row is written at most once a second by successes).
    */
   abstract record(claim: DeliveryClaim, result: AttemptResult, next: NextStep, at: Date): Promise<void>;
-  /** Ends a delivery whose subscription was deactivated or deleted (or a manual one's deleted): nothing is sent. */
-  abstract cancel(claim: DeliveryClaim, at: Date): Promise<void>;
+  /**
+   * Ends a delivery without sending it: `cancelled` when its subscription was deactivated or
+   * deleted (or a manual one's deleted), `failed` when the platform turned the subscription off
+   * for failing (so `recover` brings it back once the receiver is fixed).
+   */
+  abstract cancel(claim: DeliveryClaim, at: Date, status?: 'cancelled' | 'failed'): Promise<void>;
+  /**
+   * Takes the open breaker's probe for this attempt if its time has come and no other attempt
+   * took it: moves the next probe to `leaseUntil` (another can probe then if this one never
+   * reports). Otherwise answers when the next probe is due (null: the breaker has closed).
+   */
+  abstract takeProbe(subscriptionId: string, now: Date, leaseUntil: Date): Promise<{ probe: true } | { probe: false; until: Date | null }>;
+  /**
+   * Makes every waiting delivery of the subscription due now (those the breaker held, and those
+   * waiting for a retry), for when its breaker closes; returns their jobs.
+   */
+  abstract releaseHeld(subscriptionId: string, now: Date): Promise<DeliveryJob[]>;
   /**
    * Takes the subscription's next rate slot for one attempt (at most `ratePerSecond` a second,
    * across every worker): the slots are 1/rate apart and none is before `now` or the
@@ -29,11 +44,6 @@ export abstract class DeliveryStore {
   abstract putOff(claim: DeliveryClaim, until: Date, slotTaken: boolean, at: Date): Promise<void>;
   /** No attempt to the subscription before `until` (its receiver's Retry-After); a later time already set stays. */
   abstract holdSubscription(subscriptionId: string, until: Date): Promise<void>;
-  /**
-   * Turns the subscription off when no delivery to it has succeeded within `windowMs` before `at`
-   * (a receiver that failed for a whole retry schedule). True when it was turned off now.
-   */
-  abstract disableIfDead(subscriptionId: string, at: Date, windowMs: number): Promise<boolean>;
   /**
    * Deliveries whose attempt should have run at least `graceMs` ago (and whose lease, if any, has
    * run out) and that were not re-enqueued within `graceMs`: their job was lost (queue data

@@ -7,7 +7,10 @@ import { Migration } from '@mikro-orm/migrations';
  * - `last_success_at`, `last_failure_at`: when the last of each finished;
  * - `disable_at`: while failing, when the platform turns the subscription off if nothing succeeds;
  * - `disabled_reason`: why the platform turned it off (`gone`, `failing`), until the customer
- *   turns it back on.
+ *   turns it back on;
+ * - `breaker_probe_at`: while the breaker is open, the earliest time of its next probe (null when
+ *   closed); an attempt that takes the probe moves it on first, so one probe goes at a time;
+ * - `breaker_probes`: the probes that failed since it opened (which gap of the schedule is next).
  */
 export class Migration20261126000000_endpoint_health extends Migration {
   override name = 'Migration20261126000000_endpoint_health';
@@ -18,6 +21,8 @@ export class Migration20261126000000_endpoint_health extends Migration {
                    ADD COLUMN last_success_at timestamptz(3),
                    ADD COLUMN last_failure_at timestamptz(3),
                    ADD COLUMN disable_at timestamptz(3),
-                   ADD COLUMN disabled_reason text CHECK (disabled_reason IN ('gone', 'failing'))`);
+                   ADD COLUMN disabled_reason text CHECK (disabled_reason IN ('gone', 'failing')),
+                   ADD COLUMN breaker_probe_at timestamptz(3),
+                   ADD COLUMN breaker_probes integer NOT NULL DEFAULT 0`);
   }
 }

@@ -6,9 +6,7 @@ import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/web
 import { DeliveryAttemptView, toDeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { EventType } from '../../../domain/events/event-catalogue';
 import { sqlParams, sqlRows } from '../connection/sql-statement';
-import { healthOf, SubscriptionRow } from '../repositories/sql-webhook-subscription.repository';
-
-type HealthColumns = Pick<SubscriptionRow, 'consecutive_failures' | 'last_success_at' | 'last_failure_at' | 'disable_at' | 'disabled_reason'>;
+import { HEALTH_COLUMNS, HealthColumns, healthOf } from '../repositories/sql-webhook-subscription.repository';
 
 @Injectable()
 export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
@@ -21,7 +19,7 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
     const rows = await sqlRows<{ id: string; url: string; events: EventType[]; active: boolean; rate_limit_per_second: number | null; created_at: string; updated_at: string } & HealthColumns>(
       this.em,
       `SELECT id, url, events, active, rate_limit_per_second, created_at, updated_at,
-         consecutive_failures, last_success_at, last_failure_at, disable_at, disabled_reason
+         ${HEALTH_COLUMNS}
        FROM webhook_subscriptions WHERE tenant_id = ${p(tenantId)} AND deleted_at IS NULL ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
       p.values,
     );

@@ -22,6 +22,8 @@ export interface SubscriptionRow {
   last_failure_at: string | null;
   disable_at: string | null;
   disabled_reason: DisabledReason | null;
+  breaker_probe_at: string | null;
+  breaker_probes: number;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -97,10 +99,13 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       this.em,
       `WITH subscription AS (
          UPDATE webhook_subscriptions SET consecutive_failures = $3, last_success_at = $4, last_failure_at = $5, disable_at = $6, disabled_reason = $7,
-           active = $8, updated_at = $9
+           breaker_probe_at = $8, breaker_probes = $9, active = $10, updated_at = $11
          WHERE id = $1 AND tenant_id = $2 RETURNING 1)
-       ${outboxInsert(10, { after: 'subscription' })}`,
-      [s.id, s.tenantId, h.consecutiveFailures, h.lastSuccessAt, h.lastFailureAt, h.disableAt, h.disabledReason, s.active, s.updatedAt, ...outboxParams(recordedEvents(s))],
+       ${outboxInsert(12, { after: 'subscription' })}`,
+      [
+        s.id, s.tenantId, h.consecutiveFailures, h.lastSuccessAt, h.lastFailureAt, h.disableAt, h.disabledReason, h.nextProbeAt, h.probesMade, s.active, s.updatedAt,
+        ...outboxParams(recordedEvents(s)),
+      ],
     );
   }
 
@@ -120,20 +125,25 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     await sqlRows(
       this.em,
       `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5, rate_limit_per_second = $9,
-         consecutive_failures = $10, disable_at = $11, disabled_reason = $12,
+         consecutive_failures = $10, disable_at = $11, disabled_reason = $12, breaker_probe_at = $13, breaker_probes = $14,
          previous_signing_secrets = (SELECT coalesce(jsonb_agg(old ORDER BY n), '[]'::jsonb)
            FROM jsonb_array_elements(previous_signing_secrets) WITH ORDINALITY AS kept(old, n) WHERE old->>'expiresAt' = ANY($8::text[]))
        WHERE id = $6 AND tenant_id = $7`,
       [
         s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId, s.previousSecrets.map((old) => old.expiresAt.toISOString()), s.rateLimitPerSecond,
-        s.health.consecutiveFailures, s.health.disableAt, s.health.disabledReason,
+        s.health.consecutiveFailures, s.health.disableAt, s.health.disabledReason, s.health.nextProbeAt, s.health.probesMade,
       ],
     );
   }
 }
 
 /** The health columns of a subscription's row (the worker writes them; a PATCH may clear them). */
-export function healthOf(row: Pick<SubscriptionRow, 'consecutive_failures' | 'last_success_at' | 'last_failure_at' | 'disable_at' | 'disabled_reason'>): EndpointHealth {
+export type HealthColumns = Pick<SubscriptionRow, 'consecutive_failures' | 'last_success_at' | 'last_failure_at' | 'disable_at' | 'disabled_reason' | 'breaker_probe_at' | 'breaker_probes'>;
+
+/** The columns of HealthColumns, for a SELECT. */
+export const HEALTH_COLUMNS = 'consecutive_failures, last_success_at, last_failure_at, disable_at, disabled_reason, breaker_probe_at, breaker_probes';
+
+export function healthOf(row: HealthColumns): EndpointHealth {
   const at = (value: string | Date | null) => (value === null ? null : new Date(value));
   return {
     consecutiveFailures: row.consecutive_failures,
@@ -141,5 +151,7 @@ export function healthOf(row: Pick<SubscriptionRow, 'consecutive_failures' | 'la
     lastFailureAt: at(row.last_failure_at),
     disableAt: at(row.disable_at),
     disabledReason: row.disabled_reason,
+    nextProbeAt: at(row.breaker_probe_at),
+    probesMade: row.breaker_probes,
   };
 }

@@ -7,6 +7,7 @@ import { NextStep } from '../../../domain/webhook/retry-policy';
 import { SecretCipher } from '../../crypto/secret-cipher';
 import { endpointKey } from '../../webhooks/endpoint-key';
 import { StoredPreviousSecret } from '../repositories/sql-webhook-subscription.repository';
+import { DisabledReason } from '../../../domain/webhook/endpoint-health';
 import { GroupWriter } from '../connection/group-writer';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
 
@@ -59,6 +60,8 @@ interface ClaimRow {
   send_not_before: Date | null;
   paced_slot_at: Date | null;
   healthy: boolean;
+  disabled_reason: DisabledReason | null;
+  breaker_probe_at: string | null;
 }
 
 /**
@@ -91,7 +94,8 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
          RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of, d.paced_slot_at)
        SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
               s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body,
-              s.rate_limit_per_second, s.send_not_before, c.paced_slot_at, s.consecutive_failures = 0 AND s.disabled_reason IS NULL AS healthy
+              s.rate_limit_per_second, s.send_not_before, c.paced_slot_at, s.consecutive_failures = 0 AND s.disabled_reason IS NULL AS healthy,
+              s.disabled_reason, s.breaker_probe_at
        FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`;
 
 /**
@@ -156,6 +160,8 @@ export class SqlDeliveryStore extends DeliveryStore {
         deleted: row.deleted,
         events: row.events,
         healthy: row.healthy,
+        disabledReason: row.disabled_reason,
+        nextProbeAt: row.breaker_probe_at === null ? null : new Date(row.breaker_probe_at),
         signingSecret: this.secret(row.secret),
         previousSecrets: row.previous_secrets.map((old) => ({ secret: this.secret(old.secret), expiresAt: new Date(old.expiresAt) })),
       },
@@ -254,13 +260,39 @@ export class SqlDeliveryStore extends DeliveryStore {
     return plain;
   }
 
-  async cancel(claim: DeliveryClaim, at: Date): Promise<void> {
+  async cancel(claim: DeliveryClaim, at: Date, status: 'cancelled' | 'failed' = 'cancelled'): Promise<void> {
     await sqlRows(
       this.orm.em,
-      `UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL, next_attempt_at = NULL, updated_at = $1, finished_at = $1
+      `UPDATE webhook_deliveries SET status = $3, locked_until = NULL, next_attempt_at = NULL, updated_at = $1, finished_at = $1
        WHERE id = $2 AND status IN ('pending', 'sending')`,
-      [at, claim.deliveryId],
+      [at, claim.deliveryId, status],
     );
+  }
+
+  async takeProbe(subscriptionId: string, now: Date, leaseUntil: Date): Promise<{ probe: true } | { probe: false; until: Date | null }> {
+    // The row's lock makes two attempts at once take turns: the second sees the probe moved on.
+    const [row] = await sqlRows<{ probe: boolean; until: string | null }>(
+      this.orm.em,
+      `WITH taken AS (
+         UPDATE webhook_subscriptions SET breaker_probe_at = $3 WHERE id = $1 AND breaker_probe_at IS NOT NULL AND breaker_probe_at <= $2 RETURNING 1)
+       SELECT EXISTS (SELECT 1 FROM taken) AS probe, (SELECT breaker_probe_at FROM webhook_subscriptions WHERE id = $1) AS until`,
+      [subscriptionId, now, leaseUntil],
+    );
+    if (row.probe) return { probe: true };
+    return { probe: false, until: row.until === null ? null : new Date(row.until) };
+  }
+
+  async releaseHeld(subscriptionId: string, now: Date): Promise<DeliveryJob[]> {
+    const rows = await sqlRows<{ id: string; attempt: number; tenant_id: string; url: string }>(
+      this.orm.em,
+      `UPDATE webhook_deliveries d SET next_attempt_at = $2, paced_slot_at = NULL, enqueued_at = $2, updated_at = $2
+       FROM webhook_subscriptions s
+       WHERE d.subscription_id = $1 AND s.id = d.subscription_id AND d.status = 'pending' AND d.manual_id IS NULL
+         AND d.next_attempt_at > $2 AND (d.locked_until IS NULL OR d.locked_until <= $2)
+       RETURNING d.id, d.attempt_count + 1 AS attempt, d.tenant_id, s.url`,
+      [subscriptionId, now],
+    );
+    return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url), requeue: true }));
   }
 
   async takeRateSlot(subscriptionId: string, ratePerSecond: number, now: Date): Promise<Date> {
@@ -286,19 +318,6 @@ export class SqlDeliveryStore extends DeliveryStore {
 
   async holdSubscription(subscriptionId: string, until: Date): Promise<void> {
     await sqlQuery(this.orm.em, 'UPDATE webhook_subscriptions SET send_not_before = greatest(send_not_before, $2) WHERE id = $1', [subscriptionId, until]);
-  }
-
-  async disableIfDead(subscriptionId: string, at: Date, windowMs: number): Promise<boolean> {
-    const { rows } = await sqlQuery(
-      this.orm.em,
-      `UPDATE webhook_subscriptions SET active = false, disabled_reason = 'failing', disable_at = NULL, updated_at = greatest(updated_at + interval '1 millisecond', $2)
-             WHERE id = $1 AND active AND deleted_at IS NULL
-               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries
-                               WHERE subscription_id = $1 AND status = 'delivered' AND finished_at > $3)
-             RETURNING id`,
-      [subscriptionId, at, new Date(at.getTime() - windowMs)],
-    );
-    return rows.length > 0;
   }
 
   async findStranded(now: Date, limit: number, graceMs: number): Promise<DeliveryJob[]> {

@@ -26,11 +26,19 @@ class FakeStore extends DeliveryStore {
   async cancel() {
     this.cancelled++;
   }
-  disabled: { subscriptionId: string; windowMs: number }[] = [];
-  dead = true;
-  async disableIfDead(subscriptionId: string, _at: Date, windowMs: number) {
-    this.disabled.push({ subscriptionId, windowMs });
-    return this.dead;
+  /** The breaker's next probe as the store keeps it: taken by the first attempt due. */
+  probeAt: Date | null = null;
+  async takeProbe(_id: string, now: Date, leaseUntil: Date) {
+    if (this.probeAt !== null && this.probeAt <= now) {
+      this.probeAt = leaseUntil;
+      return { probe: true as const };
+    }
+    return { probe: false as const, until: this.probeAt };
+  }
+  released: string[] = [];
+  async releaseHeld(subscriptionId: string) {
+    this.released.push(subscriptionId);
+    return [];
   }
   async findStranded() {
     return [];
@@ -83,7 +91,7 @@ function setup() {
   const settings = new (class extends WebhookSettings {
     retrySchedule = [1000, 2000];
     attemptLockMs = 30000;
-    health = { breakerFailures: 2, disableAfterMs: 60_000 };
+    health = { breakerFailures: 2, disableAfterMs: 60_000, probeGapsMs: [1000, 2000] };
   })();
   const random = new (class extends Random {
     next() {
@@ -100,7 +108,7 @@ function setup() {
   const deliver = new DeliverWebhook(store, queue, sender, new FakeSigner(), settings, clock, random, subscriptions, unitOfWork);
   store.claimable = {
     deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}',
-    subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'], healthy: true },
+    subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'], healthy: true, disabledReason: null, nextProbeAt: null },
     manual: null,
     endpoint: 'endpoint-1',
     pace: { ratePerSecond: null, notBefore: null, slotAt: null },
@@ -127,24 +135,42 @@ describe('DeliverWebhook', () => {
     expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 2, delayMs: 1000, tenantId: 't', endpoint: 'endpoint-1' }]);
   });
 
-  it('turns a dead subscription off when the last scheduled attempt fails, and only then', async () => {
-    const { deliver, sender, store } = setup();
-    sender.answers = [500, 500];
-    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).subscriptionDisabled).toBeUndefined();
+  it('no longer turns a subscription off when one delivery’s schedule is used up (its health says it is failing)', async () => {
+    const { deliver, sender, store, subscriptions } = setup();
+    sender.answers = [500];
     store.claimable!.attempt = 3;
-    const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 3 });
-    expect(report).toMatchObject({ outcome: 'failed', subscriptionDisabled: true });
-    expect(store.disabled).toEqual([{ subscriptionId: 'whsub_1', windowMs: 3000 }]);
+    expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 3 })).toMatchObject({ outcome: 'failed' });
+    expect(subscriptions.rows.get('whsub_1')).toMatchObject({ active: true, health: { consecutiveFailures: 1 } });
+  });
+
+  it('holds a scheduled attempt while the breaker is open, sends the one that takes the probe, and releases the rest when it succeeds', async () => {
+    const { deliver, sender, store, queue, clock, subscriptions } = setup();
+    const probeAt = new Date(clock.now().getTime() + 5000);
+    store.claimable!.subscription = { ...store.claimable!.subscription, healthy: false, nextProbeAt: probeAt };
+    const held = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+    expect(held).toMatchObject({ outcome: 'held', putOffUntil: probeAt.toISOString() });
+    expect(sender.sent).toEqual([]);
+    expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 1, delayMs: 5000, tenantId: 't', endpoint: 'endpoint-1', requeue: true }]);
+    // Its time has come: this attempt takes the probe, and a success closes the breaker.
+    clock.advance(5000);
+    store.probeAt = probeAt;
+    const opened = subscriptions.rows.get('whsub_1')!;
+    subscriptions.rows.set('whsub_1', WebhookSubscription.restore({ ...opened, health: { ...opened.health, consecutiveFailures: 2, nextProbeAt: probeAt } }));
+    expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'delivered', health: 'recovered' });
+    expect(store.released).toEqual(['whsub_1']);
+    // Manual attempts are not held: a customer's test goes through.
+    store.probeAt = new Date(clock.now().getTime() + 60_000);
+    store.claimable = { ...store.claimable!, manual: { redeliveryOf: null }, subscription: { ...store.claimable!.subscription, nextProbeAt: store.probeAt } };
+    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
   });
 
   it('turns the subscription off as gone on a 410, which also ends the delivery', async () => {
-    const { deliver, sender, store, health, subscriptions } = setup();
+    const { deliver, sender, health, subscriptions } = setup();
     sender.answers = [410];
     expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'failed', health: 'disabled', subscriptionDisabled: true });
     expect(health()).toMatchObject({ disabledReason: 'gone', consecutiveFailures: 1 });
     expect(subscriptions.rows.get('whsub_1')!.active).toBe(false);
     expect(subscriptions.events.map((e) => [e.type, (e.data as { health: { state: string } }).health.state])).toEqual([['webhook_subscription.disabled', 'disabled']]);
-    expect(store.disabled).toEqual([]);
   });
 
   it('keeps the endpoint health: failures counted, the breaker opened at the threshold, a success makes it healthy', async () => {
@@ -200,14 +226,15 @@ describe('DeliverWebhook', () => {
   });
 
   describe('a manual delivery (redeliver, recover, test)', () => {
-    it('is one attempt: a failure ends it without a retry and without turning the subscription off', async () => {
-      const { deliver, sender, store, queue } = setup();
+    it('is one attempt: a failure ends it without a retry, counted in the endpoint health', async () => {
+      const { deliver, sender, store, queue, health, subscriptions } = setup();
       store.claimable!.manual = { redeliveryOf: 'whdlv_0' };
       sender.answers = [500];
       expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'failed', trigger: 'manual', statusCode: 500 });
       expect(store.recorded[0].next).toEqual({ status: 'failed', reason: 'schedule-exhausted' });
       expect(queue.jobs).toEqual([]);
-      expect(store.disabled).toEqual([]);
+      expect(health().consecutiveFailures).toBe(1);
+      expect(subscriptions.rows.get('whsub_1')!.active).toBe(true);
     });
 
     it('is sent to an inactive subscription, or one that does not list the kind (the customer asked)', async () => {

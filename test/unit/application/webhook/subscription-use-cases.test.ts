@@ -89,7 +89,7 @@ describe('UpdateWebhookSubscription', () => {
     const { create, update, subscriptions } = setup();
     const { id } = await create.execute(aSubscriptionBody(TENANT));
     const stored = subscriptions.rows.get(id)!;
-    const gone = { consecutiveFailures: 1, lastSuccessAt: null, lastFailureAt: T0, disableAt: null, disabledReason: 'gone' as const };
+    const gone = { consecutiveFailures: 1, lastSuccessAt: null, lastFailureAt: T0, disableAt: null, disabledReason: 'gone' as const, nextProbeAt: null, probesMade: 0 };
     subscriptions.rows.set(id, WebhookSubscription.restore({ ...stored, active: false, health: gone }));
     expect((await update.execute({ tenantId: TENANT, subscriptionId: id, changes: { url: 'https://hooks.example/other' } })).health).toMatchObject({ state: 'disabled', disabledReason: 'gone' });
     const view = await update.execute({ tenantId: TENANT, subscriptionId: id, changes: { active: true } });

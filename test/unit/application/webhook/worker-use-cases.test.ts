@@ -78,7 +78,8 @@ class StrandedDeliveries extends DeliveryStore {
   takeRateSlot = notTheSweepers;
   putOff = notTheSweepers;
   holdSubscription = notTheSweepers;
-  disableIfDead = notTheSweepers;
+  takeProbe = notTheSweepers;
+  releaseHeld = notTheSweepers;
   updateHealth = notTheSweepers;
 }
 function notTheSweepers(): never {

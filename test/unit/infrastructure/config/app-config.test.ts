@@ -17,7 +17,7 @@ describe('configuration', () => {
       tenantConcurrency: 100,
       endpointConcurrency: 50,
       attemptLockMs: 30000,
-      health: { breakerFailures: 10, disableAfterMs: 5 * 86_400_000 },
+      health: { breakerFailures: 10, disableAfterMs: 5 * 86_400_000, probeGapsMs: [5000, 300000, 1800000, 7200000, 18000000, 36000000, 50400000, 72000000, 86400000] },
       sweepIntervalMs: 5000,
       relayPollMs: 1000,
       queuePrefix: '{lp}',
