@@ -12,11 +12,21 @@ const subscriptionOf = async (s: Scenario, id = s.subscription.id) => (await s.t
 const eventsOf = async (s: Scenario, type: string) => (await s.t.http.get(`/v0/events?type=${type}`).set('x-api-key', s.tenant.apiKey)).body.items;
 const attempts = async (s: Scenario) => (await rows<{ n: number }>(s.t, 'SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE subscription_id = ?', [s.subscription.id]))[0].n;
 
+/** A scenario of its own and a worker with `env`, taken down after `test` whatever happens. */
+async function withWorker(env: Record<string, string>, test: (s: Scenario) => Promise<void>): Promise<void> {
+  const s = await webhookScenario();
+  const worker = await startTestWorker(s.db.url, { env });
+  try {
+    await test(s);
+  } finally {
+    await worker.stop();
+    await s.close();
+  }
+}
+
 describe('endpoint health', () => {
-  it('counts failures and a success on the subscription, and a failing endpoint shows when it will be turned off', async () => {
-    const s = await webhookScenario();
-    const worker = await startTestWorker(s.db.url, { env: { WEBHOOK_RETRY_SCHEDULE: '200ms,200ms' } });
-    try {
+  it('counts failures and a success on the subscription, and a failing endpoint shows when it will be turned off', () =>
+    withWorker({ WEBHOOK_RETRY_SCHEDULE: '200ms,200ms' }, async (s) => {
       s.receiver.script = [500, 500];
       expect(await s.createPages(1)).toEqual([201]);
       const failing = await eventually(() => subscriptionOf(s), (sub) => sub.health.consecutiveFailures === 2);
@@ -28,16 +38,10 @@ describe('endpoint health', () => {
       // The list answers the same health.
       const listed = (await s.t.http.get('/v0/webhook_subscriptions').set('x-api-key', s.tenant.apiKey)).body.items[0];
       expect(listed.health).toEqual(healthy.health);
-    } finally {
-      await worker.stop();
-      await s.close();
-    }
-  }, 30_000);
+    }), 30_000);
 
-  it('holds deliveries behind an open breaker and probes at the schedule’s gaps, then delivers everything once a probe succeeds', async () => {
-    const s = await webhookScenario();
-    const worker = await startTestWorker(s.db.url, { env: { WEBHOOK_RETRY_SCHEDULE: '1s,2s,3s', WEBHOOK_BREAKER_FAILURES: '10' } });
-    try {
+  it('holds deliveries behind an open breaker and probes at the schedule’s gaps, then delivers everything once a probe succeeds', () =>
+    withWorker({ WEBHOOK_RETRY_SCHEDULE: '1s,2s,3s', WEBHOOK_BREAKER_FAILURES: '10' }, async (s) => {
       const watcher = (await s.t.http.post('/v0/webhook_subscriptions').set('x-api-key', s.tenant.apiKey).send(subscriptionBody(`${s.receiver.url}/watch`, { events: OPERATIONAL }))).body;
       s.receiver.fallback = 500;
       const started = Date.now();
@@ -58,9 +62,9 @@ describe('endpoint health', () => {
       s.receiver.fallback = 204;
       const fixedAt = Date.now();
       const delivered = await eventually(
-        async () => (await rows<{ n: number }>(s.t, "SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = ? AND status = 'delivered'", [s.subscription.id]))[0].n,
-        (n) => n === 30,
-        60_000,
+      async () => (await rows<{ n: number }>(s.t, "SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = ? AND status = 'delivered'", [s.subscription.id]))[0].n,
+      (n) => n === 30,
+      60_000,
       );
       expect(delivered).toBe(30);
       const arrivedIn = (Date.now() - fixedAt) / 1000;
@@ -69,23 +73,17 @@ describe('endpoint health', () => {
       expect(await eventsOf(s, 'webhook_subscription.failing')).toHaveLength(1);
       expect(await eventsOf(s, 'webhook_subscription.recovered')).toHaveLength(1);
       const told = await eventually(
-        async () => s.receiver.received.filter((r) => r.headers['x-webhook-event']?.toString().startsWith('webhook_subscription.') && (r.body as { data: { id: string } }).data.id === s.subscription.id),
-        // Each at least once (the watcher answered 500 too while the receiver failed, so some came again).
-        (found) => new Set(found.map((r) => r.headers['x-webhook-event'])).size === 2,
+      async () => s.receiver.received.filter((r) => r.headers['x-webhook-event']?.toString().startsWith('webhook_subscription.') && (r.body as { data: { id: string } }).data.id === s.subscription.id),
+      // Each at least once (the watcher answered 500 too while the receiver failed, so some came again).
+      (found) => new Set(found.map((r) => r.headers['x-webhook-event'])).size === 2,
       );
       expect(new Set(told.map((r) => r.headers['x-webhook-event']))).toEqual(new Set(['webhook_subscription.failing', 'webhook_subscription.recovered']));
       expect(watcher.id).toMatch(/^whsub_/);
       process.stdout.write(`health: 30 events to a receiver answering 500: ${made} attempts in ${seconds.toFixed(1)} s with the breaker open (${open.breaker_probes} probes); once it answered 204, all 30 delivered ${arrivedIn.toFixed(1)} s later\n`);
-    } finally {
-      await worker.stop();
-      await s.close();
-    }
-  }, 120_000);
+    }), 120_000);
 
-  it('turns the subscription off at a 410 (gone), tells another subscription, and keeps test and recover working on it', async () => {
-    const s = await webhookScenario();
-    const worker = await startTestWorker(s.db.url);
-    try {
+  it('turns the subscription off at a 410 (gone), tells another subscription, and keeps test and recover working on it', () =>
+    withWorker({}, async (s) => {
       const watcher = (await s.t.http.post('/v0/webhook_subscriptions').set('x-api-key', s.tenant.apiKey).send(subscriptionBody(`${s.receiver.url}/watch`, { events: OPERATIONAL }))).body;
       const since = new Date(Date.now() - 1000).toISOString();
       s.receiver.script = [410];
@@ -104,16 +102,10 @@ describe('endpoint health', () => {
       const on = (await s.t.http.patch(base).set('x-api-key', s.tenant.apiKey).send({ active: true })).body;
       expect(on.health).toMatchObject({ state: 'healthy', consecutiveFailures: 0, disabledReason: null });
       expect(watcher.active).toBe(true);
-    } finally {
-      await worker.stop();
-      await s.close();
-    }
-  }, 30_000);
+    }), 30_000);
 
-  it('turns a subscription off as failing after WEBHOOK_DISABLE_AFTER with no success, failing what it still owed', async () => {
-    const s = await webhookScenario();
-    const worker = await startTestWorker(s.db.url, { env: { WEBHOOK_RETRY_SCHEDULE: '1s', WEBHOOK_BREAKER_FAILURES: '3', WEBHOOK_DISABLE_AFTER: '8s' } });
-    try {
+  it('turns a subscription off as failing after WEBHOOK_DISABLE_AFTER with no success, failing what it still owed', () =>
+    withWorker({ WEBHOOK_RETRY_SCHEDULE: '1s', WEBHOOK_BREAKER_FAILURES: '3', WEBHOOK_DISABLE_AFTER: '8s' }, async (s) => {
       s.receiver.fallback = 500;
       expect(await s.createPages(3)).toEqual([201, 201, 201]);
       const off = await eventually(() => subscriptionOf(s), (sub) => sub.active === false, 30_000);
@@ -122,16 +114,12 @@ describe('endpoint health', () => {
       expect((await eventsOf(s, 'webhook_subscription.disabled'))[0].data.health.disabledReason).toBe('failing');
       // What was owed failed (recover brings it back), none of it cancelled.
       const statuses = await eventually(
-        async () => (await rows<{ status: string }>(s.t, 'SELECT status FROM webhook_deliveries WHERE subscription_id = ?', [s.subscription.id])).map((r) => r.status),
-        (found) => found.length === 3 && found.every((status) => status === 'failed'),
-        15_000,
+      async () => (await rows<{ status: string }>(s.t, 'SELECT status FROM webhook_deliveries WHERE subscription_id = ?', [s.subscription.id])).map((r) => r.status),
+      (found) => found.length === 3 && found.every((status) => status === 'failed'),
+      15_000,
       );
       expect(statuses).toEqual(['failed', 'failed', 'failed']);
-    } finally {
-      await worker.stop();
-      await s.close();
-    }
-  }, 60_000);
+    }), 60_000);
 
   it('loses nothing when the worker restarts while the breaker is open', async () => {
     const s = await webhookScenario();
