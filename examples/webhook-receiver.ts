@@ -18,7 +18,9 @@ app.post('/', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
       seen.add(event.id);
       if (event.type === 'page.version.created') console.log(`page ${event.data.pageId} is at version ${event.data.version}`);
       else if (event.type === 'webhook.test') console.log(`test event for subscription ${event.data.subscriptionId}`);
-      else console.log(`${event.type}: brand ${event.data.brandId} is now "${event.data.name}"`);
+      else if (event.type === 'brand.created' || event.type === 'brand.updated') console.log(`${event.type}: brand ${event.data.brandId} is now "${event.data.name}"`);
+      // About a subscription's endpoint (docs/webhooks.md, Endpoint health): tell whoever runs it.
+      else console.log(`${event.type}: subscription ${event.data.id} is ${event.data.health.state}${event.data.health.disabledReason ? ` (${event.data.health.disabledReason})` : ''}`);
     }
     res.status(204).end();
   } catch (error) {
