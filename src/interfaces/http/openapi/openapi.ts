@@ -27,6 +27,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addServer('/', 'This service')
     .addTag('Brands', 'Visual identity: light and dark themes.')
     .addTag('Page groups', 'Collections of pages set up by the platform; their pages and UTM parameters.')
+    .addTag('Pages', 'One page of a group: its versions and statistics.')
     .addTag('Templates', 'System and custom page templates.')
     .addTag('Webhook subscriptions', 'Signed deliveries of events to your endpoints; redeliver, recover, test, rotate the secret.')
     .addTag('Webhook events', 'What your endpoint receives: one request per event, signed.')
