@@ -1,3 +1,4 @@
+import { relayWakesSent } from '../../infrastructure/persistence/outbox/relay-wake';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
@@ -44,6 +45,7 @@ export async function openDatabase(
     location,
     applied,
     close: async () => {
+      await relayWakesSent();
       await orm.close(true);
       await location.stop?.();
     },

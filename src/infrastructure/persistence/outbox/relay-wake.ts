@@ -47,13 +47,29 @@ export function noteRelayWork(): void {
 // Commits that finish in the same turn of the event loop share one NOTIFY: it is sent after all of
 // them, so the relay's next read sees every one. A commit after it has been sent gets a new one.
 let scheduled = false;
+const sending = new Set<Promise<void>>();
 function wakeRelay(em: EntityManager): void {
   if (scheduled) return;
   scheduled = true;
-  setImmediate(() => {
-    scheduled = false;
-    void sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`).catch(() => {
-      // Best effort by design (the relay polls); a failing database shows in the request itself.
-    });
-  });
+  const sent = new Promise<void>((resolve) =>
+    setImmediate(() => {
+      scheduled = false;
+      sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`)
+        .catch(() => {
+          // Best effort by design (the relay polls); a failing database shows in the request itself.
+        })
+        .finally(resolve);
+    }),
+  );
+  sending.add(sent);
+  void sent.finally(() => sending.delete(sent));
+}
+
+/**
+ * Resolves once every wake-up scheduled so far has been sent (or has failed). Whoever closes the
+ * database awaits it first: a wake-up left for after the close would open a connection again
+ * (the CLI closed right after its command, and its process lingered on that connection).
+ */
+export async function relayWakesSent(): Promise<void> {
+  while (sending.size > 0) await Promise.allSettled([...sending]);
 }
