@@ -103,7 +103,7 @@ export function turnedBackOn(health: EndpointHealth): EndpointHealth {
  * but the one probe let through when its time has come, which the caller must take (so that two
  * workers do not both send one).
  */
-export function heldUntil(health: EndpointHealth, now: Date): Date | 'probe' | null {
+export function heldUntil(health: Pick<EndpointHealth, 'nextProbeAt'>, now: Date): Date | 'probe' | null {
   if (health.nextProbeAt === null) return null;
   return health.nextProbeAt > now ? health.nextProbeAt : 'probe';
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
-import { HealthChange } from '../../../domain/webhook/endpoint-health';
+import { HealthChange, heldUntil } from '../../../domain/webhook/endpoint-health';
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { UnitOfWork } from '../../shared/unit-of-work.port';
 import { AttemptOutcome, nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/retry-policy';
@@ -152,9 +152,8 @@ export class DeliverWebhook {
    */
   private async heldByBreaker(claim: DeliveryClaim): Promise<Date | 'probe' | null> {
     const now = this.clock.now();
-    const nextProbe = claim.subscription.nextProbeAt;
-    if (nextProbe === null) return null;
-    if (nextProbe > now) return nextProbe;
+    const held = heldUntil(claim.subscription, now);
+    if (held !== 'probe') return held;
     // If this probe never reports (a killed worker), another may probe once its lease is over.
     const probe = await this.deliveries.takeProbe(claim.subscription.id, now, new Date(now.getTime() + this.settings.attemptLockMs));
     if (probe.probe) return 'probe';

@@ -14,7 +14,7 @@ export function eventBody(event: DomainEvent): string {
   return JSON.stringify({ id: event.id, type: event.type, createdAt: event.occurredAt.toISOString(), tenantId: event.tenantId, data: event.data });
 }
 
-// Every outbox row is written from these: alone (writeEvents) or inside a larger statement.
+// Every outbox row is written from these, inside the statement that writes what it reports.
 const OUTBOX_COLUMNS = 'id, tenant_id, type, body, created_at';
 const OUTBOX_TYPES = ['text', 'text', 'text', 'text', 'timestamptz'];
 
@@ -49,10 +49,4 @@ export function outboxParams(events: readonly DomainEvent[]): unknown[] {
 export function writeForRelay<T>(em: EntityManager, text: string, params: readonly unknown[]): Promise<T[]> {
   noteRelayWork();
   return sqlRows<T>(em, text, params);
-}
-
-/** Appends events to the outbox, alone, in the unit of work (nothing when there are none). */
-export async function writeEvents(em: EntityManager, events: readonly DomainEvent[], options: { relayed?: boolean } = {}): Promise<void> {
-  if (events.length === 0) return;
-  await writeForRelay(em, outboxInsert(1, options), outboxParams(events));
 }
