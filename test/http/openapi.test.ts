@@ -130,6 +130,16 @@ describe('OpenAPI document at /docs-json', () => {
     }
   });
 
+  it('defines every tag once, in the order of the resources, and none without an operation', () => {
+    const defined = doc.tags.map((tag: { name: string }) => tag.name);
+    expect(defined).toEqual(['Brands', 'Page groups', 'Pages', 'Templates', 'Webhook subscriptions', 'Events', 'Health']);
+    const used = new Set<string>();
+    for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) for (const tag of op.tags ?? []) used.add(tag);
+    expect([...used].sort()).toEqual([...defined].sort());
+    // Swagger UI draws a tag with no path operation as an empty section: webhooks carry none.
+    for (const item of Object.values<any>(doc.webhooks)) expect(item.post.tags).toBeUndefined();
+  });
+
   it('carries examples', () => {
     expect(schema('CreateBrandRequest').properties.name.example).toBe('Acme');
     expect(schema('ErrorResponse').properties.details.example).toMatchObject({ field: 'themeLight.borderColor' });

@@ -30,7 +30,6 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Pages', 'One page of a group: its versions and statistics.')
     .addTag('Templates', 'System and custom page templates.')
     .addTag('Webhook subscriptions', 'Signed deliveries of events to your endpoints; redeliver, recover, test, rotate the secret.')
-    .addTag('Webhook events', 'What your endpoint receives: one request per event, signed.')
     .addTag('Events', 'Every event, as its deliveries carried it, for reconciliation.')
     .addTag('Health', 'Liveness and readiness probes; no key needed.')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Tenant API key (shown once at creation).' }, 'apiKey')

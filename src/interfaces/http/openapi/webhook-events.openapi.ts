@@ -90,7 +90,6 @@ export function describeWebhooks(document: OpenAPIObject): void {
         operationId: `webhook_${event.name}`,
         summary: event.summary,
         description: `${event.description} Sent to each active subscription listing \`${type}\`, signed, retried until a 2xx or the end of the schedule.`,
-        tags: ['Webhook events'],
         parameters: HEADERS,
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${event.name}Event` } } } },
         responses: {

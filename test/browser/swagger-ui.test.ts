@@ -1,0 +1,125 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { brandBody } from '../support/builders/request-bodies';
+import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+
+// Issue 32: Swagger UI is the maintainers' way into the API, so a real browser opens it in every
+// run. Debian's chromium (.ci/run installs it), driven by puppeteer-core; every host but loopback
+// resolves to nothing, so the page can reach no one else even if an asset asked to.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = join(__dirname, '..', '..', 'test-results');
+const BRAND_NAME = 'Browser-tested Brand';
+const EVENT_KINDS = [
+  'brand.created',
+  'brand.updated',
+  'page.version.created',
+  'webhook.test',
+  'webhook_subscription.disabled',
+  'webhook_subscription.failing',
+  'webhook_subscription.recovered',
+];
+
+let t: TestApp;
+let tenant: TestTenant;
+let browser: Browser;
+let page: Page;
+let docsUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`);
+  t = await startTestApp();
+  tenant = await createTenant(t);
+  const created = await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody({ name: BRAND_NAME }));
+  expect(created.status).toBe(201);
+  await t.app.listen(0, '127.0.0.1');
+  docsUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}/docs`;
+  const { launch } = await import('puppeteer-core');
+  browser = await launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
+  });
+  page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 1800 });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** Runs one browser step; on failure saves a screenshot and names it in the error. */
+async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const file = join(SCREENSHOTS, `swagger-ui-${name}.png`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+    throw new Error(`Swagger UI, step "${name}" failed (screenshot: ${file}): ${(error as Error).message}`);
+  }
+}
+
+describe('Swagger UI at /docs in Chromium', () => {
+  it('authorizes with a key, tries GET /v0/brands and shows 200 with the brand; lists every webhook event', async () => {
+    await step('open', async () => {
+      const response = await page.goto(docsUrl, { waitUntil: 'networkidle0' });
+      expect(response?.status()).toBe(200);
+      await page.waitForSelector('.opblock-summary-path[data-path="/v0/brands"]');
+    });
+
+    await step('authorize', async () => {
+      await page.click('.auth-wrapper .authorize');
+      await page.waitForSelector('.modal-ux input[type="text"]');
+      await page.type('.modal-ux input[type="text"]', tenant.apiKey);
+      await page.click('.modal-ux .auth-btn-wrapper .authorize');
+      await page.waitForSelector('.modal-ux .auth-btn-wrapper .btn-done');
+      await page.click('.modal-ux .auth-btn-wrapper .btn-done');
+      await page.waitForSelector('.modal-ux', { hidden: true });
+    });
+
+    const operation = '.opblock-get:has(.opblock-summary-path[data-path="/v0/brands"])';
+    await step('try-it-out', async () => {
+      await page.click(`${operation} .opblock-summary-control`);
+      await page.waitForSelector(`${operation} .try-out__btn`);
+      await page.click(`${operation} .try-out__btn`);
+      await page.waitForSelector(`${operation} .execute`);
+      await page.click(`${operation} .execute`);
+      await page.waitForSelector(`${operation} .live-responses-table .response-col_status`);
+    });
+
+    const answer = await step('read-answer', () =>
+      page.$eval(`${operation} .live-responses-table`, (table) => ({
+        status: table.querySelector('tr.response .response-col_status')?.textContent?.trim(),
+        body: table.querySelector('tr.response .response-col_description')?.textContent ?? '',
+      })),
+    );
+    await step('check-answer', async () => {
+      expect(answer.status).toBe('200');
+      expect(answer.body).toContain(BRAND_NAME);
+    });
+
+    await step('webhooks', async () => {
+      const listed = await page.$$eval('.webhooks .opblock-summary-path', (paths) => paths.map((path) => path.getAttribute('data-path')));
+      expect([...listed].sort()).toEqual(EVENT_KINDS);
+      const emptyTags = await page.$$eval('.opblock-tag-section', (sections) =>
+        sections.filter((section) => section.querySelectorAll('.opblock').length === 0).map((section) => section.querySelector('.opblock-tag')?.textContent),
+      );
+      expect(emptyTags).toEqual([]);
+    });
+    // The page as the run left it, for a person to look at (test-results/ is not tracked).
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'swagger-ui.png'), fullPage: true });
+  }, 60_000);
+});
