@@ -1,3 +1,5 @@
+// Tracing first: it patches `pg` and `ioredis` as they load when spans are exported.
+import './composition/register-tracing';
 import 'reflect-metadata';
 import { runService } from './composition/service';
 

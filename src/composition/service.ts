@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ConfigError, loadConfig } from '../infrastructure/config/app-config';
 import { createLogger } from '../infrastructure/logging/logger';
+import { stopTracing } from '../infrastructure/tracing/tracing';
 import { startMetricsServer } from '../infrastructure/metrics/metrics-server';
 import { registerOutboxGauges } from '../infrastructure/metrics/operational-gauges';
 import { PrometheusMetrics } from '../infrastructure/metrics/prometheus.metrics';
@@ -60,6 +61,8 @@ export async function runService(): Promise<void> {
     await worker?.stop();
     metricsServer?.close();
     await database.close();
+    // The last spans go out before the process does.
+    await stopTracing().catch(() => undefined);
     logger.info('stopped');
     process.exit(0);
   };

@@ -22,6 +22,7 @@ import { superviseWorker } from './supervised-worker';
 import { WorkerModule } from './worker.module';
 import { Metrics } from '../../application/shared/metrics.port';
 import { registerQueueGauges } from '../../infrastructure/metrics/operational-gauges';
+import { startTracing } from '../../infrastructure/tracing/tracing';
 
 export interface WebhookWorker {
   backend: QueueBackend;
@@ -52,6 +53,8 @@ export async function startWebhookWorker(deps: {
   localRedis?: { host: string; port: number };
   metrics?: Metrics;
 }): Promise<WebhookWorker> {
+  // Attempts continue their events' traces (the service process started tracing already).
+  startTracing();
   const { config, logger } = deps;
   const backend = await chooseQueueBackend(config.redisUrl, deps.databaseUrl, logger, deps.localRedis);
   const factory = new BullmqFactory(backend, config.webhooks.queuePrefix);

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import pino, { DestinationStream } from 'pino';
 import type { Logger } from '../../application/shared/logger.port';
 import { LogLevel } from '../config/app-config';
@@ -12,6 +13,8 @@ export function createLogger(level: LogLevel, name = 'api', to: 1 | 2 | Destinat
     base: { service: 'landing-customer-api', process: name },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    // The trace of what the line is about, when it is written inside a span (a request, an attempt).
+    mixin: traceFields,
     redact: {
       paths: ['apiKey', '*.apiKey', 'headers', '*.headers', 'signingSecret', '*.signingSecret', 'password', '*.password'],
       censor: '[redacted]',
@@ -21,3 +24,10 @@ export function createLogger(level: LogLevel, name = 'api', to: 1 | 2 | Destinat
   );
 }
 
+
+function traceFields(): { traceId?: string; spanId?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { traceId, spanId };
+}

@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
-import { AttemptResult } from '../../application/webhook/delivery/delivery-job';
-import { WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
+import { AttemptResult, TraceCarrier } from '../../application/webhook/delivery/delivery-job';
+import { AttemptLabel, WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
+import { attemptSpan } from '../tracing/attempt-span';
 import { parseRetryAfter } from '../../domain/webhook/retry-policy';
 import { forbiddenClass } from './address-policy';
 import { ForbiddenTargetError, LookupSettings, resolvingLookup } from './guarded-lookup';
@@ -38,7 +39,12 @@ export class HttpWebhookSender extends WebhookSender {
     this.agent = new Agent({ connect, connections: options.connections, keepAliveTimeout: 10_000, pipelining: 1 });
   }
 
-  async send(input: { url: string; body: string; headers: Record<string, string> }): Promise<AttemptResult> {
+  /** The attempt runs in its span (attempt-span.ts), which the receiver gets as `traceparent`. */
+  send(input: { url: string; body: string; headers: Record<string, string>; trace?: TraceCarrier | null; attempt?: AttemptLabel }): Promise<AttemptResult> {
+    return attemptSpan(input, (headers) => this.post({ ...input, headers }));
+  }
+
+  private async post(input: { url: string; body: string; headers: Record<string, string> }): Promise<AttemptResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     // The timeout covers connecting, sending and the status line with headers; not the body after.

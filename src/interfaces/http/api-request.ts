@@ -5,5 +5,8 @@ import type { ApiKeyPrincipal } from '../../domain/api-key/api-key-repository.po
 export interface ApiRequest extends Request {
   requestId: string;
   startedAt: bigint;
+  /** The request's SERVER span (server-span.middleware.ts), for the access log line. */
+  traceId: string;
+  spanId: string;
   principal?: ApiKeyPrincipal;
 }

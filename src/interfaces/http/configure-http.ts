@@ -5,6 +5,7 @@ import { Metrics } from '../../application/shared/metrics.port';
 import { accessLog } from './middleware/access-log.middleware';
 import { forwardedForWarning } from './middleware/forwarded-for-warning.middleware';
 import { requestId } from './middleware/request-id.middleware';
+import { serverSpan } from './middleware/server-span.middleware';
 import { serveOpenApi } from './openapi/openapi';
 import { createValidationPipe, JsonObjectBodyPipe, SafeInputPipe } from './validation/validation.pipes';
 
@@ -19,6 +20,8 @@ export function configureHttp(
   app.set('etag', false);
   // The client IP (per-IP limit on failed authentication) is the socket's, unless a proxy is trusted.
   app.set('trust proxy', options.trustProxy ?? false);
+  // First: everything the request does runs in its span, the other middleware's log lines included.
+  app.use(serverSpan);
   if (!options.trustProxy) app.use(forwardedForWarning(logger));
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   // CORS is off unless origins are listed: API keys belong on servers, not in browsers.

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { RelayOutbox } from '../../application/webhook/delivery/relay-outbox.use-case';
 import { OutboxSignal } from '../../application/webhook/delivery/outbox-signal.port';
 import type { Logger } from '../../application/shared/logger.port';
@@ -54,7 +55,9 @@ export class RelayLoop {
       this.again = false;
       try {
         for (;;) {
+          const startTime = new Date();
           const result = await this.relay.execute({ limit: this.options.batch });
+          if (result.events > 0 || result.deliveries > 0) traceRound(startTime, result);
           if (!result.enqueued) this.logger.warn({ deliveries: result.deliveries }, 'queue unavailable: deliveries wait for the sweeper');
           if (!result.more) break;
         }
@@ -63,4 +66,19 @@ export class RelayLoop {
       }
     } while (this.again && !this.stopped);
   }
+}
+
+/**
+ * A span for a round that moved something, written once it is over: rounds that find nothing
+ * (every poll) would otherwise fill traces with empty spans. The round's statements are not its
+ * children (they start no trace of their own): its time and counts are what it tells.
+ */
+function traceRound(startTime: Date, result: { events: number; deliveries: number; enqueued: boolean }): void {
+  trace
+    .getTracer('landing-customer-api.webhooks')
+    .startSpan('outbox relay round', {
+      startTime,
+      attributes: { 'outbox.events': result.events, 'outbox.deliveries': result.deliveries, 'outbox.enqueued': result.enqueued },
+    })
+    .end();
 }

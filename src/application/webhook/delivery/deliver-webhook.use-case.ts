@@ -42,6 +42,9 @@ export interface DeliveryAttemptReport {
   putOffUntil?: string;
   /** What the attempt changed in the endpoint's health that the customer is told of. */
   health?: Exclude<HealthChange, null>;
+  /** The attempt's trace and span, when it was sent. */
+  traceId?: string;
+  spanId?: string;
 }
 
 /**
@@ -104,7 +107,13 @@ export class DeliverWebhook {
       previousSecrets: secretsStillValid(claim.subscription.previousSecrets, sentAt),
       sentAt,
     });
-    const result = await this.sender.send({ url: claim.subscription.url, body: claim.body, headers });
+    const result = await this.sender.send({
+      url: claim.subscription.url,
+      body: claim.body,
+      headers,
+      trace: claim.trace,
+      attempt: { deliveryId: claim.deliveryId, eventId: claim.eventId, eventType: claim.eventType, subscriptionId: claim.subscription.id, tenantId: claim.tenantId, number: claim.attempt },
+    });
     const now = this.clock.now();
     // A manual delivery is one attempt: its own schedule is empty, the original's is left alone.
     const schedule = claim.manual ? [] : this.settings.retrySchedule;

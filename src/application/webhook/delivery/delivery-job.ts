@@ -2,6 +2,15 @@ import { DisabledReason } from '../../../domain/webhook/endpoint-health';
 import { NextStep } from '../../../domain/webhook/retry-policy';
 import { PreviousSigningSecret } from '../../../domain/webhook/webhook-subscription';
 
+/**
+ * The W3C trace context of the request that wrote an event (`traceparent`, `tracestate`), kept
+ * with the event: its attempts run in that trace and tell the receiver so. Opaque here.
+ */
+export interface TraceCarrier {
+  traceparent: string;
+  tracestate: string | null;
+}
+
 /** One attempt of one delivery, taken by a worker, with what it needs to send it. */
 export interface DeliveryClaim {
   deliveryId: string;
@@ -11,6 +20,8 @@ export interface DeliveryClaim {
   eventType: string;
   /** The exact bytes fixed when the event was written; every attempt sends and signs these. */
   body: string;
+  /** The trace of the request that wrote the event; null when it had none (the CLI, older events). */
+  trace: TraceCarrier | null;
   subscription: {
     id: string;
     url: string;
@@ -52,6 +63,9 @@ export interface AttemptResult {
   detail?: string | null;
   /** A 429 or 503 with Retry-After: how long the receiver asked us to wait (ms), before any bound. */
   retryAfterMs?: number | null;
+  /** The attempt's trace and span (the ones its `traceparent` named), for its log line. */
+  traceId?: string;
+  spanId?: string;
 }
 
 export interface DeliveryJob {

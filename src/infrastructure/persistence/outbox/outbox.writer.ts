@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { AggregateRoot } from '../../../domain/shared/aggregate-root';
 import { DomainEvent } from '../../../domain/shared/domain-event';
 import { sqlRows } from '../connection/sql-statement';
+import { currentTraceCarrier } from '../../tracing/trace-carrier';
 import { noteRelayWork, OUTBOX_CHANNEL } from './relay-wake';
 
 export { OUTBOX_CHANNEL };
@@ -15,8 +16,9 @@ export function eventBody(event: DomainEvent): string {
 }
 
 // Every outbox row is written from these, inside the statement that writes what it reports.
-const OUTBOX_COLUMNS = 'id, tenant_id, type, body, created_at';
-const OUTBOX_TYPES = ['text', 'text', 'text', 'text', 'timestamptz'];
+// The trace context is the one the statement runs in: its deliveries' attempts join that trace.
+const OUTBOX_COLUMNS = 'id, tenant_id, type, body, created_at, traceparent, tracestate';
+const OUTBOX_TYPES = ['text', 'text', 'text', 'text', 'timestamptz', 'text', 'text'];
 
 /** The events the aggregates recorded since they were loaded or made, oldest first; empties their lists. */
 export function recordedEvents(...aggregates: AggregateRoot[]): DomainEvent[] {
@@ -24,7 +26,7 @@ export function recordedEvents(...aggregates: AggregateRoot[]): DomainEvent[] {
 }
 
 /**
- * The outbox rows of some events as one `INSERT … SELECT` of parameter arrays $first…$first+4
+ * The outbox rows of some events as one `INSERT … SELECT` of parameter arrays $first…$first+6
  * (`outboxParams`). With `after`, the name of a CTE of the same statement, they are written only
  * if it returned a row (the change they report was written). `relayed` writes them as published
  * already: a test event, whose one delivery is written beside it instead of by the relay.
@@ -34,12 +36,21 @@ export function outboxInsert(first: number, options: { after?: string; relayed?:
   const columns = options.relayed ? `${OUTBOX_COLUMNS}, published_at` : OUTBOX_COLUMNS;
   const values = options.relayed ? 'e.*, e.created_at' : 'e.*';
   const when = options.after ? ` WHERE EXISTS (SELECT 1 FROM ${options.after})` : '';
-  return `INSERT INTO outbox_events (${columns}) SELECT ${values} FROM unnest(${arrays}) AS e(id, tenant_id, type, body, created_at)${when}`;
+  return `INSERT INTO outbox_events (${columns}) SELECT ${values} FROM unnest(${arrays}) AS e(${OUTBOX_COLUMNS})${when}`;
 }
 
-/** The five parameters of `outboxInsert`: one array per column. */
+/** The parameters of `outboxInsert`: one array per column. */
 export function outboxParams(events: readonly DomainEvent[]): unknown[] {
-  return [events.map((e) => e.id), events.map((e) => e.tenantId), events.map((e) => e.type), events.map(eventBody), events.map((e) => e.occurredAt)];
+  const trace = currentTraceCarrier();
+  return [
+    events.map((e) => e.id),
+    events.map((e) => e.tenantId),
+    events.map((e) => e.type),
+    events.map(eventBody),
+    events.map((e) => e.occurredAt),
+    events.map(() => trace?.traceparent ?? null),
+    events.map(() => trace?.tracestate ?? null),
+  ];
 }
 
 /**

@@ -56,6 +56,8 @@ interface ClaimRow {
   manual: boolean;
   redelivery_of: string | null;
   body: string;
+  traceparent: string | null;
+  tracestate: string | null;
   rate_limit_per_second: number | null;
   send_not_before: Date | null;
   paced_slot_at: Date | null;
@@ -93,7 +95,7 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
          WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND (d.locked_until IS NULL OR d.locked_until < r.now)
          RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of, d.paced_slot_at)
        SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
-              s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body,
+              s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body, o.traceparent, o.tracestate,
               s.rate_limit_per_second, s.send_not_before, c.paced_slot_at, s.consecutive_failures = 0 AND s.disabled_reason IS NULL AS healthy,
               s.disabled_reason, s.breaker_probe_at
        FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`;
@@ -153,6 +155,7 @@ export class SqlDeliveryStore extends DeliveryStore {
       eventId: row.event_id,
       eventType: row.event_type,
       body: row.body,
+      trace: row.traceparent ? { traceparent: row.traceparent, tracestate: row.tracestate } : null,
       subscription: {
         id: row.subscription_id,
         url: row.url,

@@ -11,6 +11,8 @@ export function accessLog(logger: Logger, metrics?: Metrics) {
       const durationMs = Number(process.hrtime.bigint() - req.startedAt) / 1e6;
       const line = {
         requestId: req.requestId,
+        traceId: req.traceId,
+        spanId: req.spanId,
         tenantId: req.principal?.tenantId,
         method: req.method,
         route: (req.route as { path?: string } | undefined)?.path ?? 'unmatched',

@@ -1,9 +1,9 @@
 import { DeliverWebhook } from '../../../../src/application/webhook/delivery/deliver-webhook.use-case';
-import { AttemptResult, DeliveryClaim, DeliveryJob } from '../../../../src/application/webhook/delivery/delivery-job';
+import { AttemptResult, DeliveryClaim, DeliveryJob, TraceCarrier } from '../../../../src/application/webhook/delivery/delivery-job';
 import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
 import { DeliveryStore } from '../../../../src/application/webhook/delivery/delivery-store.port';
 import { Random } from '../../../../src/application/webhook/delivery/random.port';
-import { WebhookSender } from '../../../../src/application/webhook/delivery/webhook-sender.port';
+import { AttemptLabel, WebhookSender } from '../../../../src/application/webhook/delivery/webhook-sender.port';
 import { WebhookSettings } from '../../../../src/application/webhook/delivery/webhook-settings.port';
 import { WebhookSigner } from '../../../../src/application/webhook/delivery/webhook-signer.port';
 import { NextStep } from '../../../../src/domain/webhook/retry-policy';
@@ -67,11 +67,15 @@ class FakeQueue extends DeliveryQueue {
     this.jobs.push(...jobs);
   }
 }
+const TRACE = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'acme=1' };
+
 class FakeSender extends WebhookSender {
   answers: (number | null | { statusCode: number; retryAfterMs: number })[] = [];
   sent: { url: string; body: string; headers: Record<string, string> }[] = [];
-  async send(request: { url: string; body: string; headers: Record<string, string> }) {
+  sentWith: { trace?: TraceCarrier | null; attempt?: AttemptLabel }[] = [];
+  async send({ trace, attempt, ...request }: { url: string; body: string; headers: Record<string, string>; trace?: TraceCarrier | null; attempt?: AttemptLabel }) {
     this.sent.push(request);
+    this.sentWith.push({ trace, attempt });
     const answer = this.answers.shift() ?? 204;
     if (answer !== null && typeof answer === 'object') return { statusCode: answer.statusCode, durationMs: 12, error: null, retryAfterMs: answer.retryAfterMs };
     return { statusCode: answer, durationMs: 12, error: answer === null ? 'connection failed (ECONNREFUSED)' : null };
@@ -107,7 +111,7 @@ function setup() {
   const unitOfWork = new ImmediateUnitOfWork();
   const deliver = new DeliverWebhook(store, queue, sender, new FakeSigner(), settings, clock, random, subscriptions, unitOfWork);
   store.claimable = {
-    deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}',
+    deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}', trace: TRACE,
     subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'], healthy: true, disabledReason: null, nextProbeAt: null },
     manual: null,
     endpoint: 'endpoint-1',
@@ -123,6 +127,10 @@ describe('DeliverWebhook', () => {
     const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
     expect(report).toMatchObject({ outcome: 'delivered', eventId: 'evt_1', subscriptionId: 'whsub_1', statusCode: 204 });
     expect(sender.sent).toEqual([{ url: 'https://hooks.example/x', body: '{"a":1}', headers: { 'x-signed-with': 'whsec_s:7' } }]);
+    // The attempt continues the trace the event was written in, and says which attempt it is.
+    expect(sender.sentWith).toEqual([
+      { trace: TRACE, attempt: { deliveryId: 'whdlv_1', eventId: 'evt_1', eventType: 'page.version.created', subscriptionId: 'whsub_1', tenantId: 't', number: 1 } },
+    ]);
     expect(store.recorded[0].next).toEqual({ status: 'delivered' });
     expect(queue.jobs).toEqual([]);
   });

@@ -1,0 +1,57 @@
+import { context, isSpanContextValid, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { AttemptResult, TraceCarrier } from '../../application/webhook/delivery/delivery-job';
+import type { AttemptLabel } from '../../application/webhook/delivery/webhook-sender.port';
+import { contextOf } from './trace-carrier';
+import { tracer } from './tracing';
+
+/**
+ * Runs one attempt in a CLIENT span of the trace that wrote its event (a new trace when that had
+ * none), and hands `post` the headers with the span's `traceparent` (and `tracestate`): the
+ * receiver can join the trace, and the id it gets names this attempt. The URL is recorded without
+ * its query or credentials, which customers use for tokens.
+ */
+export async function attemptSpan(
+  input: { url: string; headers: Record<string, string>; trace?: TraceCarrier | null; attempt?: AttemptLabel },
+  post: (headers: Record<string, string>) => Promise<AttemptResult>,
+): Promise<AttemptResult> {
+  const parent = contextOf(input.trace ?? null);
+  const span = tracer().startSpan('webhook attempt', { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', ...target(input.url), ...labels(input.attempt) } }, parent);
+  const active = trace.setSpan(parent, span);
+  const headers = { ...input.headers };
+  propagation.inject(active, headers);
+  try {
+    const result = await context.with(active, () => post(headers));
+    if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
+    span.setAttribute('webhook.duration_ms', result.durationMs);
+    if (result.error !== null) span.setAttribute('error.type', result.error);
+    if (result.statusCode === null || result.statusCode >= 300) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? `HTTP ${result.statusCode}` });
+    const spanContext = span.spanContext();
+    // No provider (a bare test of the sender): no trace to name.
+    if (!isSpanContextValid(spanContext)) return result;
+    return { ...result, traceId: spanContext.traceId, spanId: spanContext.spanId };
+  } finally {
+    span.end();
+  }
+}
+
+function target(url: string): Record<string, string | number> {
+  try {
+    const parsed = new URL(url);
+    const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
+    return { 'url.full': `${parsed.origin}${parsed.pathname}`, 'server.address': parsed.hostname, 'server.port': port };
+  } catch {
+    return {};
+  }
+}
+
+function labels(attempt: AttemptLabel | undefined): Record<string, string | number> {
+  if (!attempt) return {};
+  return {
+    'webhook.delivery_id': attempt.deliveryId,
+    'webhook.event_id': attempt.eventId,
+    'webhook.event_type': attempt.eventType,
+    'webhook.subscription_id': attempt.subscriptionId,
+    'webhook.tenant_id': attempt.tenantId,
+    'webhook.attempt': attempt.number,
+  };
+}

@@ -1,0 +1,61 @@
+import { context, propagation, trace, Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { tracingSettings, TracingSettings } from './tracing-settings';
+
+/** The service's name in traces unless OTEL_SERVICE_NAME names it otherwise. */
+export const TRACE_SERVICE_NAME = 'landing-customer-api';
+
+let provider: TracerProvider | undefined;
+
+/**
+ * Trace context, always on: W3C trace context in and out, a span per request and per attempt.
+ * Without an exporter the spans go nowhere (no processor, no timer, no instrumentation): what is
+ * left is reading one header, making ids and writing one header. With OTEL_EXPORTER_OTLP_ENDPOINT
+ * (tracing-settings.ts) spans are batched to it over OTLP/HTTP, and the PostgreSQL and Redis
+ * clients are instrumented, under a span only (a worker's own statements start no trace).
+ *
+ * Called first thing by the service process, before `pg` and `ioredis` are loaded: the
+ * instrumentations patch modules as they are required. Later calls (an app composed in a test)
+ * do nothing.
+ */
+export function startTracing(env: NodeJS.ProcessEnv = process.env): TracingSettings {
+  const settings = tracingSettings(env);
+  if (provider) return settings;
+  const resource = resourceFromAttributes({ 'service.name': TRACE_SERVICE_NAME }).merge(detectResources({ detectors: [envDetector] }));
+  const spanProcessors = settings.export
+    ? [new BatchSpanProcessor({ exporter: settings.export.protocol === 'http/json' ? new JsonExporter() : new ProtobufExporter(), ...settings.export.batch })]
+    : [];
+  provider = new TracerProvider({ resource, spanProcessors });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  if (settings.export) {
+    registerInstrumentations({
+      tracerProvider: provider,
+      instrumentations: [new PgInstrumentation({ requireParentSpan: true }), new IORedisInstrumentation({ requireParentSpan: true })],
+    });
+    // MikroORM (ESM) imports `pg`; loading it here through require puts the patched module in the
+    // cache that import then reads.
+    require('pg');
+    require('ioredis');
+  }
+  return settings;
+}
+
+/** Exports what is still buffered; the process calls it as it stops. */
+export async function stopTracing(): Promise<void> {
+  await provider?.shutdown();
+}
+
+/** The tracer of the worker's spans (instrumentation scope `landing-customer-api.webhooks`). */
+export function tracer(): Tracer {
+  return trace.getTracer(`${TRACE_SERVICE_NAME}.webhooks`);
+}
