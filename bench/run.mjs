@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { hostChanges } from './lib/host.mjs';
 import { measureEndpoints } from './lib/measure.mjs';
 import { OptionsError, parseOptions } from './lib/options.mjs';
+import { recordedSoak } from './soak/record.mjs';
 import { chart, markdown, table } from './lib/report.mjs';
 import { BASELINES, endpointScenarios } from './lib/scenarios.mjs';
 import { BASE, createServices, ROOT } from './lib/services.mjs';
@@ -40,7 +41,7 @@ function writeRecorded(result) {
 
 function writeReport(result) {
   writeFileSync(join(ROOT, 'docs', 'performance-latency.svg'), chart(result.latencyCurve));
-  writeFileSync(join(ROOT, 'docs', 'performance.md'), markdown(result));
+  writeFileSync(join(ROOT, 'docs', 'performance.md'), markdown(result, recordedSoak(ROOT)));
 }
 
 async function main(services, host) {

@@ -86,8 +86,35 @@ function halfLoadCell(s) {
   return `${h.rps} → p50 ${h.p50Ms}, p99 ${h.p99Ms} (rounds: ${h.p99MsEachRound.join(', ')}${h.stealPercentEachRound ? `; CPU steal % ${h.stealPercentEachRound.join(', ')}` : ''})`;
 }
 
+/**
+ * The soak's recorded runs (bench/results/soak.json, written by `npm run soak` at its recorded
+ * size), as a section of docs/performance.md; empty when there are none.
+ */
+export function soakSection(soak) {
+  const runs = ['plain', 'chaos'].filter((mode) => soak?.[mode]).map((mode) => [mode, soak[mode]]);
+  if (runs.length === 0) return '';
+  const row = ([mode, r]) =>
+    `| ${mode} | ${r.date} | ${r.created} | ${r.delivered}/${r.expected} | ${r.lost} | ${r.duplicatesAfter2xx} | ${r.badSignatures} | ${r.creationMs.p50} / ${r.creationMs.p99} | ${r.creationSeconds} | ${r.allDeliveredSeconds} | ${r.peakRssMb.api} / ${r.peakRssMb.worker} / ${r.peakRssMb.driverAndReceiver} | ${faultCounts(r.faults)} |`;
+  return `
+## Soak
+
+\`npm run soak\` (plain) and \`npm run soak -- --chaos\`: ${runs[0][1].pages} page creations at concurrency ${runs[0][1].concurrency}, ${runs[0][1].subscriptions} subscriptions of one tenant, a receiver on loopback that verifies both signatures of every request and fails ${runs[0][1].failShare * 100} % of first answers; API and worker as separate production processes on a fresh database. Chaos: a database cut through a TCP proxy, a Redis restart (empty) and a worker kill -9 at random moments while the pages are created. Duplicates after a 2xx are allowed (delivery is at least once); anything lost or badly signed fails the run.
+
+| run | date | created | delivered | lost | duplicates after a 2xx | bad signatures | creation p50 / p99 ms | creations done after s | all delivered after s | peak RSS MB: API / worker / driver and receiver | faults |
+|---|---|---|---|---|---|---|---|---|---|---|---|
+${runs.map(row).join('\n')}
+`;
+}
+
+/** How many faults of each kind a soak made, e.g. "12 database cut, 11 redis restart"; "none". */
+export function faultCounts(faults) {
+  const counts = new Map();
+  for (const { kind } of faults) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts.size === 0 ? 'none' : [...counts].map(([kind, n]) => `${n} × ${kind}`).join(', ');
+}
+
 /** docs/performance.md. */
-export function markdown(result) {
+export function markdown(result, soak = null) {
   const m = result.machine;
   const w = result.webhooks;
   const d = m.diskFlush;
@@ -114,5 +141,5 @@ Targets, what was changed and why some are missed: [performance-analysis.md](per
 
 Raw results: \`bench/results/latest.json\` (and a dated copy), in the shape
 \`{ machine, scenarios: [{ name, rps, p50Ms, p99Ms, errors, ratioToBareNest, ratioToRawPg }], webhooks, rssMb }\`.
-`;
+${soakSection(soak)}`;
 }

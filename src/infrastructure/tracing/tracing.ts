@@ -7,8 +7,8 @@ import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { tracingSettings, TracingSettings } from './tracing-settings';
+import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, Sampler, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { SamplerSettings, tracingSettings, TracingSettings } from './tracing-settings';
 
 /** The service's name in traces unless OTEL_SERVICE_NAME names it otherwise. */
 export const TRACE_SERVICE_NAME = 'landing-customer-api';
@@ -33,14 +33,15 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): TracingSetti
   const spanProcessors = settings.export
     ? [new BatchSpanProcessor({ exporter: settings.export.protocol === 'http/json' ? new JsonExporter() : new ProtobufExporter(), ...settings.export.batch })]
     : [];
-  provider = new TracerProvider({ resource, spanProcessors });
+  provider = new TracerProvider({ resource, spanProcessors, sampler: samplerOf(settings.sampler) });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   if (settings.export) {
     registerInstrumentations({
       tracerProvider: provider,
-      instrumentations: [new PgInstrumentation({ requireParentSpan: true }), new IORedisInstrumentation({ requireParentSpan: true })],
+      // A span per statement, not two: the pool's connect spans say nothing a statement's does not.
+      instrumentations: [new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), new IORedisInstrumentation({ requireParentSpan: true })],
     });
     // MikroORM (ESM) imports `pg`; loading it here through require puts the patched module in the
     // cache that import then reads.
@@ -48,6 +49,11 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): TracingSetti
     require('ioredis');
   }
   return settings;
+}
+
+function samplerOf(settings: SamplerSettings): Sampler {
+  const root = settings.kind === 'always_on' ? new AlwaysOnSampler() : settings.kind === 'always_off' ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(settings.ratio);
+  return settings.parentBased ? new ParentBasedSampler({ root }) : root;
 }
 
 /** Exports what is still buffered; the process calls it as it stops. */

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..', '..');
 const load = () => import(join(ROOT, 'bench', 'lib', 'report.mjs'));
 const recorded = () => JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'latest.json'), 'utf8'));
+const recordedSoak = () => JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'soak.json'), 'utf8'));
 
 describe('bench report', () => {
-  it('renders the committed results into the committed docs/performance.md and chart', async () => {
+  it('renders the committed results (the bench’s and the soak’s) into the committed docs/performance.md and chart', async () => {
     const { markdown, chart } = await load();
     const result = recorded();
-    expect(markdown(result)).toBe(readFileSync(join(ROOT, 'docs', 'performance.md'), 'utf8'));
+    expect(markdown(result, recordedSoak())).toBe(readFileSync(join(ROOT, 'docs', 'performance.md'), 'utf8'));
     expect(chart(result.latencyCurve)).toBe(readFileSync(join(ROOT, 'docs', 'performance-latency.svg'), 'utf8'));
   });
 

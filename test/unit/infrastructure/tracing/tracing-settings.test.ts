@@ -5,12 +5,12 @@ const DEFAULT_BATCH = { scheduledDelayMillis: 5000, exportTimeoutMillis: 30000, 
 
 describe('tracingSettings (the standard OTEL_* variables)', () => {
   it('exports nothing when no OTLP endpoint is set', () => {
-    expect(tracingSettings({})).toEqual({ export: null });
-    expect(tracingSettings({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'x' })).toEqual({ export: null });
+    expect(tracingSettings({}).export).toBeNull();
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'x' }).export).toBeNull();
   });
 
   it('exports over http/protobuf by default, to the endpoint for all signals or for traces', () => {
-    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toEqual({ export: { protocol: 'http/protobuf', batch: DEFAULT_BATCH } });
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).export).toEqual({ protocol: 'http/protobuf', batch: DEFAULT_BATCH });
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' }).export?.protocol).toBe('http/protobuf');
   });
 
@@ -20,13 +20,21 @@ describe('tracingSettings (the standard OTEL_* variables)', () => {
   });
 
   it('is off when OTEL_SDK_DISABLED is true or OTEL_TRACES_EXPORTER is none, whatever the endpoint', () => {
-    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'TRUE' })).toEqual({ export: null });
-    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'none' })).toEqual({ export: null });
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'TRUE' }).export).toBeNull();
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'none' }).export).toBeNull();
   });
 
   it('honours the batch processor’s variables, a batch never larger than the queue', () => {
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_BSP_EXPORT_TIMEOUT: '2000', OTEL_BSP_MAX_QUEUE_SIZE: '64', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512' };
     expect(tracingSettings(env).export?.batch).toEqual({ scheduledDelayMillis: 100, exportTimeoutMillis: 2000, maxQueueSize: 64, maxExportBatchSize: 64 });
+  });
+
+  it('samples as OTEL_TRACES_SAMPLER says, parent-based and always on by default', () => {
+    expect(tracingSettings({}).sampler).toEqual({ kind: 'always_on', parentBased: true, ratio: 1 });
+    expect(tracingSettings({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }).sampler).toEqual({ kind: 'traceidratio', parentBased: true, ratio: 0.1 });
+    expect(tracingSettings({ OTEL_TRACES_SAMPLER: 'always_off' }).sampler).toEqual({ kind: 'always_off', parentBased: false, ratio: 1 });
+    expect(() => tracingSettings({ OTEL_TRACES_SAMPLER: 'jaeger_remote' })).toThrow(ConfigError);
+    expect(() => tracingSettings({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow('OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1');
   });
 
   it('refuses gRPC and malformed numbers at start, naming the variable', () => {

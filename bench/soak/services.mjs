@@ -1,0 +1,91 @@
+// The service under soak: the built API and worker (dist/main.js) as separate processes, as
+// production runs them, with the peak RSS of each role kept across restarts (a killed worker's
+// successor adds to the same role).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+// The same memory settings as `npm start` (package.json): the RSS reported is what production sees.
+const NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
+
+/** Peak resident memory of a live process (VmHWM), in bytes; 0 once it is gone. */
+export function peakRss(pid) {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export class SoakServices {
+  constructor(env) {
+    this.env = env;
+    this.children = new Map();
+    this.peaks = { api: 0, worker: 0 };
+    this.exits = [];
+    this.sampler = setInterval(() => this.sample(), 250);
+  }
+
+  sample() {
+    for (const [role, child] of this.children) this.peaks[role] = Math.max(this.peaks[role], peakRss(child.pid));
+  }
+
+  start(role) {
+    const child = spawn(process.execPath, [...NODE_FLAGS, join(ROOT, 'dist', 'main.js')], {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env, SERVICE_ROLE: role, PORT: role === 'api' ? this.env.PORT : '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+    child.once('exit', (code, signal) => {
+      if (this.children.get(role) === child) this.children.delete(role);
+      if (!child.expectedExit) this.exits.push({ role, code, signal, stderr });
+    });
+    this.children.set(role, child);
+    return child;
+  }
+
+  /** Waits until the API answers /health/ready with 200. */
+  async apiReady(baseUrl, timeoutMs = 60_000) {
+    const until = Date.now() + timeoutMs;
+    while (Date.now() < until) {
+      const status = await fetch(`${baseUrl}/health/ready`).then((r) => r.status, () => 0);
+      if (status === 200) return;
+      if (!this.children.has('api')) throw new Error(`the API exited: ${this.exits.at(-1)?.stderr ?? ''}`);
+      await sleep(100);
+    }
+    throw new Error('the API did not become ready');
+  }
+
+  /** kill -9 of the worker, and a new one after `ms`. */
+  async killWorker(ms) {
+    const worker = this.children.get('worker');
+    if (worker) {
+      this.sample();
+      worker.expectedExit = true;
+      const exited = new Promise((done) => worker.once('exit', done));
+      worker.kill('SIGKILL');
+      await exited;
+    }
+    await sleep(ms);
+    this.start('worker');
+  }
+
+  async stop() {
+    clearInterval(this.sampler);
+    this.sample();
+    await Promise.all(
+      [...this.children.values()].map((child) => {
+        child.expectedExit = true;
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill('SIGTERM');
+        const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        return exited.finally(() => clearTimeout(force));
+      }),
+    );
+  }
+}
