@@ -12,21 +12,15 @@
 //                    the API's V8 helper threads on core 1, the open-loop generator at nice -20
 //   --autovacuum     ALTER SYSTEM autovacuum = on for the run when the server has it off
 
+import { readFlags } from './flags.mjs';
+
 const KNOWN = new Set(['quick', 'duration', 'rounds', 'reuse', 'only', 'no-webhooks', 'backlog', 'report', 'pin', 'autovacuum']);
 const WITH_VALUE = new Set(['duration', 'rounds', 'only', 'backlog']);
 
 export class OptionsError extends Error {}
 
 export function parseOptions(argv, env = {}) {
-  const given = new Map();
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i].replace(/^--/, '');
-    if (!argv[i].startsWith('--') || !KNOWN.has(name)) throw new OptionsError(`unknown option ${argv[i]} (see the head of bench/lib/options.mjs)`);
-    if (WITH_VALUE.has(name)) {
-      if (i + 1 >= argv.length) throw new OptionsError(`--${name} needs a value`);
-      given.set(name, argv[++i]);
-    } else given.set(name, true);
-  }
+  const given = readFlags(argv, { known: KNOWN, withValue: WITH_VALUE, optionsFile: 'bench/lib/options.mjs', fail: (message) => new OptionsError(message) });
   const quick = given.has('quick');
   const positive = (name, fallback) => {
     const value = Number(given.get(name) ?? fallback);

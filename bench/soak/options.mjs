@@ -9,21 +9,15 @@
 //   --seed N           the random choices' seed (printed; default a random one)
 //   --json             print the summary as one JSON line instead of text
 
+import { readFlags } from '../lib/flags.mjs';
+
 const KNOWN = new Set(['pages', 'concurrency', 'subscriptions', 'fail-share', 'chaos', 'timeout', 'seed', 'json']);
 const WITH_VALUE = new Set(['pages', 'concurrency', 'subscriptions', 'fail-share', 'timeout', 'seed']);
 
 export class SoakOptionsError extends Error {}
 
 export function parseSoakOptions(argv, env = {}) {
-  const given = new Map();
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i].replace(/^--/, '');
-    if (!argv[i].startsWith('--') || !KNOWN.has(name)) throw new SoakOptionsError(`unknown option ${argv[i]} (see the head of bench/soak/options.mjs)`);
-    if (WITH_VALUE.has(name)) {
-      if (i + 1 >= argv.length) throw new SoakOptionsError(`--${name} needs a value`);
-      given.set(name, argv[++i]);
-    } else given.set(name, true);
-  }
+  const given = readFlags(argv, { known: KNOWN, withValue: WITH_VALUE, optionsFile: 'bench/soak/options.mjs', fail: (message) => new SoakOptionsError(message) });
   const whole = (name, fallback, min) => {
     const value = Number(given.get(name) ?? fallback);
     if (!Number.isInteger(value) || value < min) throw new SoakOptionsError(`--${name} must be a whole number of at least ${min}`);
