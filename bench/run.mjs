@@ -54,7 +54,7 @@ async function main(services, host) {
   await services.settleDatabase();
   await host.autovacuum();
   const diskFlush = services.probeDiskFlush();
-  const { apiKey, brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId } = seed.sample;
+  const { tenantId, apiKey, brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId } = seed.sample;
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
 
   await host.pinServices();
@@ -63,7 +63,7 @@ async function main(services, host) {
   const helperThreads = host.moveApiHelperThreads(api.pid);
   const stopApiRss = services.sampleRss(api.pid);
   const tenantBrands = await (await fetch(`${BASE}/v0/brands?limit=100`, { headers })).json();
-  const scenarios = endpointScenarios({ brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths: tenantBrands.items.map((b) => `/v0/brands/${b.brandId}`) }, options.only);
+  const scenarios = endpointScenarios({ tenantId, brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths: tenantBrands.items.map((b) => `/v0/brands/${b.brandId}`) }, options.only);
   const measured = await measureEndpoints({ services, host, options, log, scenarios, headers });
   const apiRss = stopApiRss();
 

@@ -3,10 +3,16 @@
 
 const pad = (value, width, end = false) => (end ? String(value).padEnd(width) : String(value).padStart(width));
 
+/** Whether the run measured baseline (c) (runs recorded before it existed did not). */
+const hasFloor = (result) => result.scenarios.some((s) => s.ratioToFloor !== undefined);
+
 /** The console summary of a run; `recorded` says where its results went. */
 export function table(result, recorded) {
-  const head = `${pad('scenario', 34, true)} ${pad('req/s', 7)} ${pad('p50', 6)} ${pad('p99', 6)} ${pad('errors', 6)} ${pad('/(a)', 6)} ${pad('/(b)', 6)}`;
-  const rows = result.scenarios.map((s) => `${pad(s.name, 34, true)} ${pad(s.rps, 7)} ${pad(s.p50Ms, 6)} ${pad(s.p99Ms, 6)} ${pad(s.errors, 6)} ${pad(s.ratioToBareNest, 6)} ${pad(s.ratioToRawPg, 6)}`);
+  const floor = hasFloor(result);
+  const head = `${pad('scenario', 34, true)} ${pad('req/s', 7)} ${pad('p50', 6)} ${pad('p99', 6)} ${pad('errors', 6)} ${pad('/(a)', 6)} ${pad('/(b)', 6)}${floor ? ` ${pad('/(c)', 6)}` : ''}`;
+  const rows = result.scenarios.map(
+    (s) => `${pad(s.name, 34, true)} ${pad(s.rps, 7)} ${pad(s.p50Ms, 6)} ${pad(s.p99Ms, 6)} ${pad(s.errors, 6)} ${pad(s.ratioToBareNest, 6)} ${pad(s.ratioToRawPg, 6)}${floor ? ` ${pad(s.ratioToFloor, 6)}` : ''}`,
+  );
   const w = result.webhooks;
   return [
     head,
@@ -118,17 +124,18 @@ export function markdown(result, soak = null) {
   const m = result.machine;
   const w = result.webhooks;
   const d = m.diskFlush;
-  const rows = result.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.ratioToBareNest} | ${s.ratioToRawPg} | ${halfLoadCell(s)} |`);
+  const floor = hasFloor(result);
+  const rows = result.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.ratioToBareNest} | ${s.ratioToRawPg} |${floor ? ` ${s.ratioToFloor} |` : ''} ${halfLoadCell(s)} |`);
   const openLoop = m.openLoopGenerator === 'c' ? 'bench/open-loop.c' : 'bench/constant-rate.mjs';
   return `# Performance
 
 Measured by \`npm run bench${m.hostChanges?.pin || m.hostChanges?.autovacuum ? ` -- --${[m.hostChanges.pin && 'pin', m.hostChanges.autovacuum && 'autovacuum'].filter(Boolean).join(' --')}` : ''}\`${m.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${m.cpus} cores, ${m.memoryGb} GiB, Node ${m.node}); ${placement(m)}.
 Maximum throughput: ${m.loadGenerator ?? 'autocannon'}, 32 connections, after a warm-up. Half load and the latency curve: an open-loop generator at a constant rate (${openLoop}${m.openLoopPriority === 'nice -20' ? ', at the top CPU priority of its core, so that it sends on time' : ''}), latency counted from when each request was due (no coordinated omission), after 1 s of warm-up. PATCH goes round 100 brands of the tenant. Each round measures the reads, then the writes, after a checkpoint.
 Data set: ${m.seed.tenants} tenants, ${m.seed.brands} brands, ${m.seed.pageGroups} page groups, ${m.seed.sessions} sessions (all in the measured page group). Medians of ${m.rounds} interleaved round(s) of ${m.durationSeconds} s.
-Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs.
+Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs${floor ? '; (c) a bare \`node:http\` server in the same process running that query with no framework, key, limit or log: the floor of what this machine allows for the list' : ''}.
 ${d ? `The disk under PostgreSQL, before the load (bench/fsync-probe.mjs, 8 KB + fdatasync at ${d.rate}/s for ${d.flushes} flushes): p50 ${d.p50Ms} ms, p99 ${d.p99Ms} ms, max ${d.maxMs} ms; ${d.over50Ms} flushes over 50 ms, so ${Math.round(d.shareOfArrivalsWaitingOver50Ms * 1000) / 10} % of commits arriving at any moment would wait > 50 ms for the disk alone.\n` : ''}
-| scenario | req/s | p50 ms | p99 ms | errors | ÷ (a) | ÷ (b) | half load: req/s → ms (median of rounds) |
-|---|---|---|---|---|---|---|---|
+| scenario | req/s | p50 ms | p99 ms | errors | ÷ (a) | ÷ (b) |${floor ? ' ÷ (c) |' : ''} half load: req/s → ms (median of rounds) |
+|---|---|---|---|---|---|---|---|${floor ? '---|' : ''}
 ${rows.join('\n')}
 
 Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).

@@ -1,13 +1,18 @@
 // The endpoints a run measures, in the issue's order, and the two baselines of the same run.
 
-export const BASELINES = { bare: 'bare NestJS (a)', rawPg: 'bare NestJS + raw pg list (b)' };
+// PORT + 1 of bench/lib/services.mjs: the API process serves baseline (c) there.
+const FLOOR_BASE = 'http://127.0.0.1:3918';
+
+export const BASELINES = { bare: 'bare NestJS (a)', rawPg: 'bare NestJS + raw pg list (b)', floor: 'bare node:http + raw pg list (c)' };
 
 /** The scenarios of a seeded data set (its sample ids), those whose name contains `only` besides the baselines. */
-export function endpointScenarios({ brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths }, only = '', now = new Date()) {
+export function endpointScenarios({ tenantId, brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths }, only = '', now = new Date()) {
   const brandBody = JSON.stringify({ name: 'Bench brand', preferredAppearance: 'dark', themeLight: { borderColor: '#e5e7eb' }, themeDark: {} });
   return [
     { name: BASELINES.bare, path: '/bench/constant', method: 'GET', baseline: true },
     { name: BASELINES.rawPg, path: '/bench/raw-brands', method: 'GET', baseline: true },
+    // The API process's bare node:http server on the next port (interfaces/http/bench/bare-floor.server.ts).
+    ...(tenantId ? [{ name: BASELINES.floor, url: `${FLOOR_BASE}/floor/brands?tenant=${tenantId}`, method: 'GET', baseline: true }] : []),
     { name: 'GET /v0/brands (20 items)', path: '/v0/brands', method: 'GET' },
     { name: 'GET /v0/brands/{id}', path: `/v0/brands/${brandId}`, method: 'GET' },
     { name: 'POST /v0/brands', path: '/v0/brands', method: 'POST', body: brandBody },

@@ -42,12 +42,13 @@ export function summariseFixedRate(runs) {
 }
 
 /**
- * Each scenario's recorded line: its maximum, its ratios to the two baselines of the same run,
+ * Each scenario's recorded line: its maximum, its ratios to the baselines of the same run,
  * and its fixed-rate figures at half that maximum when it has them.
  */
 export function scenarioLines(scenarios, maximum, half, baselines) {
   const a = maximum[baselines.bare].rps;
   const b = maximum[baselines.rawPg].rps;
+  const c = maximum[baselines.floor]?.rps;
   return scenarios.map((s) => {
     const max = maximum[s.name];
     return {
@@ -58,6 +59,7 @@ export function scenarioLines(scenarios, maximum, half, baselines) {
       errors: max.errors,
       ratioToBareNest: round(max.rps / a, 2),
       ratioToRawPg: round(max.rps / b, 2),
+      ...(c && { ratioToFloor: round(max.rps / c, 2) }),
       ...(half[s.name] && { halfLoad: { rps: Math.floor(max.rps / 2), ...half[s.name] } }),
     };
   });

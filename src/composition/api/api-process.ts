@@ -3,6 +3,7 @@ import type { Logger } from '../../application/shared/logger.port';
 import type { Metrics } from '../../application/shared/metrics.port';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import { chooseQueueBackend } from '../../infrastructure/queue/queue-backend';
+import { startBareFloor } from '../../interfaces/http/bench/bare-floor.server';
 import { RedisRateLimiter } from '../../infrastructure/rate-limit/redis-rate-limiter';
 import type { Database } from '../shared/open-database';
 import { createHttpApp } from './http-app';
@@ -27,6 +28,10 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  // `npm run bench` only: baseline (c), the bare floor, on the next port.
+  const floor = config.benchBaselines
+    ? await startBareFloor({ connectionString: database.location.url, poolMax: config.databasePoolMax, host: config.host, port: port + 1 })
+    : undefined;
   logger.info(
     { api: `${base}/v0`, docs: config.docsEnabled ? `${base}/docs` : 'disabled', openapi: config.docsEnabled ? `${base}/docs-json` : 'disabled', database: database.location.source },
     `API listening on ${base}/v0${config.docsEnabled ? `, docs at ${base}/docs` : ''}`,
@@ -46,6 +51,7 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
     close: async () => {
       closing = true;
       await app.close();
+      await floor?.close();
       rateLimiter?.close();
     },
   };

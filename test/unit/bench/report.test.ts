@@ -29,10 +29,22 @@ describe('bench report', () => {
     const { table } = await load();
     const result = recorded();
     const lines = table(result, true).split('\n');
-    expect(lines[0]).toMatch(/^scenario\s+req\/s\s+p50\s+p99\s+errors\s+\/\(a\)\s+\/\(b\)$/);
+    expect(lines[0]).toMatch(/^scenario\s+req\/s\s+p50\s+p99\s+errors\s+\/\(a\)\s+\/\(b\)(\s+\/\(c\))?$/);
     for (const s of result.scenarios) expect(lines.some((l: string) => l.startsWith(s.name) && l.includes(` ${s.rps} `))).toBe(true);
     expect(table(result, true)).toContain(`webhooks: ${result.webhooks.deliveriesPerSecond} deliveries/s by one worker`);
     expect(table(result, true)).toContain('results: bench/results/latest.json');
     expect(table({ ...result, webhooks: {} }, false)).toMatch(/webhooks: not measured[\s\S]*partial run, not recorded/);
+  });
+
+  it('shows the ratio to the floor (c) when the run measured it, and not before', async () => {
+    const { table, markdown } = await load();
+    const result = recorded();
+    const withFloor = { ...result, scenarios: result.scenarios.map((s: { rps: number }) => ({ ...s, ratioToFloor: Math.round((s.rps / 8000) * 100) / 100 })) };
+    const withoutFloor = { ...result, scenarios: result.scenarios.map(({ ratioToFloor, ...s }: { ratioToFloor?: number }) => s) };
+    expect(table(withFloor, true).split('\n')[0]).toMatch(/\/\(b\)\s+\/\(c\)$/);
+    expect(markdown(withFloor)).toContain('| ÷ (a) | ÷ (b) | ÷ (c) |');
+    expect(markdown(withFloor)).toContain('(c) a bare `node:http` server');
+    expect(table(withoutFloor, true).split('\n')[0]).toMatch(/\/\(b\)$/);
+    expect(markdown(withoutFloor)).not.toContain('÷ (c)');
   });
 });

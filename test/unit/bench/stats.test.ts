@@ -41,6 +41,10 @@ describe('bench statistics', () => {
       name: 'list', rps: 3000, p50Ms: 8, p99Ms: 18, errors: 1, ratioToBareNest: 0.5, ratioToRawPg: 1,
       halfLoad: { rps: 1499, p50Ms: 1, p99Ms: 5, p99MsEachRound: [5], stealPercentEachRound: [0], errors: 0 },
     });
+    // With the floor (c) measured, each line has its ratio to it too.
+    const withFloor = scenarioLines([...scenarios, { name: 'c' }], { ...maximum, c: { rps: 12000, p50Ms: 2, p99Ms: 5, errors: 0 } }, half, { bare: 'a', rawPg: 'b', floor: 'c' });
+    expect(withFloor[2].ratioToFloor).toBe(0.25);
+    expect(withFloor[3].ratioToFloor).toBe(1);
   });
 
   it('counts an event that never arrived as arriving at the end of the run', async () => {
