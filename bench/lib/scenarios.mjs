@@ -1,7 +1,8 @@
-// The endpoints a run measures, in the issue's order, and the two baselines of the same run.
+// The endpoints a run measures, in the issue's order, and the baselines of the same run.
+import { FLOOR_PORT } from './services.mjs';
 
-// PORT + 1 of bench/lib/services.mjs: the API process serves baseline (c) there.
-const FLOOR_BASE = 'http://127.0.0.1:3918';
+// The API process serves baseline (c) there.
+const FLOOR_BASE = `http://127.0.0.1:${FLOOR_PORT}`;
 
 export const BASELINES = { bare: 'bare NestJS (a)', rawPg: 'bare NestJS + raw pg list (b)', floor: 'bare node:http + raw pg list (c)' };
 

@@ -10,6 +10,8 @@ import { recreateDatabase } from '../database.mjs';
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const PORT = 3917;
 export const BASE = `http://127.0.0.1:${PORT}`;
+/** Where the API process serves baseline (c), the bare node:http floor (interfaces/http/bench/bare-floor.server.ts). */
+export const FLOOR_PORT = 3920;
 const NODE = process.execPath;
 // The services run with the memory settings of `npm start` and the Dockerfile.
 export const SERVICE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
@@ -114,7 +116,7 @@ export function createServices(options, log) {
       // BENCH_API_NODE_FLAGS / BENCH_WORKER_NODE_FLAGS: extra node flags for looking into a run,
       // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (the profile is written when the process exits).
       const extraFlags = (process.env[`BENCH_${role.toUpperCase()}_NODE_FLAGS`] ?? '').split(' ').filter(Boolean);
-      const child = node(core, join(ROOT, 'dist', 'main.js'), [], { ...env, SERVICE_ROLE: role, PORT: String(PORT), BENCH_BASELINES: 'true', ...extra }, ['ignore', logFile, 'inherit'], [...SERVICE_FLAGS, ...extraFlags]);
+      const child = node(core, join(ROOT, 'dist', 'main.js'), [], { ...env, SERVICE_ROLE: role, PORT: String(PORT), BENCH_BASELINES: 'true', BENCH_FLOOR_PORT: String(FLOOR_PORT), ...extra }, ['ignore', logFile, 'inherit'], [...SERVICE_FLAGS, ...extraFlags]);
       if (role === 'worker') return child;
       for (let i = 0; i < 200; i++) {
         if (await fetch(`${BASE}/health/ready`).then((r) => r.ok, () => false)) return child;

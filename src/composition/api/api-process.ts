@@ -28,10 +28,11 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-  // `npm run bench` only: baseline (c), the bare floor, on the next port.
-  const floor = config.benchBaselines
-    ? await startBareFloor({ connectionString: database.location.url, poolMax: config.databasePoolMax, host: config.host, port: port + 1 })
-    : undefined;
+  // `npm run bench` only: baseline (c), the bare floor, on a port of its own.
+  const floor =
+    config.benchBaselines && config.benchFloorPort
+      ? await startBareFloor({ connectionString: database.location.url, poolMax: config.databasePoolMax, host: config.host, port: config.benchFloorPort })
+      : undefined;
   logger.info(
     { api: `${base}/v0`, docs: config.docsEnabled ? `${base}/docs` : 'disabled', openapi: config.docsEnabled ? `${base}/docs-json` : 'disabled', database: database.location.source },
     `API listening on ${base}/v0${config.docsEnabled ? `, docs at ${base}/docs` : ''}`,

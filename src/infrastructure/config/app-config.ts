@@ -76,6 +76,8 @@ export interface AppConfig {
   corsOrigins: string[];
   /** Mounts the /bench baseline routes (`npm run bench` only). */
   benchBaselines: boolean;
+  /** With benchBaselines: where baseline (c), the bare node:http floor, listens (none when unset). */
+  benchFloorPort?: number;
   /** Prometheus /metrics on a port of its own (off the public API port). */
   metrics: { enabled: boolean; host: string; port: number };
 }
@@ -161,6 +163,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: read<false | number | string>('TRUST_PROXY', false, trustProxy, TRUST_PROXY_EXPECTED),
     corsOrigins: read<string[]>('CORS_ORIGINS', [], origins, 'a comma-separated list of http(s) origins'),
     benchBaselines: read('BENCH_BASELINES', false, boolean, 'true or false'),
+    benchFloorPort: read<number | undefined>('BENCH_FLOOR_PORT', undefined, integerIn(1, 65535), 'an integer from 1 to 65535'),
     metrics: {
       enabled: read('METRICS_ENABLED', true, boolean, 'true or false'),
       host: read('METRICS_HOST', '127.0.0.1', (raw) => (/^[\w.:-]+$/.test(raw) ? raw : undefined), 'a host name or address'),
