@@ -7,6 +7,7 @@ import { TemplateQueries } from '../application/template/template-queries.port';
 import { BulkSeeder } from '../application/seed/bulk-seeder.port';
 import { IdempotencyStore } from '../application/idempotency/idempotency-store.port';
 import { RateLimiter } from '../application/rate-limit/rate-limiter.port';
+import { ApiKeyCache } from '../application/api-key/api-key-cache.port';
 import { RateLimitSettings } from '../application/rate-limit/rate-limit-settings.port';
 import { UnitOfWork } from '../application/shared/unit-of-work.port';
 import { EventQueries } from '../application/event/event-queries.port';
@@ -44,6 +45,7 @@ import { SqlEventQueries } from './persistence/queries/sql-event.queries';
 import { SqlBulkSeeder } from './persistence/seeding/sql-bulk-seeder';
 import { SqlIdempotencyStore } from './persistence/repositories/sql-idempotency.store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
+import { NoApiKeyCache } from './rate-limit/no-api-key.cache';
 import { SqlBrandQueries } from './persistence/queries/sql-brand.queries';
 import { SqlPageGroupQueries } from './persistence/queries/sql-page-group.queries';
 import { SqlPageQueries } from './persistence/queries/sql-page.queries';
@@ -64,6 +66,8 @@ export interface InfrastructureDeps {
   logger: Logger;
   /** Shared (Redis) when the process has one; else counted in this process. */
   rateLimiter?: RateLimiter;
+  /** Keys already seen, beside their budgets (Redis); none when not given (every key from PostgreSQL). */
+  apiKeyCache?: ApiKeyCache;
   /** One per process; a fresh one (without Node's default metrics) when not given. */
   metrics?: Metrics;
 }
@@ -102,6 +106,7 @@ export class InfrastructureModule {
       { provide: BulkSeeder, useClass: SqlBulkSeeder },
       { provide: IdempotencyStore, useClass: SqlIdempotencyStore },
       { provide: RateLimiter, useValue: deps.rateLimiter ?? new MemoryRateLimiter() },
+      { provide: ApiKeyCache, useValue: deps.apiKeyCache ?? new NoApiKeyCache() },
       { provide: RateLimitSettings, useValue: deps.config.rateLimit },
       { provide: Metrics, useValue: deps.metrics ?? new PrometheusMetrics({ defaultMetrics: false }) },
       { provide: SecretCipher, useValue: new SecretCipher(resolveEncryptionKey(deps.config.secretsEncryptionKey, deps.config.dataDir, deps.logger)) },

@@ -1,4 +1,7 @@
-import { inContext } from '../support/database';
+import { randomBytes } from 'node:crypto';
+import { inContext, sqlIn } from '../support/database';
+import { RedisApiKeyCache } from '../../src/infrastructure/rate-limit/redis-api-key.cache';
+import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis-rate-limiter';
 import { RevokeApiKey } from '../../src/application/api-key/revoke-api-key.use-case';
 import { brandBody } from '../support/builders/request-bodies';
 import { createTenant, startTestApp, TestApp } from '../support/test-app';
@@ -56,6 +59,50 @@ describe('x-api-key authentication', () => {
   it('protects every /v0 route, known or not yet routed', async () => {
     for (const [method, path] of [['get', '/v0/brands'], ['post', '/v0/brands'], ['get', '/v0/brands/brand_01jdq8w9k1a2b3c4d5e6f7g8h9'], ['patch', '/v0/brands/brand_01jdq8w9k1a2b3c4d5e6f7g8h9']] as const) {
       expect((await t.http[method](path)).status).toBe(401);
+    }
+  });
+});
+
+describe('x-api-key with the key cache in Redis (two API instances, as production runs them)', () => {
+  const prefix = `test-${randomBytes(4).toString('hex')}:`;
+  let one: TestApp;
+  let two: TestApp;
+  const limiters: RedisRateLimiter[] = [];
+  beforeAll(async () => {
+    const withCache = () => {
+      const limiter = new RedisRateLimiter('redis://127.0.0.1:6379', prefix);
+      limiters.push(limiter);
+      return startTestApp({ rateLimiter: limiter, apiKeyCache: new RedisApiKeyCache(limiter.redis, prefix), env: { RATE_LIMIT_MAX: '100' } });
+    };
+    [one, two] = await Promise.all([withCache(), withCache()]);
+  });
+  afterAll(async () => {
+    await Promise.all([one.close(), two.close()]);
+    for (const limiter of limiters) limiter.close();
+  });
+
+  it('answers a key seen before from the cache: a revocation written past the use case goes unseen, so revocation must go through it', async () => {
+    const tenant = await createTenant(one);
+    expect((await one.http.get('/v0/brands').set('x-api-key', tenant.apiKey)).status).toBe(200);
+    await sqlIn(one.orm, 'UPDATE api_keys SET revoked_at = now() WHERE id = ?', [tenant.apiKeyId]);
+    // No lookup in PostgreSQL: the cached key is still let in, by either instance.
+    expect((await one.http.get('/v0/brands').set('x-api-key', tenant.apiKey)).status).toBe(200);
+    expect((await two.http.get('/v0/brands').set('x-api-key', tenant.apiKey)).status).toBe(200);
+  });
+
+  it('refuses a revoked key on its next request in every instance, and counts one budget across them', async () => {
+    const tenant = await createTenant(one);
+    const remaining = async (app: TestApp) => {
+      const res = await app.http.get('/v0/brands').set('x-api-key', tenant.apiKey);
+      expect(res.status).toBe(200);
+      return Number(res.headers['ratelimit-remaining']);
+    };
+    expect([await remaining(one), await remaining(two), await remaining(one)]).toEqual([99, 98, 97]);
+    await inContext(one.orm, () => one.app.get(RevokeApiKey).execute({ apiKeyId: tenant.apiKeyId }));
+    for (const instance of [one, two]) {
+      const res = await instance.http.get('/v0/brands').set('x-api-key', tenant.apiKey);
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject(UNAUTHORIZED_BODY);
     }
   });
 });

@@ -5,6 +5,7 @@ import { createHttpApp } from '../../src/composition/api/http-app';
 import { CreateApiKey } from '../../src/application/api-key/create-api-key.use-case';
 import { CreateTenant } from '../../src/application/tenant/create-tenant.use-case';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
+import type { ApiKeyCache } from '../../src/application/api-key/api-key-cache.port';
 import type { RateLimiter } from '../../src/application/rate-limit/rate-limiter.port';
 import type { Logger } from '../../src/application/shared/logger.port';
 import { inContext, openTestOrm } from './database';
@@ -19,7 +20,7 @@ export interface TestApp {
 
 /** The real API (every middleware, guard, pipe and filter) on the test database, in process. */
 export async function startTestApp(
-  options: { logger?: Logger; orm?: MikroORM; env?: Record<string, string>; rateLimiter?: RateLimiter } = {},
+  options: { logger?: Logger; orm?: MikroORM; env?: Record<string, string>; rateLimiter?: RateLimiter; apiKeyCache?: ApiKeyCache } = {},
 ): Promise<TestApp> {
   const orm = options.orm ?? (await openTestOrm());
   const config = loadConfig({
@@ -33,7 +34,7 @@ export async function startTestApp(
     RATE_LIMIT_AUTH_FAILURES_MAX: '1000000',
     ...options.env,
   });
-  const app = await createHttpApp({ config, orm, logger: options.logger ?? testLogger(), rateLimiter: options.rateLimiter });
+  const app = await createHttpApp({ config, orm, logger: options.logger ?? testLogger(), rateLimiter: options.rateLimiter, apiKeyCache: options.apiKeyCache });
   await app.init();
   return {
     app,

@@ -1,22 +1,45 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyPrincipal, ApiKeyRepository } from '../../domain/api-key/api-key-repository.port';
 import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets.port';
+import { RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter.port';
+import { ApiKeyCache } from './api-key-cache.port';
+
+/** A request let in: whose key it is, and its budget counted (null when the limit store is away: fail open). */
+export interface Admission {
+  principal: ApiKeyPrincipal;
+  budget: RateLimitDecision | null;
+}
 
 /**
- * Resolves a presented key to its tenant. No cache: one indexed lookup per request is what lets a
- * revocation count at once in every API process (decisions.md, Authentication).
+ * Resolves a presented key to its tenant and counts the request against the key's budget. A key
+ * the cache knows costs one round trip to it, the budget counted in the same; one it does not is
+ * looked up in PostgreSQL and then cached with the count. Revocation marks the cache after its
+ * commit (RevokeApiKey), so a revoked key is refused on its next request in every process.
  */
 @Injectable()
 export class AuthenticateApiKey {
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly secrets: ApiKeySecrets,
+    private readonly cache: ApiKeyCache,
+    private readonly limiter: RateLimiter,
   ) {}
 
   /** Null for a missing, malformed, unknown or revoked key: callers must not tell them apart. */
-  async execute(presented: string | undefined): Promise<ApiKeyPrincipal | null> {
+  async execute(presented: string | undefined, budget: { limit: number; windowMs: number }): Promise<Admission | null> {
     if (!presented) return null;
     const hash = this.secrets.hash(presented);
-    return hash ? this.keys.findActiveByHash(hash) : null;
+    if (!hash) return null;
+    const cached = await this.cache.lookupAndCount(hash, budget.limit, budget.windowMs);
+    if (cached === 'revoked') return null;
+    if (cached !== null && cached !== 'unknown') return cached;
+    const principal = await this.keys.findActiveByHash(hash);
+    if (!principal) return null;
+    // Known to the cache from now on; without a cache (or with it away) the limiter counts alone.
+    const counted =
+      cached === 'unknown'
+        ? await this.cache.rememberAndCount(hash, principal, budget.limit, budget.windowMs)
+        : await this.limiter.hit(`key:${principal.apiKeyId}`, budget.limit, budget.windowMs);
+    return { principal, budget: counted };
   }
 }

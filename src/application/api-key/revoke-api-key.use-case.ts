@@ -3,6 +3,16 @@ import { ApiKeyRepository } from '../../domain/api-key/api-key-repository.port';
 import { Clock } from '../../domain/shared/clock.port';
 import { foundOrFail } from '../shared/found-or-fail';
 import { UnitOfWork } from '../shared/unit-of-work.port';
+import { ApiKeyCache } from './api-key-cache.port';
+
+/** The revocation is in PostgreSQL; the key cache could not be told, so cached copies live on for a while. */
+export class RevocationNotCachedError extends Error {
+  constructor(apiKeyId: string) {
+    super(
+      `api key ${apiKeyId} is revoked in the database, but the key cache (Redis) could not be reached: API processes that cached the key may accept it for up to a minute; run the command again`,
+    );
+  }
+}
 
 @Injectable()
 export class RevokeApiKey {
@@ -10,14 +20,22 @@ export class RevokeApiKey {
     private readonly keys: ApiKeyRepository,
     private readonly clock: Clock,
     private readonly unitOfWork: UnitOfWork,
+    private readonly cache: ApiKeyCache,
   ) {}
 
-  execute(input: { apiKeyId: string }): Promise<{ apiKeyId: string; revokedAt: string }> {
-    return this.unitOfWork.run(async () => {
+  /**
+   * Revokes the key (again, if it was: the first time is kept) and then marks it revoked in the
+   * key cache, after the commit: a request that read the key as active before the commit cannot
+   * cache it afterwards (ApiKeyCache), and any copy cached before is overwritten.
+   */
+  async execute(input: { apiKeyId: string }): Promise<{ apiKeyId: string; revokedAt: string }> {
+    const { keyHash, ...revoked } = await this.unitOfWork.run(async () => {
       const key = await foundOrFail('api key', 'apikey', input.apiKeyId, () => this.keys.findById(input.apiKeyId, { forUpdate: true }));
       key.revoke(this.clock.now());
       await this.keys.save(key);
-      return { apiKeyId: key.id, revokedAt: key.revokedAt!.toISOString() };
+      return { apiKeyId: key.id, revokedAt: key.revokedAt!.toISOString(), keyHash: key.keyHash };
     });
+    if (!(await this.cache.markRevoked(keyHash))) throw new RevocationNotCachedError(revoked.apiKeyId);
+    return revoked;
   }
 }

@@ -4,6 +4,7 @@ import type { Metrics } from '../../application/shared/metrics.port';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import { chooseQueueBackend } from '../../infrastructure/queue/queue-backend';
 import { startBareFloor } from '../../interfaces/http/bench/bare-floor.server';
+import { RedisApiKeyCache } from '../../infrastructure/rate-limit/redis-api-key.cache';
 import { RedisRateLimiter } from '../../infrastructure/rate-limit/redis-rate-limiter';
 import type { Database } from '../shared/open-database';
 import { createHttpApp } from './http-app';
@@ -19,11 +20,14 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
   const { config, database, logger } = deps;
   const redis = await chooseQueueBackend(config.redisUrl, database.location.url, logger);
   let rateLimiter: RedisRateLimiter | undefined;
+  let apiKeyCache: RedisApiKeyCache | undefined;
   if (redis.kind === 'redis') {
     rateLimiter = new RedisRateLimiter(redis.url, 'lp:');
+    // Keys already seen beside their budgets, on the same connection: one round trip a request.
+    apiKeyCache = new RedisApiKeyCache(rateLimiter.redis, 'lp:');
     await rateLimiter.ready();
   }
-  const app = await createHttpApp({ config, orm: database.orm, logger, rateLimiter, metrics: deps.metrics });
+  const app = await createHttpApp({ config, orm: database.orm, logger, rateLimiter, apiKeyCache, metrics: deps.metrics });
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;

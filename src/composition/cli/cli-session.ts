@@ -5,6 +5,9 @@ import { CliModule } from './cli.module';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { CliSession } from '../../interfaces/cli/cli-context';
+import IORedis from 'ioredis';
+import { chooseQueueBackend } from '../../infrastructure/queue/queue-backend';
+import { RedisApiKeyCache } from '../../infrastructure/rate-limit/redis-api-key.cache';
 
 /** Opens the database (migrating it) and the use cases for one CLI command. */
 export async function openCliSession(
@@ -15,9 +18,11 @@ export async function openCliSession(
 ): Promise<CliSession> {
   // The operator's tool: no statement timeout (a bulk seed may rightly run long statements).
   const database = await openDatabase(config, logger, options);
+  // The API's key cache, so that a revocation reaches it; connected only if a command uses it.
+  const cacheRedis = await keyCacheRedis(config, database.location.url, logger);
   try {
     const app = await NestFactory.createApplicationContext(
-      CliModule.forRoot({ config, orm: database.orm, logger }),
+      CliModule.forRoot({ config, orm: database.orm, logger, apiKeyCache: cacheRedis && new RedisApiKeyCache(cacheRedis, 'lp:') }),
       { logger: false, abortOnError: false },
     );
     return {
@@ -26,11 +31,27 @@ export async function openCliSession(
       within: (work) => RequestContext.create(database.orm.em, work),
       close: async () => {
         await app.close();
+        cacheRedis?.disconnect();
         await database.close();
       },
     };
   } catch (error) {
+    cacheRedis?.disconnect();
     await database.close();
     throw error;
   }
+}
+
+/** The Redis the API processes keep their key cache in (the same choice as theirs), lazily connected. */
+async function keyCacheRedis(config: AppConfig, databaseUrl: string, logger: Logger): Promise<IORedis | undefined> {
+  const backend = await chooseQueueBackend(config.redisUrl, databaseUrl, silent(logger));
+  if (backend.kind !== 'redis') return undefined;
+  const redis = new IORedis(backend.url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 1, commandTimeout: 2000, connectTimeout: 2000 });
+  redis.on('error', () => {});
+  return redis;
+}
+
+/** The CLI's output is the command's: the backend choice is not news to the operator. */
+function silent(logger: Logger): Logger {
+  return { error: logger.error.bind(logger), warn: logger.warn.bind(logger), info: () => undefined, debug: () => undefined, trace: () => undefined };
 }

@@ -1,6 +1,6 @@
 import IORedis from 'ioredis';
 import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter.port';
-import { decision } from './fixed-window';
+import { decision, windowAt } from './fixed-window';
 
 // INCR and the window's expiry in one round trip, atomically: the first hit of a window sets it.
 const HIT = `local c = redis.call('INCR', KEYS[1])
@@ -53,8 +53,7 @@ export class RedisRateLimiter extends RateLimiter {
   }
 
   private window(key: string, windowMs: number): { redisKey: string; resetMs: number } {
-    const now = Date.now();
-    const start = Math.floor(now / windowMs) * windowMs;
-    return { redisKey: `${this.prefix}rl:${key}:${start}`, resetMs: start + windowMs - now };
+    const { start, resetMs } = windowAt(Date.now(), windowMs);
+    return { redisKey: `${this.prefix}rl:${key}:${start}`, resetMs };
   }
 }

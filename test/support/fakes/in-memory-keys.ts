@@ -1,3 +1,5 @@
+import { ApiKeyCache, CachedKey } from '../../../src/application/api-key/api-key-cache.port';
+import { RateLimitDecision, RateLimiter } from '../../../src/application/rate-limit/rate-limiter.port';
 import { ApiKey } from '../../../src/domain/api-key/api-key';
 import { ApiKeyPrincipal, ApiKeyRepository } from '../../../src/domain/api-key/api-key-repository.port';
 import { ApiKeySecrets } from '../../../src/domain/api-key/api-key-secrets.port';
@@ -37,5 +39,60 @@ export class CountingSecrets extends ApiKeySecrets {
   }
   hash(plainKey: string): string | null {
     return plainKey.startsWith('key-') ? `hash(${plainKey})` : null;
+  }
+}
+
+/**
+ * The key cache's rules in memory (what RedisApiKeyCache does in Redis): an entry per hash, a
+ * revocation mark that a later remember does not overwrite, a count per key; `reachable: false`
+ * stands for Redis away.
+ */
+export class InMemoryApiKeyCache extends ApiKeyCache {
+  readonly entries = new Map<string, ApiKeyPrincipal | 'revoked'>();
+  readonly counts = new Map<string, number>();
+  reachable = true;
+
+  async lookupAndCount(keyHash: string, limit: number): Promise<CachedKey | null> {
+    if (!this.reachable) return null;
+    const entry = this.entries.get(keyHash);
+    if (!entry) return 'unknown';
+    if (entry === 'revoked') return 'revoked';
+    return { principal: entry, budget: this.count(keyHash, limit) };
+  }
+
+  async rememberAndCount(keyHash: string, principal: ApiKeyPrincipal, limit: number, _windowMs?: number): Promise<RateLimitDecision | null> {
+    if (!this.reachable) return null;
+    if (!this.entries.has(keyHash)) this.entries.set(keyHash, principal);
+    return this.count(keyHash, limit);
+  }
+
+  async markRevoked(keyHash: string): Promise<boolean> {
+    if (!this.reachable) return false;
+    this.entries.set(keyHash, 'revoked');
+    return true;
+  }
+
+  private count(keyHash: string, limit: number): RateLimitDecision {
+    const counted = (this.counts.get(keyHash) ?? 0) + 1;
+    this.counts.set(keyHash, counted);
+    return { allowed: counted <= limit, limit, remaining: Math.max(0, limit - counted), resetMs: 1000 };
+  }
+}
+
+/** Counts hits per key, all allowed: what the limiter was asked, for use-case tests. */
+export class CountingLimiter extends RateLimiter {
+  readonly hits: string[] = [];
+  async hit(key: string, limit: number): Promise<RateLimitDecision> {
+    this.hits.push(key);
+    return { allowed: true, limit, remaining: limit - 1, resetMs: 1000 };
+  }
+}
+
+/** A repository that counts its lookups by hash (the round trips to PostgreSQL a request pays). */
+export class CountingApiKeys extends InMemoryApiKeys {
+  lookups = 0;
+  override async findActiveByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {
+    this.lookups++;
+    return super.findActiveByHash(keyHash);
   }
 }

@@ -1,12 +1,11 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { AuthenticateApiKey } from '../../../application/api-key/authenticate-api-key.use-case';
+import { Admission, AuthenticateApiKey } from '../../../application/api-key/authenticate-api-key.use-case';
 import { RateLimitDecision, RateLimiter } from '../../../application/rate-limit/rate-limiter.port';
 import { RateLimitSettings } from '../../../application/rate-limit/rate-limit-settings.port';
 import { LOGGER, type Logger } from '../../../application/shared/logger.port';
 import { Metrics } from '../../../application/shared/metrics.port';
-import type { ApiKeyPrincipal } from '../../../domain/api-key/api-key-repository.port';
 import type { ApiRequest } from '../api-request';
 import { readJsonBody } from '../body/json-body.reader';
 import { ApiError } from '../errors/api-error';
@@ -18,11 +17,12 @@ export const Public = () => SetMetadata(PUBLIC, true);
 
 /**
  * The gate of every /v0 request, in this order (decisions.md 38), all before the body is read:
- * 1. `x-api-key` is resolved to its tenant; a valid key is never refused for what others sent
- *    from its address;
+ * 1. `x-api-key` is resolved to its tenant, and the key's budget counted with it (one round trip
+ *    to Redis for a key seen before, AuthenticateApiKey); a valid key is never refused for what
+ *    others sent from its address;
  * 2. a request without a valid key counts as a failed authentication of its address (IPv4, or
  *    IPv6 /64): 401, or 429 once the address is over its budget in the window;
- * 3. the key's budget is counted (RateLimit-* headers on every authenticated response), 429 past it;
+ * 3. the key's budget decides (RateLimit-* headers on every authenticated response), 429 past it;
  * 4. only then is the body read and parsed, and a body problem (size, type, depth, JSON) raised.
  * If the rate-limit store is unreachable the request goes through (fail open) and it is logged.
  */
@@ -47,10 +47,9 @@ export class ApiKeyGuard implements CanActivate {
 
     const header = req.headers['x-api-key'];
     const presented = typeof header === 'string' ? header : undefined;
-    const principal = await this.principalOf(presented, req, windowMs);
+    const { principal, budget } = await this.admit(presented, req, windowMs);
     req.principal = principal;
 
-    const budget = await this.limiter.hit(`key:${principal.apiKeyId}`, this.limits.max, windowMs);
     if (!budget) this.failOpen();
     else {
       res.setHeader('RateLimit-Limit', String(budget.limit));
@@ -62,11 +61,11 @@ export class ApiKeyGuard implements CanActivate {
     return true;
   }
 
-  /** The key's principal; else throws 401, or 429 when the address failed too often. */
-  private async principalOf(presented: string | undefined, req: ApiRequest, windowMs: number): Promise<ApiKeyPrincipal> {
+  /** The key's principal and its budget counted; else throws 401, or 429 when the address failed too often. */
+  private async admit(presented: string | undefined, req: ApiRequest, windowMs: number): Promise<Admission> {
     // A missing or malformed key is refused without a lookup (AuthenticateApiKey).
-    const principal = await this.authenticate.execute(presented);
-    if (principal) return principal;
+    const admission = await this.authenticate.execute(presented, { limit: this.limits.max, windowMs });
+    if (admission) return admission;
     const failed = await this.limiter.hit(`authfail:${clientAddressKey(req.ip)}`, this.limits.authFailuresMax, windowMs);
     if (failed && !failed.allowed) throw this.limited('ip', failed);
     throw ApiError.unauthorized();

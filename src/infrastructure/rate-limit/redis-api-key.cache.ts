@@ -1,0 +1,102 @@
+import type IORedis from 'ioredis';
+import { ApiKeyCache, CachedKey } from '../../application/api-key/api-key-cache.port';
+import type { RateLimitDecision } from '../../application/rate-limit/rate-limiter.port';
+import type { ApiKeyPrincipal } from '../../domain/api-key/api-key-repository.port';
+import { decision, windowAt } from './fixed-window';
+
+/**
+ * How long an entry lives. A principal: how long a copy could outlive a revocation whose mark was
+ * lost with Redis (a Redis that comes back with its data; ours keeps none). A revocation mark:
+ * longer than any request that read the key as active before the revocation committed can take
+ * to cache it (statements end within 30 s), so that such a request finds the mark and caches nothing.
+ */
+const PRINCIPAL_TTL_MS = 60_000;
+const REVOKED_TTL_MS = 60_000;
+const REVOKED = 'revoked';
+
+// The entry and the key's budget in one round trip: a miss or a mark counts nothing (the request
+// is counted once it is known to be a key's, or as a failed authentication).
+const LOOKUP_AND_COUNT = `local p = redis.call('GET', KEYS[1])
+if not p then return 0 end
+if p == '${REVOKED}' then return 1 end
+local c = redis.call('INCR', KEYS[2])
+if c == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
+return {p, c}`;
+
+// NX: a revocation's mark is never overwritten by a principal read before the revocation committed.
+const REMEMBER_AND_COUNT = `redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3], 'NX')
+local c = redis.call('INCR', KEYS[2])
+if c == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
+return c`;
+
+type Scripts = {
+  apiKeyLookupAndCount(entry: string, budget: string, budgetTtl: number): Promise<0 | 1 | [string, number]>;
+  apiKeyRememberAndCount(entry: string, budget: string, budgetTtl: number, principal: string, principalTtl: number): Promise<number>;
+};
+
+/**
+ * The key cache in the Redis that holds the request budgets, on the rate limiter's connection (same
+ * timeouts: a Redis away costs a request at most 250 ms, then PostgreSQL answers). Entries and
+ * budgets are keyed by the key's SHA-256 (never the key), the two of a key in one hash slot.
+ */
+export class RedisApiKeyCache extends ApiKeyCache {
+  constructor(
+    private readonly redis: IORedis,
+    private readonly prefix: string,
+  ) {
+    super();
+    redis.defineCommand('apiKeyLookupAndCount', { numberOfKeys: 2, lua: LOOKUP_AND_COUNT });
+    redis.defineCommand('apiKeyRememberAndCount', { numberOfKeys: 2, lua: REMEMBER_AND_COUNT });
+  }
+
+  async lookupAndCount(keyHash: string, limit: number, windowMs: number): Promise<CachedKey | null> {
+    const { start, resetMs } = windowAt(Date.now(), windowMs);
+    try {
+      const answer = await this.scripts.apiKeyLookupAndCount(this.entry(keyHash), this.budget(keyHash, start), resetMs + 1000);
+      if (answer === 0) return 'unknown';
+      if (answer === 1) return REVOKED;
+      const [principal, count] = answer;
+      const [tenantId, apiKeyId] = principal.split(' ');
+      return { principal: { tenantId, apiKeyId }, budget: decision(Number(count), limit, resetMs) };
+    } catch {
+      return null;
+    }
+  }
+
+  async rememberAndCount(keyHash: string, principal: ApiKeyPrincipal, limit: number, windowMs: number): Promise<RateLimitDecision | null> {
+    const { start, resetMs } = windowAt(Date.now(), windowMs);
+    try {
+      const count = await this.scripts.apiKeyRememberAndCount(
+        this.entry(keyHash),
+        this.budget(keyHash, start),
+        resetMs + 1000,
+        `${principal.tenantId} ${principal.apiKeyId}`,
+        PRINCIPAL_TTL_MS,
+      );
+      return decision(Number(count), limit, resetMs);
+    } catch {
+      return null;
+    }
+  }
+
+  async markRevoked(keyHash: string): Promise<boolean> {
+    try {
+      await this.redis.set(this.entry(keyHash), REVOKED, 'PX', REVOKED_TTL_MS);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private get scripts(): Scripts {
+    return this.redis as unknown as Scripts;
+  }
+
+  private entry(keyHash: string): string {
+    return `${this.prefix}apikey:{${keyHash}}`;
+  }
+
+  private budget(keyHash: string, windowStart: number): string {
+    return `${this.prefix}rl:apikey:{${keyHash}}:${windowStart}`;
+  }
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import IORedis from 'ioredis';
+import { RedisApiKeyCache } from '../../src/infrastructure/rate-limit/redis-api-key.cache';
+import { freePort as closedPort } from '../support/ports';
+
+// The key cache in the real Redis: its entries, its count, the revocation mark a late remember
+// does not overwrite, and what it answers when Redis is away.
+const redis = new IORedis('redis://127.0.0.1:6379');
+const prefix = `test-${randomBytes(4).toString('hex')}:`;
+const cache = new RedisApiKeyCache(redis, prefix);
+const principal = { tenantId: 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9', apiKeyId: 'apikey_01jdq8w9k1a2b3c4d5e6f7g8h9' };
+const hash = () => randomBytes(32).toString('hex');
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+});
+
+describe('RedisApiKeyCache', () => {
+  it('knows nothing of a new key; once remembered, answers it and counts its budget in the same round trip', async () => {
+    const key = hash();
+    expect(await cache.lookupAndCount(key, 3, 10_000)).toBe('unknown');
+    expect(await cache.rememberAndCount(key, principal, 3, 10_000)).toMatchObject({ allowed: true, limit: 3, remaining: 2 });
+    expect(await cache.lookupAndCount(key, 3, 10_000)).toEqual({ principal, budget: expect.objectContaining({ allowed: true, remaining: 1 }) });
+    await cache.lookupAndCount(key, 3, 10_000);
+    expect(await cache.lookupAndCount(key, 3, 10_000)).toEqual({ principal, budget: expect.objectContaining({ allowed: false, remaining: 0 }) });
+    // Keyed by the hash in one hash slot, never by the key; entries expire.
+    const stored = await redis.keys(`${prefix}*${key}*`);
+    expect(stored.every((k) => k.includes(`{${key}}`))).toBe(true);
+    expect(await redis.pttl(`${prefix}apikey:{${key}}`)).toBeGreaterThan(0);
+  });
+
+  it('keeps a revocation mark over a principal cached before it and one remembered after it', async () => {
+    const key = hash();
+    await cache.rememberAndCount(key, principal, 100, 10_000);
+    expect(await cache.markRevoked(key)).toBe(true);
+    expect(await cache.lookupAndCount(key, 100, 10_000)).toBe('revoked');
+    // A request that read the key as active before the revocation committed, caching it now.
+    await cache.rememberAndCount(key, principal, 100, 10_000);
+    expect(await cache.lookupAndCount(key, 100, 10_000)).toBe('revoked');
+  });
+
+  it('answers null (ask PostgreSQL) and false (not told) when Redis is away', async () => {
+    const away = new IORedis(`redis://127.0.0.1:${await closedPort()}`, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true });
+    away.on('error', () => {});
+    const unreachable = new RedisApiKeyCache(away, prefix);
+    expect(await unreachable.lookupAndCount(hash(), 100, 10_000)).toBeNull();
+    expect(await unreachable.rememberAndCount(hash(), principal, 100, 10_000)).toBeNull();
+    expect(await unreachable.markRevoked(hash())).toBe(false);
+    away.disconnect();
+  });
+});
