@@ -184,7 +184,8 @@ async function main() {
     allDeliveredSeconds: timedOut ? null : round(allDelivered),
     timedOut,
     faults,
-    unexpectedExits: services.exits.map(({ role, code, signal }) => ({ role, code, signal })),
+    // Processes that exited on their own (and were started again), with the last of what they said.
+    unexpectedExits: services.exits.map(({ role, code, signal, stderr }) => ({ role, code, signal, said: stderr.trim().split('\n').at(-1) ?? '' })),
     peakRssMb: { api: mb(services.peaks.api), worker: mb(services.peaks.worker), driverAndReceiver: mb(process.resourceUsage().maxRSS * 1024) },
   };
   return summary;
@@ -222,6 +223,7 @@ function print(summary) {
     `failed first answers ${summary.failedFirstAnswers}, receiver requests ${summary.receiverRequests}, all delivered after ${summary.allDeliveredSeconds ?? 'never'} s`,
     `faults: ${faultCounts(summary.faults)}${summary.faults.length > 0 ? ` (${summary.faults[0].atSeconds}–${summary.faults.at(-1).atSeconds} s after the load began, each 0.5–2 s)` : ''}`,
     `peak RSS: api ${summary.peakRssMb.api} MB, worker ${summary.peakRssMb.worker} MB, driver and receiver ${summary.peakRssMb.driverAndReceiver} MB`,
+    `processes that exited on their own and were started again: ${summary.unexpectedExits.map((e) => `${e.role} (${e.said || e.code})`).join('; ') || 'none'}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -230,7 +232,9 @@ async function cleanUp() {
   await services?.stop().catch(() => undefined);
   await db?.end().catch(() => undefined);
   await Promise.all([proxy.stop(), redis.stop(), receiver.stop()]).catch(() => undefined);
-  await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch(() => undefined);
+  // SOAK_KEEP_DATABASE=true keeps it for a look after a failed run (its name is printed).
+  if (process.env.SOAK_KEEP_DATABASE === 'true') process.stderr.write(`soak: database kept: ${databaseName}\n`);
+  else await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch(() => undefined);
   await admin.end().catch(() => undefined);
 }
 

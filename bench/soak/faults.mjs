@@ -13,6 +13,24 @@ export async function freePort() {
   return port;
 }
 
+/**
+ * Pipes a client to its upstream, as one TCP connection would be: when either side closes or
+ * fails, the other is closed too. A killed process's connection is reset by its kernel, and
+ * PostgreSQL must see its session end (and its transaction's locks go), not a proxy that stays.
+ */
+export function forward(client, upstream, sockets) {
+  const pair = [client, upstream];
+  for (const socket of pair) {
+    sockets.add(socket);
+    socket.on('error', () => socket.destroy());
+    socket.once('close', () => {
+      sockets.delete(socket);
+      for (const other of pair) other.destroy();
+    });
+  }
+  client.pipe(upstream).pipe(client);
+}
+
 export class TcpProxy {
   constructor(targetHost, targetPort) {
     this.targetHost = targetHost;
@@ -22,15 +40,7 @@ export class TcpProxy {
   }
 
   async start() {
-    this.server = createServer((client) => {
-      const upstream = connect(this.targetPort, this.targetHost);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.once('close', () => this.sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
+    this.server = createServer((client) => forward(client, connect(this.targetPort, this.targetHost), this.sockets));
     await new Promise((done) => this.server.listen(this.port, '127.0.0.1', done));
     this.port = this.server.address().port;
   }

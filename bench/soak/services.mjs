@@ -1,8 +1,8 @@
 // The service under soak: the built API and worker (dist/main.js) as separate processes, as
-// production runs them, with the peak RSS of each role kept across restarts (a killed worker's
-// successor adds to the same role).
+// production runs them under a supervisor (one that exits on its own is started again), with the
+// peak RSS of each role kept across restarts (a killed worker's successor adds to the same role).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -26,6 +26,9 @@ export class SoakServices {
     this.children = new Map();
     this.peaks = { api: 0, worker: 0 };
     this.exits = [];
+    this.restarts = [];
+    this.started = 0;
+    this.stopping = false;
     this.sampler = setInterval(() => this.sample(), 250);
   }
 
@@ -34,16 +37,23 @@ export class SoakServices {
   }
 
   start(role) {
+    // SOAK_LOGS=<folder>: each process's log lines (at SOAK_LOG_LEVEL, default info) in a file of its own.
+    const logs = process.env.SOAK_LOGS;
+    const out = logs ? openSync(join(logs, `${role}-${++this.started}.log`), 'w') : 'ignore';
     const child = spawn(process.execPath, [...NODE_FLAGS, join(ROOT, 'dist', 'main.js')], {
       cwd: ROOT,
-      env: { ...process.env, ...this.env, SERVICE_ROLE: role, PORT: role === 'api' ? this.env.PORT : '0' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...this.env, SERVICE_ROLE: role, PORT: role === 'api' ? this.env.PORT : '0', ...(logs && { LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'info' }) },
+      stdio: ['ignore', out, 'pipe'],
     });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
     child.once('exit', (code, signal) => {
       if (this.children.get(role) === child) this.children.delete(role);
-      if (!child.expectedExit) this.exits.push({ role, code, signal, stderr });
+      if (child.expectedExit) return;
+      // As a process supervisor does (systemd, Kubernetes): a process that exits on its own (the
+      // database was cut while it started, say) is started again a second later, and counted.
+      this.exits.push({ role, code, signal, stderr: stderr.slice(-500) });
+      if (!this.stopping) this.restarts.push(setTimeout(() => this.stopping || this.start(role), 1000));
     });
     this.children.set(role, child);
     return child;
@@ -76,6 +86,8 @@ export class SoakServices {
   }
 
   async stop() {
+    this.stopping = true;
+    this.restarts.forEach(clearTimeout);
     clearInterval(this.sampler);
     this.sample();
     await Promise.all(

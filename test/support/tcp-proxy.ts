@@ -53,12 +53,20 @@ export class TcpProxy {
     for (const client of waiting) this.forward(client);
   }
 
+  /**
+   * As one TCP connection would be: when either side closes or fails, the other is closed too, so
+   * a killed process's session ends in PostgreSQL (and its locks go) as it would without a proxy.
+   */
   private forward(client: Socket): void {
     const upstream = connect(this.targetPort, this.targetHost);
-    for (const socket of [client, upstream]) {
+    const pair = [client, upstream];
+    for (const socket of pair) {
       this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
       socket.on('error', () => socket.destroy());
+      socket.once('close', () => {
+        this.sockets.delete(socket);
+        for (const other of pair) other.destroy();
+      });
     }
     client.pipe(upstream).pipe(client);
   }
