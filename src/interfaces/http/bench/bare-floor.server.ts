@@ -1,8 +1,6 @@
 import { createServer, Server } from 'node:http';
 import { Pool } from 'pg';
-
-// The list query of GET /v0/brands and of baseline (b), as raw SQL (bench-baselines.controller.ts).
-const BRANDS_SQL = `SELECT id, view_json FROM brands WHERE tenant_id = $1 ORDER BY id DESC LIMIT 21`;
+import { RAW_BRANDS_SQL, rawBrandList } from './raw-brand-list';
 
 /**
  * Baseline (c) of `npm run bench`, started only with BENCH_BASELINES=true, in the API's process
@@ -15,10 +13,10 @@ export async function startBareFloor(options: { connectionString: string; poolMa
   const pool = new Pool({ connectionString: options.connectionString, max: options.poolMax });
   const server: Server = createServer((req, res) => {
     const tenant = new URL(req.url ?? '/', 'http://floor').searchParams.get('tenant') ?? '';
-    pool.query<{ id: string; view_json: string }>(BRANDS_SQL, [tenant]).then(
+    pool.query<{ id: string; view_json: string }>(RAW_BRANDS_SQL, [tenant]).then(
       ({ rows }) => {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(`{"items":[${rows.slice(0, 20).map((row) => row.view_json).join(',')}],"hasMore":${rows.length > 20}}`);
+        res.end(rawBrandList(rows));
       },
       () => res.writeHead(503).end(),
     );
