@@ -121,6 +121,19 @@ describe('POST /v0/page_groups/{page_group_id}/pages', () => {
     }
   });
 
+  it('is a 404 that writes nothing for a group deleted after a page was added to it (its defaults were kept)', async () => {
+    const tenant = await createTenant(t);
+    const p = platform(t);
+    const group = await p.group(tenant.tenantId);
+    expect((await createPage(tenant, group.pageGroupId, {})).status).toBe(201);
+    await p.deleteGroup(tenant.tenantId, group.pageGroupId);
+    const res = await createPage(tenant, group.pageGroupId, {});
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('NOT_FOUND');
+    expect((await rows(t, 'SELECT id FROM pages WHERE page_group_id = ?', [group.pageGroupId])).length).toBe(1);
+    expect((await rows(t, "SELECT id FROM outbox_events WHERE tenant_id = ? AND type = 'page.version.created'", [tenant.tenantId])).length).toBe(1);
+  });
+
   it('keeps pagesCount exact under 50 parallel creations', async () => {
     const tenant = await createTenant(t);
     const group = await platform(t).group(tenant.tenantId);

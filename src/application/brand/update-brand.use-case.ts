@@ -6,6 +6,12 @@ import { UnitOfWork } from '../shared/unit-of-work.port';
 import { BrandView, toBrandView } from '../../domain/brand/brand.view';
 import { foundOrFail } from '../shared/found-or-fail';
 
+interface UpdateBrandInput {
+  tenantId: string;
+  brandId: string;
+  changes: BrandChanges;
+}
+
 @Injectable()
 export class UpdateBrand {
   constructor(
@@ -15,16 +21,32 @@ export class UpdateBrand {
   ) {}
 
   /**
-   * Read, merge and write under the brand's row lock: two PATCHes of different theme fields at
-   * once both land (each merges into the other's result), and updatedAt still strictly increases.
-   * `brand.updated` commits with the change.
+   * Read, merge and write so that two PATCHes of different theme fields at once both land (each
+   * merges into the other's result) and updatedAt strictly increases; `brand.updated` commits
+   * with the change. First optimistically: a plain read and one statement that writes only if
+   * the brand is still as read, two round trips and no lock held between them. When another
+   * write came between, again under the brand's row lock, which cannot lose: the second attempt
+   * waits instead of racing (decisions.md 48, 109).
    */
-  execute(input: { tenantId: string; brandId: string; changes: BrandChanges }): Promise<BrandView> {
+  async execute(input: UpdateBrandInput): Promise<BrandView> {
+    const written = await this.unitOfWork.runOneWrite(async () => {
+      const brand = await this.read(input);
+      brand.update(input.changes, this.clock.now());
+      return (await this.brands.saveIfUnchanged(brand)) ? toBrandView(brand) : null;
+    });
+    return written ?? this.updateLocked(input);
+  }
+
+  private updateLocked(input: UpdateBrandInput): Promise<BrandView> {
     return this.unitOfWork.run(async () => {
-      const brand = await foundOrFail('brand', 'brand', input.brandId, () => this.brands.findById(input.tenantId, input.brandId, { forUpdate: true }));
+      const brand = await this.read(input, { forUpdate: true });
       brand.update(input.changes, this.clock.now());
       await this.brands.save(brand);
       return toBrandView(brand);
     });
+  }
+
+  private read(input: UpdateBrandInput, options: { forUpdate?: boolean } = {}) {
+    return foundOrFail('brand', 'brand', input.brandId, () => this.brands.findById(input.tenantId, input.brandId, options));
   }
 }

@@ -30,7 +30,7 @@ export class CreatePage {
 
   private async create(input: { tenantId: string; pageGroupId: string; pageTemplateId?: string; supplementaryContext?: string }): Promise<PageCreatedView> {
     // The group's defaults only: the page's own statement checks again that the group is live.
-    const group = await foundOrFail('page group', 'page', input.pageGroupId, () => this.groups.findActiveDefaults(input.tenantId, input.pageGroupId));
+    const group = await foundOrFail('page group', 'page', input.pageGroupId, () => this.groups.findDefaults(input.tenantId, input.pageGroupId));
     let templateId = group.pageTemplateId;
     if (input.pageTemplateId !== undefined) {
       const visible = isTypeId(input.pageTemplateId, 'pagetemplate') ? await this.templates.findVisible(input.tenantId, input.pageTemplateId) : null;

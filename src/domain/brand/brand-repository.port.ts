@@ -11,4 +11,10 @@ export abstract class BrandRepository {
   abstract add(brand: Brand): Promise<void>;
   /** Writes the changes of a brand read with findById and the events it recorded, atomically. */
   abstract save(brand: Brand): Promise<void>;
+  /**
+   * As `save`, for a brand read without a lock: writes only if no other write reached the brand
+   * since this read, and answers whether it wrote (an optimistic write). When it did not,
+   * nothing is written, its events included.
+   */
+  abstract saveIfUnchanged(brand: Brand): Promise<boolean>;
 }

@@ -11,11 +11,16 @@ export class InMemoryBrands extends BrandRepository {
   readonly rows = new Map<string, string>();
   readonly events: DomainEvent[] = [];
   saves = 0;
+  /** Runs once, between the next read and its optimistic write: another writer getting there first. */
+  beforeNextWrite?: () => Promise<unknown>;
+  /** The stored text each brand was read as: an optimistic write checks the row is still that. */
+  private readonly readAs = new WeakMap<Brand, string>();
 
   async findById(tenantId: string, id: string): Promise<Brand | null> {
     const stored = this.rows.get(id);
     if (!stored) return null;
     const brand = revive(stored);
+    this.readAs.set(brand, stored);
     return brand.tenantId === tenantId ? brand : null;
   }
 
@@ -27,6 +32,18 @@ export class InMemoryBrands extends BrandRepository {
   async save(brand: Brand): Promise<void> {
     if (!this.rows.has(brand.id)) throw new Error(`brand ${brand.id} was never added`);
     this.write(brand);
+  }
+
+  async saveIfUnchanged(brand: Brand): Promise<boolean> {
+    const racer = this.beforeNextWrite;
+    this.beforeNextWrite = undefined;
+    await racer?.();
+    if (this.rows.get(brand.id) !== this.readAs.get(brand)) {
+      brand.pullEvents();
+      return false;
+    }
+    this.write(brand);
+    return true;
   }
 
   /** The row and the events the brand recorded, as the SQL repository writes them. */

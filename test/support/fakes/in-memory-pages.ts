@@ -22,7 +22,7 @@ export class InMemoryGroups extends PageGroupRepository {
     if (options.forUpdate) this.locked.push(id);
     return PageGroup.restore({ ...group });
   }
-  async findActiveDefaults(tenantId: string, id: string) {
+  async findDefaults(tenantId: string, id: string) {
     const group = await this.findActiveById(tenantId, id);
     return group && { pageTemplateId: group.pageTemplateId };
   }

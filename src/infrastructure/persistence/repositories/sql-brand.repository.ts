@@ -9,6 +9,8 @@ import { requireTransaction, sqlRows } from '../connection/sql-statement';
 import { storedBrandView } from '../stored/stored-views';
 
 interface BrandRow {
+  /** The row version's xmin, the version an optimistic write checks (saveIfUnchanged). */
+  version: string;
   id: string;
   tenant_id: string;
   name: string;
@@ -22,16 +24,35 @@ interface BrandRow {
 
 const COLUMNS = 'id, tenant_id, name, preferred_appearance, theme_light, theme_dark, company_home_page, created_at, updated_at';
 
+// Texts made once: a text built per call cost the API its building and, as the key of its
+// prepared statement's name, hashing it again on every call.
+const SELECT_BRAND = `SELECT xmin::text AS version, ${COLUMNS} FROM brands WHERE id = $1 AND tenant_id = $2`;
+const INSERT_BRAND = `WITH brand AS (
+    INSERT INTO brands (${COLUMNS}, view_json) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10) RETURNING 1)
+  ${outboxInsert(11, { after: 'brand' })}`;
+// With $10, a row version: only if the row is still that version (saveIfUnchanged).
+const UPDATE_BRAND = `WITH brand AS (
+    UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6,
+      view_json = $7
+    WHERE id = $8 AND tenant_id = $9 AND ($10::xid IS NULL OR xmin = $10::xid) RETURNING 1),
+  event AS (${outboxInsert(11, { after: 'brand' })})
+  SELECT count(*)::int AS n FROM brand`;
+
 /**
  * Brands with plain statements instead of the ORM's change sets: a create is one statement (the
  * INSERT and the events the brand recorded) and a PATCH one SELECT … FOR UPDATE and one statement
  * (the UPDATE and its events), without change sets and a flush; the API's CPU per write was
- * mostly that machinery (POST pages and duplicate, docs/performance-analysis.md). Each write
+ * mostly that machinery (POST pages and duplicate, docs/performance-analysis.md). A PATCH tries
+ * first without the lock: a plain SELECT and one statement that writes only if the row is the
+ * version read (its xmin, which every write of the row changes). Each write
  * stores the brand's response JSON beside the row (stored-views.ts) for the reads to send. On the
  * unit of work's connection, so the PATCH's row lock holds to its commit.
  */
 @Injectable()
 export class SqlBrandRepository extends BrandRepository {
+  /** The row version each brand was read at, for saveIfUnchanged. */
+  private readonly versions = new WeakMap<Brand, string>();
+
   constructor(private readonly em: EntityManager) {
     super();
   }
@@ -40,10 +61,13 @@ export class SqlBrandRepository extends BrandRepository {
     if (options.forUpdate) requireTransaction(this.em, 'a brand read for update');
     const rows = await sqlRows<BrandRow>(
       this.em,
-      `SELECT ${COLUMNS} FROM brands WHERE id = $1 AND tenant_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      options.forUpdate ? `${SELECT_BRAND} FOR UPDATE` : SELECT_BRAND,
       [id, tenantId],
     );
-    return rows.length === 0 ? null : toBrand(rows[0]);
+    if (rows.length === 0) return null;
+    const brand = toBrand(rows[0]);
+    this.versions.set(brand, rows[0].version);
+    return brand;
   }
 
   // The events' rows are written by the same statement, after the brand's: atomic without a
@@ -51,23 +75,29 @@ export class SqlBrandRepository extends BrandRepository {
   async add(brand: Brand): Promise<void> {
     await writeForRelay(
       this.em,
-      `WITH brand AS (
-         INSERT INTO brands (${COLUMNS}, view_json) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10) RETURNING 1)
-       ${outboxInsert(11, { after: 'brand' })}`,
+      INSERT_BRAND,
       [brand.id, brand.tenantId, ...this.fields(brand), brand.createdAt, brand.updatedAt, storedBrandView(brand), ...outboxParams(recordedEvents(brand))],
     );
   }
 
   async save(brand: Brand): Promise<void> {
-    await writeForRelay(
+    await this.update(brand, null);
+  }
+
+  async saveIfUnchanged(brand: Brand): Promise<boolean> {
+    const version = this.versions.get(brand);
+    if (version === undefined) throw new Error('saveIfUnchanged needs a brand read with findById');
+    return this.update(brand, version);
+  }
+
+  /** The UPDATE and its events in one statement; with `version`, only if the row is still that version. */
+  private async update(brand: Brand, version: string | null): Promise<boolean> {
+    const rows = await writeForRelay<{ n: number }>(
       this.em,
-      `WITH brand AS (
-         UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6,
-           view_json = $7
-         WHERE id = $8 AND tenant_id = $9 RETURNING 1)
-       ${outboxInsert(10, { after: 'brand' })}`,
-      [...this.fields(brand), brand.updatedAt, storedBrandView(brand), brand.id, brand.tenantId, ...outboxParams(recordedEvents(brand))],
+      UPDATE_BRAND,
+      [...this.fields(brand), brand.updatedAt, storedBrandView(brand), brand.id, brand.tenantId, version, ...outboxParams(recordedEvents(brand))],
     );
+    return rows[0].n > 0;
   }
 
   /** The columns a change may touch (but the stored view). */

@@ -5,6 +5,7 @@ import { PageGroupRepository } from '../../../domain/page-group/page-group-repos
 import { pagesCountOf } from '../stored/page-count.sql';
 import { requireTransaction, sqlQuery, sqlRows } from '../connection/sql-statement';
 import { storedPageGroupView } from '../stored/stored-views';
+import { BoundedMemo } from '../../memo/bounded-memo';
 
 interface PageGroupRow {
   id: string;
@@ -31,6 +32,9 @@ const OWN_COLUMNS = `brand_id, name, title, page_context, page_template_id, head
 const READ_COLUMNS = `g.brand_id, g.name, g.title, g.page_context, g.page_template_id, g.header_action_id, g.status, g.actions,
   g.footer_links, g.scripts, g.updated_at, g.deleted_at`;
 
+/** Groups whose defaults a process keeps: 10,000 entries of about 150 bytes. */
+const DEFAULTS_KEPT = 10_000;
+
 /**
  * Page groups with plain statements, as brands (sql-brand.repository.ts): each write also stores
  * the group's list item JSON (stored-views.ts). `pagesCount` is read from the counter rows and
@@ -38,6 +42,13 @@ const READ_COLUMNS = `g.brand_id, g.name, g.title, g.page_context, g.page_templa
  */
 @Injectable()
 export class SqlPageGroupRepository extends PageGroupRepository {
+  /**
+   * Each group's default template, kept once read: it is fixed when the group is made (the
+   * aggregate has no way to change it), and the page's own statement checks that the group is
+   * still live. POST pages thus costs one round trip, not two (docs/performance-analysis.md).
+   */
+  private readonly defaults = new BoundedMemo<{ pageTemplateId: string | null }>(DEFAULTS_KEPT);
+
   constructor(private readonly em: EntityManager) {
     super();
   }
@@ -53,13 +64,19 @@ export class SqlPageGroupRepository extends PageGroupRepository {
     return rows.length === 0 ? null : toPageGroup(rows[0]);
   }
 
-  async findActiveDefaults(tenantId: string, id: string): Promise<{ pageTemplateId: string | null } | null> {
+  async findDefaults(tenantId: string, id: string): Promise<{ pageTemplateId: string | null } | null> {
+    const key = `${tenantId} ${id}`;
+    const kept = this.defaults.get(key);
+    if (kept) return kept;
     const rows = await sqlRows<{ page_template_id: string | null }>(
       this.em,
       'SELECT page_template_id FROM page_groups WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL',
       [id, tenantId],
     );
-    return rows.length === 0 ? null : { pageTemplateId: rows[0].page_template_id };
+    if (rows.length === 0) return null;
+    const defaults = { pageTemplateId: rows[0].page_template_id };
+    this.defaults.set(key, defaults);
+    return defaults;
   }
 
   async add(group: PageGroup): Promise<void> {

@@ -68,6 +68,23 @@ describe('brand use cases', () => {
     expect(unitOfWork.runs - runsBefore).toBe(1);
   });
 
+  it('when another write lands between its read and its write, merges into that one under the lock and records one event', async () => {
+    const { create, update, brands, clock } = setup();
+    const created = await create.execute(input);
+    clock.advance(1000);
+    const racer = new UpdateBrand(brands, clock, new ImmediateUnitOfWork());
+    brands.beforeNextWrite = () => racer.execute({ tenantId: TENANT, brandId: created.brandId, changes: { themeDark: { mutedTextColor: '#222' } } });
+    const patched = await update.execute({ tenantId: TENANT, brandId: created.brandId, changes: { themeDark: { buttonTextColor: '#fff' } } });
+    // Both changes are in the answer and stored; updatedAt moved past the racer's.
+    expect(patched.themeDark).toMatchObject({ borderColor: '#000', mutedTextColor: '#222', buttonTextColor: '#fff' });
+    const stored = await brands.findById(TENANT, created.brandId);
+    expect(stored?.themeDark).toMatchObject({ mutedTextColor: '#222', buttonTextColor: '#fff' });
+    expect(patched.updatedAt).toBe('2026-11-22T12:00:01.001Z');
+    // brand.created, the racer's brand.updated and this one's: the optimistic attempt wrote nothing.
+    expect(brands.events.map((e) => e.type)).toEqual(['brand.created', 'brand.updated', 'brand.updated']);
+    expect(brands.saves).toBe(3);
+  });
+
   it("treats another tenant's brand and malformed ids as not found", async () => {
     const { create, update, get, brands } = setup();
     const created = await create.execute(input);

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { decodeCursor, encodeCursor } from '../../../../../src/interfaces/http/pagination/cursor';
 import { ApiError } from '../../../../../src/interfaces/http/errors/api-error';
 
@@ -33,6 +34,19 @@ describe('cursor', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).details).toMatchObject({ field: 'cursor' });
+  });
+
+  it('still reads a v1 cursor (HMAC tag), issued before v2, and refuses an edited one', () => {
+    // A cursor as v1 made it: base64url of `v1.brands.<id>.<HMAC-SHA256 tag, 22 characters>`.
+    const body = `v1.brands.${ID}`;
+    const tag = createHmac('sha256', 'landing-customer-api/cursor/v1').update(body).digest('base64url').slice(0, 22);
+    const v1 = Buffer.from(`${body}.${tag}`).toString('base64url');
+    expect(decodeCursor('brands', v1)).toBe(ID);
+    const edited = Buffer.from(`v1.brands.${ID.slice(0, -1)}z.${tag}`).toString('base64url');
+    expect((rejection('brands', edited) as ApiError).details).toMatchObject({ field: 'cursor' });
+    // A v1 body under a v2 tag is no cursor either.
+    const mixed = Buffer.from(`v2.brands.${ID}.${tag}`).toString('base64url');
+    expect((rejection('brands', mixed) as ApiError).details).toMatchObject({ field: 'cursor' });
   });
 
   it('belongs to the list that issued it', () => {
