@@ -61,6 +61,34 @@ describe('concurrent writes to one resource', () => {
     expect(first.body.updatedAt < second.body.updatedAt || second.body.updatedAt < first.body.updatedAt).toBe(true);
   });
 
+  it('a PATCH merges into the brand as another process left it, not into the copy this process kept', async () => {
+    const brand = (await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody())).body;
+    const patchOn = (app: TestApp, body: object) => app.http.patch(`/v0/brands/${brand.brandId}`).set('x-api-key', tenant.apiKey).send(body);
+    // This process now knows the brand as it wrote it (and again after this PATCH).
+    expect((await patchOn(t, { themeDark: { borderColor: '#111111' } })).status).toBe(200);
+    // Another API process, with copies of its own, renames it.
+    const other = await startTestApp();
+    try {
+      const renamed = await patchOn(other, { name: 'Renamed elsewhere' });
+      expect(renamed.status).toBe(200);
+      const mine = await patchOn(t, { themeDark: { mutedTextColor: '#222222' } });
+      expect(mine.status).toBe(200);
+      expect(mine.body).toMatchObject({ name: 'Renamed elsewhere', themeDark: { borderColor: '#111111', mutedTextColor: '#222222' } });
+      expect(mine.body.updatedAt > renamed.body.updatedAt).toBe(true);
+      const stored = (await t.http.get(`/v0/brands/${brand.brandId}`).set('x-api-key', tenant.apiKey)).body;
+      expect(stored).toEqual(mine.body);
+      // One brand.updated per PATCH, each with the brand as answered.
+      const { rows } = await observer.query(
+        `SELECT body FROM outbox_events WHERE tenant_id = $1 AND type = 'brand.updated' AND body::json->'data'->>'brandId' = $2 ORDER BY id`,
+        [tenant.tenantId, brand.brandId],
+      );
+      expect(rows.map((r) => JSON.parse(r.body).data.name)).toEqual([brand.name, 'Renamed elsewhere', 'Renamed elsewhere']);
+      expect(JSON.parse(rows[rows.length - 1].body).data).toEqual(mine.body);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a PATCH that waited behind the DELETE of its webhook subscription is a 404 and does not bring it back', async () => {
     const created = await t.http
       .post('/v0/webhook_subscriptions')

@@ -23,14 +23,15 @@ export class UpdateBrand {
   /**
    * Read, merge and write so that two PATCHes of different theme fields at once both land (each
    * merges into the other's result) and updatedAt strictly increases; `brand.updated` commits
-   * with the change. First optimistically: a plain read and one statement that writes only if
-   * the brand is still as read, two round trips and no lock held between them. When another
-   * write came between, again under the brand's row lock, which cannot lose: the second attempt
-   * waits instead of racing (decisions.md 48, 109).
+   * with the change. First optimistically: the brand as last known (often kept by the process,
+   * else a plain read) and one statement that writes only if the row is still that version, one
+   * or two round trips and no lock held. When another write came between, again under the
+   * brand's row lock, which cannot lose: the second attempt waits instead of racing
+   * (decisions.md 48, 109, 113).
    */
   async execute(input: UpdateBrandInput): Promise<BrandView> {
     const written = await this.unitOfWork.runOneWrite(async () => {
-      const brand = await this.read(input);
+      const brand = await foundOrFail('brand', 'brand', input.brandId, () => this.brands.findLatestKnown(input.tenantId, input.brandId));
       brand.update(input.changes, this.clock.now());
       return (await this.brands.saveIfUnchanged(brand)) ? toBrandView(brand) : null;
     });
@@ -39,14 +40,10 @@ export class UpdateBrand {
 
   private updateLocked(input: UpdateBrandInput): Promise<BrandView> {
     return this.unitOfWork.run(async () => {
-      const brand = await this.read(input, { forUpdate: true });
+      const brand = await foundOrFail('brand', 'brand', input.brandId, () => this.brands.findById(input.tenantId, input.brandId, { forUpdate: true }));
       brand.update(input.changes, this.clock.now());
       await this.brands.save(brand);
       return toBrandView(brand);
     });
-  }
-
-  private read(input: UpdateBrandInput, options: { forUpdate?: boolean } = {}) {
-    return foundOrFail('brand', 'brand', input.brandId, () => this.brands.findById(input.tenantId, input.brandId, options));
   }
 }

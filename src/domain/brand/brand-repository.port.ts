@@ -7,6 +7,12 @@ export abstract class BrandRepository {
    * read-modify-write cannot lose a change made at the same time.
    */
   abstract findById(tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<Brand | null>;
+  /**
+   * As findById without a lock, except that the brand may be the copy this process last read or
+   * wrote, which may be older than the row: only for `saveIfUnchanged`, which refuses to write a
+   * brand whose row changed since (and then a fresh read is needed).
+   */
+  abstract findLatestKnown(tenantId: string, id: string): Promise<Brand | null>;
   /** Inserts a brand just created (Brand.create) and the events it recorded, atomically. */
   abstract add(brand: Brand): Promise<void>;
   /** Writes the changes of a brand read with findById and the events it recorded, atomically. */

@@ -1,8 +1,8 @@
 /**
- * A process-local memo of values that never change once written (a page group's default
- * template), bounded so that a caller walking many keys cannot grow the process: past `capacity`
- * entries the least recently used one goes. Only for facts that cannot go stale; anything that can
- * change belongs in the database's answer of the moment.
+ * A process-local memo, bounded so that a caller walking many keys cannot grow the process:
+ * past `capacity` entries the least recently used one goes. For facts that cannot go stale (a
+ * page group's default template), or for copies whose use checks them against the database (a
+ * brand with its row version, which the write compares).
  */
 export class BoundedMemo<V> {
   private readonly entries = new Map<string, V>();
@@ -23,6 +23,10 @@ export class BoundedMemo<V> {
     this.entries.delete(key);
     this.entries.set(key, value);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
   }
 
   get size(): number {

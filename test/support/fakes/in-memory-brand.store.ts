@@ -24,6 +24,11 @@ export class InMemoryBrands extends BrandRepository {
     return brand.tenantId === tenantId ? brand : null;
   }
 
+  /** Always a fresh read: the fake keeps no copies (the SQL repository's are tested against PostgreSQL). */
+  findLatestKnown(tenantId: string, id: string): Promise<Brand | null> {
+    return this.findById(tenantId, id);
+  }
+
   async add(brand: Brand): Promise<void> {
     if (this.rows.has(brand.id)) throw new Error(`brand ${brand.id} was added already`);
     this.write(brand);

@@ -2,7 +2,8 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Brand } from '../../../domain/brand/brand';
 import { BrandRepository } from '../../../domain/brand/brand-repository.port';
-import { Appearance } from '../../../domain/brand/brand.state';
+import { Appearance, BrandState } from '../../../domain/brand/brand.state';
+import { BoundedMemo } from '../../memo/bounded-memo';
 import { Theme } from '../../../domain/brand/theme';
 import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
@@ -22,21 +23,25 @@ interface BrandRow {
   updated_at: Date;
 }
 
+/** Brands whose last known state a process keeps (about 1.5 KB each). */
+const KNOWN_BRANDS = 2_000;
+
 const COLUMNS = 'id, tenant_id, name, preferred_appearance, theme_light, theme_dark, company_home_page, created_at, updated_at';
 
 // Texts made once: a text built per call cost the API its building and, as the key of its
 // prepared statement's name, hashing it again on every call.
 const SELECT_BRAND = `SELECT xmin::text AS version, ${COLUMNS} FROM brands WHERE id = $1 AND tenant_id = $2`;
 const INSERT_BRAND = `WITH brand AS (
-    INSERT INTO brands (${COLUMNS}, view_json) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10) RETURNING 1)
-  ${outboxInsert(11, { after: 'brand' })}`;
+    INSERT INTO brands (${COLUMNS}, view_json) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10) RETURNING xmin::text AS version),
+  event AS (${outboxInsert(11, { after: 'brand' })})
+  SELECT version FROM brand`;
 // With $10, a row version: only if the row is still that version (saveIfUnchanged).
 const UPDATE_BRAND = `WITH brand AS (
     UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6,
       view_json = $7
-    WHERE id = $8 AND tenant_id = $9 AND ($10::xid IS NULL OR xmin = $10::xid) RETURNING 1),
+    WHERE id = $8 AND tenant_id = $9 AND ($10::xid IS NULL OR xmin = $10::xid) RETURNING xmin::text AS version),
   event AS (${outboxInsert(11, { after: 'brand' })})
-  SELECT count(*)::int AS n FROM brand`;
+  SELECT version FROM brand`;
 
 /**
  * Brands with plain statements instead of the ORM's change sets: a create is one statement (the
@@ -50,8 +55,15 @@ const UPDATE_BRAND = `WITH brand AS (
  */
 @Injectable()
 export class SqlBrandRepository extends BrandRepository {
-  /** The row version each brand was read at, for saveIfUnchanged. */
+  /** The row version each brand was read or written at, for saveIfUnchanged. */
   private readonly versions = new WeakMap<Brand, string>();
+  /**
+   * The brands this process last read or wrote, each with its row version, for findLatestKnown:
+   * a PATCH of one of them is one round trip (the version-checked write), not two. A copy older
+   * than its row (another process wrote it) only makes that write find nothing and the PATCH go
+   * the locked way, which reads afresh (decisions.md 113).
+   */
+  private readonly known = new BoundedMemo<{ state: BrandState; version: string }>(KNOWN_BRANDS);
 
   constructor(private readonly em: EntityManager) {
     super();
@@ -66,18 +78,28 @@ export class SqlBrandRepository extends BrandRepository {
     );
     if (rows.length === 0) return null;
     const brand = toBrand(rows[0]);
-    this.versions.set(brand, rows[0].version);
+    this.remember(brand, rows[0].version);
+    return brand;
+  }
+
+  async findLatestKnown(tenantId: string, id: string): Promise<Brand | null> {
+    const kept = this.known.get(`${tenantId} ${id}`);
+    if (!kept) return this.findById(tenantId, id);
+    // A new aggregate each time, with theme objects of its own: no PATCH reaches another's copy.
+    const brand = Brand.restore({ ...kept.state, themeLight: { ...kept.state.themeLight }, themeDark: { ...kept.state.themeDark } });
+    this.versions.set(brand, kept.version);
     return brand;
   }
 
   // The events' rows are written by the same statement, after the brand's: atomic without a
   // transaction of its own (a create is one statement), and only if the brand's row was written.
   async add(brand: Brand): Promise<void> {
-    await writeForRelay(
+    const rows = await writeForRelay<{ version: string }>(
       this.em,
       INSERT_BRAND,
       [brand.id, brand.tenantId, ...this.fields(brand), brand.createdAt, brand.updatedAt, storedBrandView(brand), ...outboxParams(recordedEvents(brand))],
     );
+    this.remember(brand, rows[0].version);
   }
 
   async save(brand: Brand): Promise<void> {
@@ -92,12 +114,38 @@ export class SqlBrandRepository extends BrandRepository {
 
   /** The UPDATE and its events in one statement; with `version`, only if the row is still that version. */
   private async update(brand: Brand, version: string | null): Promise<boolean> {
-    const rows = await writeForRelay<{ n: number }>(
+    const rows = await writeForRelay<{ version: string }>(
       this.em,
       UPDATE_BRAND,
       [...this.fields(brand), brand.updatedAt, storedBrandView(brand), brand.id, brand.tenantId, version, ...outboxParams(recordedEvents(brand))],
     );
-    return rows[0].n > 0;
+    if (rows.length === 0) {
+      this.known.delete(`${brand.tenantId} ${brand.id}`);
+      return false;
+    }
+    this.remember(brand, rows[0].version);
+    return true;
+  }
+
+  /**
+   * Keeps the brand's state at this row version. A version written inside a transaction that
+   * then rolls back is kept too, harmlessly: no row ever has it, so the next write with it finds
+   * nothing and reads afresh.
+   */
+  private remember(brand: Brand, version: string): void {
+    this.versions.set(brand, version);
+    const state: BrandState = {
+      id: brand.id,
+      tenantId: brand.tenantId,
+      name: brand.name,
+      preferredAppearance: brand.preferredAppearance,
+      themeLight: { ...brand.themeLight },
+      themeDark: { ...brand.themeDark },
+      companyHomePage: brand.companyHomePage,
+      createdAt: brand.createdAt,
+      updatedAt: brand.updatedAt,
+    };
+    this.known.set(`${brand.tenantId} ${brand.id}`, { state, version });
   }
 
   /** The columns a change may touch (but the stored view). */

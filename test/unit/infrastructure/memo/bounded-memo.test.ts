@@ -12,6 +12,14 @@ describe('BoundedMemo', () => {
     expect([memo.get('a'), memo.get('c')]).toEqual([1, 3]);
   });
 
+  it('forgets a deleted key', () => {
+    const memo = new BoundedMemo<number>(2);
+    memo.set('a', 1);
+    memo.delete('a');
+    expect(memo.get('a')).toBeUndefined();
+    expect(memo.size).toBe(0);
+  });
+
   it('replaces a value set again without growing', () => {
     const memo = new BoundedMemo<string>(2);
     memo.set('a', 'x');
