@@ -22,7 +22,20 @@ export class BoundedMemo<V> {
   set(key: string, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    if (this.entries.size > this.capacity) this.evict();
+  }
+
+  /**
+   * Drops the least recent tenth in one walk. One entry at a time, each `set` of a full memo
+   * started a new walk from the front, past the holes its deletions leave in a Map until it
+   * rehashes: it showed in the API's profile of POST /v0/brands (5 µs a request).
+   */
+  private evict(): void {
+    const keep = Math.ceil(this.capacity * 0.9);
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= keep) break;
+      this.entries.delete(key);
+    }
   }
 
   delete(key: string): void {

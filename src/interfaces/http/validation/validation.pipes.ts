@@ -1,6 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationPipe } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 import { toValidationApiError } from './validation-error.factory';
+import { cacheValidationMetadataLookups } from './validation-metadata-cache';
 
 /** A body must be a JSON object; no body at all counts as `{}` (decisions.md, Response shapes). */
 @Injectable()
@@ -79,6 +80,7 @@ function isEmptyObject(value: unknown): boolean {
 
 /** Strict validation: unknown properties are errors, the first problem is reported by path. */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadataLookups();
   return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

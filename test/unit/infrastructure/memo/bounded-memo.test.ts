@@ -12,6 +12,17 @@ describe('BoundedMemo', () => {
     expect([memo.get('a'), memo.get('c')]).toEqual([1, 3]);
   });
 
+  it('when full, drops the least recent tenth at once and keeps the rest', () => {
+    const memo = new BoundedMemo<number>(100);
+    for (let i = 0; i < 100; i++) memo.set(`k${i}`, i);
+    expect(memo.get('k0')).toBe(0); // now the most recent
+    memo.set('new', -1);
+    expect(memo.size).toBe(90);
+    // k1…k11 were the least recent: gone; k0, k12 on and the new one stay.
+    expect([memo.get('k1'), memo.get('k11')]).toEqual([undefined, undefined]);
+    expect([memo.get('k0'), memo.get('k12'), memo.get('k99'), memo.get('new')]).toEqual([0, 12, 99, -1]);
+  });
+
   it('forgets a deleted key', () => {
     const memo = new BoundedMemo<number>(2);
     memo.set('a', 1);
