@@ -8,3 +8,17 @@ export class JsonText<T> {
 
   constructor(readonly text: string) {}
 }
+
+/**
+ * The JSON text of a value that is not changed after it is made (a view), made once: a write
+ * that stores, publishes and answers the same view serialises it once. Kept as long as the value.
+ */
+const texts = new WeakMap<object, string>();
+export function jsonOf(value: object): string {
+  let text = texts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    texts.set(value, text);
+  }
+  return text;
+}

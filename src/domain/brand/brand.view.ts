@@ -19,7 +19,24 @@ export interface BrandView {
   updatedAt: string;
 }
 
+/**
+ * A write renders the view of one brand state several times (the event's data, the stored JSON,
+ * the answer): the last rendering of each brand is kept and given again while every field it was
+ * made from is the same value (fields are replaced on a change, never mutated). Callers must not
+ * change the view they get.
+ */
+const rendered = new WeakMap<BrandState, { from: readonly unknown[]; view: BrandView }>();
+
 export function toBrandView(brand: BrandState): BrandView {
+  const from = [brand.id, brand.name, brand.preferredAppearance, brand.tenantId, brand.themeLight, brand.themeDark, brand.companyHomePage, brand.createdAt, brand.updatedAt];
+  const kept = rendered.get(brand);
+  if (kept && kept.from.every((value, i) => value === from[i])) return kept.view;
+  const view = renderBrandView(brand);
+  rendered.set(brand, { from, view });
+  return view;
+}
+
+function renderBrandView(brand: BrandState): BrandView {
   return {
     brandId: brand.id,
     name: brand.name,

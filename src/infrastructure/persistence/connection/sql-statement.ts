@@ -18,9 +18,25 @@ export async function sqlQuery<T>(em: EntityManager, text: string, values: reado
     const result = await transaction.executeQuery<T>(CompiledQuery.raw(text, [...values]));
     return { rows: result.rows, rowCount: Number(result.numAffectedRows ?? result.rows.length) };
   }
-  const pool = (await em.getConnection().getNativeClient()) as Pool;
+  const pool = keptPool(em) ?? (await freshPool(em));
   const result = await pool.query({ name: statementName(text), text, values: [...values] });
   return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
+}
+
+// The ORM's pool, kept per connection: asking the ORM for it each time (it checks that it is
+// connected, then answers asynchronously) was a MikroORM share of every statement in the API's
+// profile. A pool that has ended (the ORM closed and connected again) is asked for afresh.
+const pools = new WeakMap<object, Pool>();
+function keptPool(em: EntityManager): Pool | undefined {
+  const kept = pools.get(em.getConnection());
+  return kept && !(kept as Pool & { ending?: boolean }).ending ? kept : undefined;
+}
+
+async function freshPool(em: EntityManager): Promise<Pool> {
+  const connection = em.getConnection();
+  const pool = (await connection.getNativeClient()) as Pool;
+  pools.set(connection, pool);
+  return pool;
 }
 
 /** The rows of one statement (see sqlQuery). */

@@ -3,6 +3,7 @@ import { AggregateRoot } from '../../../domain/shared/aggregate-root';
 import { DomainEvent } from '../../../domain/shared/domain-event';
 import { sqlRows } from '../connection/sql-statement';
 import { currentTraceCarrier } from '../../tracing/trace-carrier';
+import { jsonOf } from '../../../application/shared/json-text';
 import { noteRelayWork, OUTBOX_CHANNEL } from './relay-wake';
 
 export { OUTBOX_CHANNEL };
@@ -12,7 +13,9 @@ export { OUTBOX_CHANNEL };
  * what every delivery of the event carries and signs.
  */
 export function eventBody(event: DomainEvent): string {
-  return JSON.stringify({ id: event.id, type: event.type, createdAt: event.occurredAt.toISOString(), tenantId: event.tenantId, data: event.data });
+  // The same text as JSON.stringify of the whole envelope; the data's own text may be made already (jsonOf).
+  const head = JSON.stringify({ id: event.id, type: event.type, createdAt: event.occurredAt.toISOString(), tenantId: event.tenantId });
+  return `${head.slice(0, -1)},"data":${jsonOf(event.data)}}`;
 }
 
 // Every outbox row is written from these, inside the statement that writes what it reports.

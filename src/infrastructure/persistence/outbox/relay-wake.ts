@@ -44,25 +44,33 @@ export function noteRelayWork(): void {
   state.wroteRelayWork = true;
 }
 
-// Commits that finish in the same turn of the event loop share one NOTIFY: it is sent after all of
-// them, so the relay's next read sees every one. A commit after it has been sent gets a new one.
-let scheduled = false;
+// Commits share NOTIFYs: one is sent at the next turn of the event loop after a commit, and
+// while it is in flight, the commits that finish meanwhile share the one sent after it. So every
+// commit is followed by a NOTIFY sent after it, and at most one is on its way at a time (under
+// load one per round trip, not one per turn: each was a round trip of the API's).
+let due = false;
+let inFlight = false;
 const sending = new Set<Promise<void>>();
 function wakeRelay(em: EntityManager): void {
-  if (scheduled) return;
-  scheduled = true;
-  const sent = new Promise<void>((resolve) =>
-    setImmediate(() => {
-      scheduled = false;
-      sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`)
-        .catch(() => {
-          // Best effort by design (the relay polls); a failing database shows in the request itself.
-        })
-        .finally(resolve);
-    }),
-  );
+  due = true;
+  if (inFlight) return;
+  inFlight = true;
+  const sent = new Promise<void>((resolve) => setImmediate(() => void sendWhileDue(em).finally(resolve)));
   sending.add(sent);
   void sent.finally(() => sending.delete(sent));
+}
+
+async function sendWhileDue(em: EntityManager): Promise<void> {
+  try {
+    while (due) {
+      due = false;
+      await sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`).catch(() => {
+        // Best effort by design (the relay polls); a failing database shows in the request itself.
+      });
+    }
+  } finally {
+    inFlight = false;
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { toBrandView } from '../../../domain/brand/brand.view';
+import { jsonOf } from '../../../application/shared/json-text';
 import { toPageGroupView } from '../../../application/page-group/page-group.view';
 import { Brand } from '../../../domain/brand/brand';
 import { PageGroup } from '../../../domain/page-group/page-group';
@@ -9,7 +10,7 @@ import { PageGroup } from '../../../domain/page-group/page-group';
 
 /** `brands.view_json`: the Brand (response) as the API answers it. */
 export function storedBrandView(brand: Brand): string {
-  return JSON.stringify(toBrandView(brand));
+  return jsonOf(toBrandView(brand));
 }
 
 const COUNT_KEY = ',"pagesCount":';

@@ -4,7 +4,7 @@ import { CreateBrand } from '../../../application/brand/create-brand.use-case';
 import { GetBrand } from '../../../application/brand/get-brand.use-case';
 import { ListBrands } from '../../../application/brand/list-brands.use-case';
 import { UpdateBrand } from '../../../application/brand/update-brand.use-case';
-import { BrandView } from '../../../domain/brand/brand.view';
+import { jsonOf } from '../../../application/shared/json-text';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { toEnvelopeJson } from '../pagination/list-envelope';
@@ -43,8 +43,9 @@ export class BrandsController {
   @ApiBody({ type: CreateBrandDto })
   @ApiCreatedResponse({ type: BrandResponse })
   @ApiErrors(400, 413, 415)
-  create(@TenantId() tenantId: string, @Body() body: CreateBrandDto): Promise<BrandView> {
-    return this.createBrand.execute({
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async create(@TenantId() tenantId: string, @Body() body: CreateBrandDto): Promise<string> {
+    const brand = await this.createBrand.execute({
       tenantId,
       name: body.name,
       preferredAppearance: body.preferredAppearance,
@@ -52,6 +53,8 @@ export class BrandsController {
       themeDark: body.themeDark,
       companyHomePage: body.companyHomePage ?? undefined,
     });
+    // The text the write stored beside the row and published: serialised once (jsonOf).
+    return jsonOf(brand);
   }
 
   @Get(':brand_id')
@@ -72,7 +75,8 @@ export class BrandsController {
   @ApiBody({ type: UpdateBrandDto })
   @ApiOkResponse({ type: BrandResponse })
   @ApiErrors(400, 404, 413, 415)
-  update(@TenantId() tenantId: string, @Param('brand_id') brandId: string, @Body() body: UpdateBrandDto): Promise<BrandView> {
-    return this.updateBrand.execute({ tenantId, brandId, changes: body });
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async update(@TenantId() tenantId: string, @Param('brand_id') brandId: string, @Body() body: UpdateBrandDto): Promise<string> {
+    return jsonOf(await this.updateBrand.execute({ tenantId, brandId, changes: body }));
   }
 }
