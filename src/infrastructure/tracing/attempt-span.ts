@@ -1,8 +1,8 @@
-import { context, isSpanContextValid, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { AttemptResult, TraceCarrier } from '../../application/webhook/delivery/delivery-job';
 import type { AttemptLabel } from '../../application/webhook/delivery/webhook-sender.port';
 import { contextOf } from './trace-carrier';
-import { tracer } from './tracing';
+import { spansExported, tracer } from './tracing';
 
 /**
  * Runs one attempt in a CLIENT span of the trace that wrote its event (a new trace when that had
@@ -15,16 +15,17 @@ export async function attemptSpan(
   post: (headers: Record<string, string>) => Promise<AttemptResult>,
 ): Promise<AttemptResult> {
   const parent = contextOf(input.trace ?? null);
-  const span = tracer().startSpan('webhook attempt', { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', ...target(input.url), ...labels(input.attempt) } }, parent);
+  // Attributes only for spans that leave the process: without an exporter they went nowhere and
+  // cost the worker a URL parse and five objects per attempt (docs/performance-analysis.md).
+  const described = spansExported();
+  const attributes = described ? { 'http.request.method': 'POST', ...target(input.url), ...labels(input.attempt) } : undefined;
+  const span = tracer().startSpan('webhook attempt', { kind: SpanKind.CLIENT, attributes }, parent);
   const active = trace.setSpan(parent, span);
   const headers = { ...input.headers };
   propagation.inject(active, headers);
   try {
     const result = await context.with(active, () => post(headers));
-    if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
-    span.setAttribute('webhook.duration_ms', result.durationMs);
-    if (result.error !== null) span.setAttribute('error.type', result.error);
-    if (result.statusCode === null || result.statusCode >= 300) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? `HTTP ${result.statusCode}` });
+    if (described) describeOutcome(span, result);
     const spanContext = span.spanContext();
     // No provider (a bare test of the sender): no trace to name.
     if (!isSpanContextValid(spanContext)) return result;
@@ -32,6 +33,13 @@ export async function attemptSpan(
   } finally {
     span.end();
   }
+}
+
+function describeOutcome(span: Span, result: AttemptResult): void {
+  if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
+  span.setAttribute('webhook.duration_ms', result.durationMs);
+  if (result.error !== null) span.setAttribute('error.type', result.error);
+  if (result.statusCode === null || result.statusCode >= 300) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? `HTTP ${result.statusCode}` });
 }
 
 function target(url: string): Record<string, string | number> {

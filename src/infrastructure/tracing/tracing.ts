@@ -14,6 +14,7 @@ import { SamplerSettings, tracingSettings, TracingSettings } from './tracing-set
 export const TRACE_SERVICE_NAME = 'landing-customer-api';
 
 let provider: TracerProvider | undefined;
+let exporting = false;
 
 /**
  * Trace context, always on: W3C trace context in and out, a span per request and per attempt.
@@ -34,6 +35,7 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): TracingSetti
     ? [new BatchSpanProcessor({ exporter: settings.export.protocol === 'http/json' ? new JsonExporter() : new ProtobufExporter(), ...settings.export.batch })]
     : [];
   provider = new TracerProvider({ resource, spanProcessors, sampler: samplerOf(settings.sampler) });
+  exporting = settings.export !== null;
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
@@ -59,6 +61,15 @@ function samplerOf(settings: SamplerSettings): Sampler {
 /** Exports what is still buffered; the process calls it as it stops. */
 export async function stopTracing(): Promise<void> {
   await provider?.shutdown();
+}
+
+/**
+ * Whether spans leave the process. Without an exporter a span's attributes go nowhere, so the
+ * code that makes them (parsing a URL per webhook attempt) can skip them; its ids and context
+ * are still made and sent on.
+ */
+export function spansExported(): boolean {
+  return exporting;
 }
 
 /** The tracer of the worker's spans (instrumentation scope `landing-customer-api.webhooks`). */
