@@ -10,7 +10,7 @@ import { requireTransaction, sqlRows } from '../connection/sql-statement';
 import { storedBrandView } from '../stored/stored-views';
 
 interface BrandRow {
-  /** The row version's xmin, the version an optimistic write checks (saveIfUnchanged). */
+  /** The row version (ROW_VERSION), what an optimistic write checks (saveIfUnchanged). */
   version: string;
   id: string;
   tenant_id: string;
@@ -30,16 +30,21 @@ const COLUMNS = 'id, tenant_id, name, preferred_appearance, theme_light, theme_d
 
 // Texts made once: a text built per call cost the API its building and, as the key of its
 // prepared statement's name, hashing it again on every call.
-const SELECT_BRAND = `SELECT xmin::text AS version, ${COLUMNS} FROM brands WHERE id = $1 AND tenant_id = $2`;
+// A row version: the xmin of the row's current tuple (every write changes it) with its
+// updated_at (every write moves it forward). xmin alone could in theory come round again (a
+// transaction id reused after wraparound, or after the database is restored to an earlier
+// point while this process kept a copy); both together cannot.
+const ROW_VERSION = `xmin::text || ' ' || updated_at::text`;
+const SELECT_BRAND = `SELECT ${ROW_VERSION} AS version, ${COLUMNS} FROM brands WHERE id = $1 AND tenant_id = $2`;
 const INSERT_BRAND = `WITH brand AS (
-    INSERT INTO brands (${COLUMNS}, view_json) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10) RETURNING xmin::text AS version),
+    INSERT INTO brands (${COLUMNS}, view_json) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10) RETURNING ${ROW_VERSION} AS version),
   event AS (${outboxInsert(11, { after: 'brand' })})
   SELECT version FROM brand`;
 // With $10, a row version: only if the row is still that version (saveIfUnchanged).
 const UPDATE_BRAND = `WITH brand AS (
     UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6,
       view_json = $7
-    WHERE id = $8 AND tenant_id = $9 AND ($10::xid IS NULL OR xmin = $10::xid) RETURNING xmin::text AS version),
+    WHERE id = $8 AND tenant_id = $9 AND ($10::text IS NULL OR ${ROW_VERSION} = $10::text) RETURNING ${ROW_VERSION} AS version),
   event AS (${outboxInsert(11, { after: 'brand' })})
   SELECT version FROM brand`;
 
@@ -49,7 +54,7 @@ const UPDATE_BRAND = `WITH brand AS (
  * (the UPDATE and its events), without change sets and a flush; the API's CPU per write was
  * mostly that machinery (POST pages and duplicate, docs/performance-analysis.md). A PATCH tries
  * first without the lock: a plain SELECT and one statement that writes only if the row is the
- * version read (its xmin, which every write of the row changes). Each write
+ * version read (ROW_VERSION: its xmin and updated_at, which every write changes). Each write
  * stores the brand's response JSON beside the row (stored-views.ts) for the reads to send. On the
  * unit of work's connection, so the PATCH's row lock holds to its commit.
  */
