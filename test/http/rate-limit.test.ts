@@ -7,7 +7,10 @@ import { cli } from '../support/cli';
 import { testLogger } from '../support/silent-logger';
 import { createTenant, startTestApp } from '../support/test-app';
 
-const limits = (max: number, authFailures = 1000) => ({ RATE_LIMIT_MAX: String(max), RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_AUTH_FAILURES_MAX: String(authFailures) });
+// Windows are aligned to the clock: a day-long one keeps a window edge out of a test's few
+// seconds (as in auth-limits.test.ts); with 60 s ones, an edge among a test's requests reset its count.
+const WINDOW_SECONDS = 86_400;
+const limits = (max: number, authFailures = 1000) => ({ RATE_LIMIT_MAX: String(max), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS), RATE_LIMIT_AUTH_FAILURES_MAX: String(authFailures) });
 
 describe('rate limiting per API key', () => {
   it('puts RateLimit-* on every authenticated response and answers 429 with Retry-After past the budget', async () => {
@@ -20,7 +23,7 @@ describe('rate limiting per API key', () => {
         expect(res.headers['ratelimit-limit']).toBe('3');
         const reset = Number(res.headers['ratelimit-reset']);
         expect(reset).toBeGreaterThan(0);
-        expect(reset).toBeLessThanOrEqual(60);
+        expect(reset).toBeLessThanOrEqual(WINDOW_SECONDS);
         seen.push(Number(res.headers['ratelimit-remaining']));
       }
       expect(seen).toEqual([2, 1, 0]);
@@ -97,9 +100,9 @@ describe('RedisRateLimiter', () => {
     const two = new RedisRateLimiter('redis://127.0.0.1:6379', prefix);
     await Promise.all([one.ready(), two.ready()]);
     try {
-      const results = [await one.hit('k', 2, 60_000), await two.hit('k', 2, 60_000), await one.hit('k', 2, 60_000)];
+      const results = [await one.hit('k', 2, WINDOW_SECONDS * 1000), await two.hit('k', 2, WINDOW_SECONDS * 1000), await one.hit('k', 2, WINDOW_SECONDS * 1000)];
       expect(results.map((r) => [r!.allowed, r!.remaining])).toEqual([[true, 1], [true, 0], [false, 0]]);
-      expect(await two.hit('fresh', 2, 60_000)).toMatchObject({ allowed: true, remaining: 1 });
+      expect(await two.hit('fresh', 2, WINDOW_SECONDS * 1000)).toMatchObject({ allowed: true, remaining: 1 });
     } finally {
       one.close();
       two.close();

@@ -13,7 +13,7 @@ describe('scale-out on one machine', () => {
     const db = await isolatedDatabase();
     const receiver = new WebhookReceiver();
     await receiver.start();
-    const env = workerEnv(db.url, { LOG_LEVEL: 'info', RATE_LIMIT_MAX: '10000', RATE_LIMIT_WINDOW_SECONDS: '600', WEBHOOK_CONCURRENCY: '20' });
+    const env = workerEnv(db.url, { LOG_LEVEL: 'info', RATE_LIMIT_MAX: '10000', RATE_LIMIT_WINDOW_SECONDS: '86400', WEBHOOK_CONCURRENCY: '20' });
     const processes = [
       new ServiceProcess({ ...env, SERVICE_ROLE: 'api' }),
       new ServiceProcess({ ...env, SERVICE_ROLE: 'api' }),
