@@ -28,13 +28,13 @@ const KNOWN_BRANDS = 2_000;
 
 const COLUMNS = 'id, tenant_id, name, preferred_appearance, theme_light, theme_dark, company_home_page, created_at, updated_at';
 
-// Texts made once: a text built per call cost the API its building and, as the key of its
-// prepared statement's name, hashing it again on every call.
 // A row version: the xmin of the row's current tuple (every write changes it) with its
 // updated_at (every write moves it forward). xmin alone could in theory come round again (a
 // transaction id reused after wraparound, or after the database is restored to an earlier
 // point while this process kept a copy); both together cannot.
 const ROW_VERSION = `xmin::text || ' ' || updated_at::text`;
+// Texts made once: a text built per call cost the API its building and, as the key of its
+// prepared statement's name, hashing it again on every call.
 const SELECT_BRAND = `SELECT ${ROW_VERSION} AS version, ${COLUMNS} FROM brands WHERE id = $1 AND tenant_id = $2`;
 const INSERT_BRAND = `WITH brand AS (
     INSERT INTO brands (${COLUMNS}, view_json) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10) RETURNING ${ROW_VERSION} AS version),
@@ -88,7 +88,7 @@ export class SqlBrandRepository extends BrandRepository {
   }
 
   async findLatestKnown(tenantId: string, id: string): Promise<Brand | null> {
-    const kept = this.known.get(`${tenantId} ${id}`);
+    const kept = this.known.get(knownKey(tenantId, id));
     if (!kept) return this.findById(tenantId, id);
     // A new aggregate each time, with theme objects of its own: no PATCH reaches another's copy.
     const brand = Brand.restore({ ...kept.state, themeLight: { ...kept.state.themeLight }, themeDark: { ...kept.state.themeDark } });
@@ -113,7 +113,7 @@ export class SqlBrandRepository extends BrandRepository {
 
   async saveIfUnchanged(brand: Brand): Promise<boolean> {
     const version = this.versions.get(brand);
-    if (version === undefined) throw new Error('saveIfUnchanged needs a brand read with findById');
+    if (version === undefined) throw new Error('saveIfUnchanged needs a brand this repository read or wrote');
     return this.update(brand, version);
   }
 
@@ -125,7 +125,7 @@ export class SqlBrandRepository extends BrandRepository {
       [...this.fields(brand), brand.updatedAt, storedBrandView(brand), brand.id, brand.tenantId, version, ...outboxParams(recordedEvents(brand))],
     );
     if (rows.length === 0) {
-      this.known.delete(`${brand.tenantId} ${brand.id}`);
+      this.known.delete(knownKey(brand.tenantId, brand.id));
       return false;
     }
     this.remember(brand, rows[0].version);
@@ -144,19 +144,25 @@ export class SqlBrandRepository extends BrandRepository {
       tenantId: brand.tenantId,
       name: brand.name,
       preferredAppearance: brand.preferredAppearance,
-      themeLight: { ...brand.themeLight },
-      themeDark: { ...brand.themeDark },
+      // Themes are replaced on a change, never mutated; findLatestKnown copies them for each PATCH.
+      themeLight: brand.themeLight,
+      themeDark: brand.themeDark,
       companyHomePage: brand.companyHomePage,
       createdAt: brand.createdAt,
       updatedAt: brand.updatedAt,
     };
-    this.known.set(`${brand.tenantId} ${brand.id}`, { state, version });
+    this.known.set(knownKey(brand.tenantId, brand.id), { state, version });
   }
 
   /** The columns a change may touch (but the stored view). */
   private fields(brand: Brand): unknown[] {
     return [brand.name, brand.preferredAppearance, JSON.stringify(brand.themeLight), JSON.stringify(brand.themeDark), brand.companyHomePage];
   }
+}
+
+/** A kept brand's key: a brand id is unique, the tenant keeps another tenant's id a miss. */
+function knownKey(tenantId: string, id: string): string {
+  return `${tenantId} ${id}`;
 }
 
 function toBrand(row: BrandRow): Brand {
