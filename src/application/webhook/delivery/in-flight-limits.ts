@@ -14,7 +14,13 @@ export class InFlightLimits {
   private readonly byEndpoint = new Map<string, number>();
   /** When a slot of each key was last released: a key whose slots move is not stuck. */
   private readonly lastRelease = new Map<string, number>();
-  private waiting: { tenantId?: string; endpoint?: string; grant: (release: () => void) => void }[] = [];
+  /**
+   * Attempts waiting for a slot, in arrival order per tenant and endpoint: those of one key fit or
+   * not together, so a release checks each key once instead of each waiter (a drain keeps a few
+   * hundred waiting on one key, and every release scanned them all).
+   */
+  private readonly waiting = new Map<string, Waiter[]>();
+  private arrivals = 0;
 
   constructor(
     readonly perTenant: number,
@@ -43,7 +49,9 @@ export class InFlightLimits {
     const slot = this.tryAcquire(tenantId, endpoint);
     if (slot || waitMs <= 0 || !this.progressing(tenantId, endpoint, progressMs, now)) return Promise.resolve(slot);
     return new Promise((resolve) => {
-      const entry = {
+      const key = `${tenantId ?? ''}\u0000${endpoint ?? ''}`;
+      const entry: Waiter = {
+        arrival: this.arrivals++,
         tenantId,
         endpoint,
         grant: (release: () => void) => {
@@ -52,10 +60,15 @@ export class InFlightLimits {
         },
       };
       const timer = setTimeout(() => {
-        this.waiting = this.waiting.filter((w) => w !== entry);
+        const queue = this.waiting.get(key) ?? [];
+        const at = queue.indexOf(entry);
+        if (at >= 0) queue.splice(at, 1);
+        if (queue.length === 0) this.waiting.delete(key);
         resolve(null);
       }, waitMs);
-      this.waiting.push(entry);
+      const queue = this.waiting.get(key);
+      if (queue) queue.push(entry);
+      else this.waiting.set(key, [entry]);
     });
   }
 
@@ -117,15 +130,24 @@ export class InFlightLimits {
     }
   }
 
-  /** Gives freed room to the longest-waiting jobs that now fit, in arrival order. */
+  /** Gives freed room to the longest-waiting attempts that now fit, in arrival order. */
   private wakeWaiters(): void {
-    if (this.waiting.length === 0) return;
-    // One pass (a worker may hold a few hundred waiting attempts): the granted leave the list.
-    const still: typeof this.waiting = [];
-    for (const waiter of this.waiting) {
-      if (this.fits(waiter.tenantId, waiter.endpoint)) waiter.grant(this.take(waiter.tenantId, waiter.endpoint));
-      else still.push(waiter);
+    for (;;) {
+      let next: { key: string; queue: Waiter[] } | null = null;
+      for (const [key, queue] of this.waiting) {
+        if ((next === null || queue[0].arrival < next.queue[0].arrival) && this.fits(queue[0].tenantId, queue[0].endpoint)) next = { key, queue };
+      }
+      if (next === null) return;
+      const waiter = next.queue.shift()!;
+      if (next.queue.length === 0) this.waiting.delete(next.key);
+      waiter.grant(this.take(waiter.tenantId, waiter.endpoint));
     }
-    this.waiting = still;
   }
+}
+
+interface Waiter {
+  arrival: number;
+  tenantId?: string;
+  endpoint?: string;
+  grant: (release: () => void) => void;
 }

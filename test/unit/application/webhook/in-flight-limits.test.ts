@@ -81,4 +81,35 @@ describe('attempts in flight per tenant and per endpoint', () => {
     first!();
     expect(limits.tryAcquire('tenant_z', 'ez')).not.toBeNull();
   });
+
+  it('grants freed slots to the waiting attempts in their order of arrival, whichever tenant and endpoint they are for', async () => {
+    const limits = new InFlightLimits(10, 10, 2);
+    limits.tryAcquire('tenant_a', 'e1')!();
+    const [a, b] = [limits.tryAcquire('tenant_a', 'e1'), limits.tryAcquire('tenant_b', 'e2')];
+    const granted: string[] = [];
+    const wait = (tenant: string, endpoint: string, name: string) => limits.acquire(tenant, endpoint, 5_000).then((release) => (granted.push(name), release));
+    const waits = [wait('tenant_c', 'e3', 'c1'), wait('tenant_a', 'e1', 'a'), wait('tenant_c', 'e3', 'c2')];
+    b!();
+    const c1 = await waits[0];
+    a!();
+    await waits[1];
+    c1!();
+    await waits[2];
+    expect(granted).toEqual(['c1', 'a', 'c2']);
+    expect(limits.inFlight()).toBe(2);
+  });
+
+  it('gives a freed slot of one endpoint to its waiting attempt while hundreds wait on another endpoint at its cap', async () => {
+    const limits = new InFlightLimits(1_000, 1);
+    limits.tryAcquire('tenant_a', 'busy')!();
+    limits.tryAcquire('tenant_a', 'busy');
+    const queued = Array.from({ length: 300 }, () => limits.acquire('tenant_a', 'busy', 50));
+    limits.tryAcquire('tenant_a', 'other')!();
+    const other = limits.tryAcquire('tenant_a', 'other');
+    const waiting = limits.acquire('tenant_a', 'other', 5_000);
+    other!();
+    expect(await waiting).not.toBeNull();
+    // The busy endpoint's attempts gave up after their wait, none granted.
+    expect((await Promise.all(queued)).every((slot) => slot === null)).toBe(true);
+  });
 });
