@@ -92,8 +92,16 @@ async function main() {
   const { pageGroupId } = cli('page-group:create', '--tenant', tenantId, '--name', 'Soak pages');
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
   for (let k = 0; k < options.subscriptions; k++) {
-    const res = await fetch(`${baseUrl}/v0/webhook_subscriptions`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url(k), events: ['page.version.created'] }) });
-    if (res.status !== 201) throw new Error(`subscription ${k}: ${res.status} ${await res.text()}`);
+    // As the creations below: retried with its Idempotency-Key while the API cannot be reached (a
+    // busy machine's test run saw one fail right after the API said it was ready).
+    const key = `soak-subscription-${randomBytes(8).toString('hex')}`;
+    let res = null;
+    for (let tries = 0; res?.status !== 201; tries++) {
+      if (res) await res.arrayBuffer();
+      if (tries === 20 || (res && res.status < 500 && res.status !== 409 && res.status !== 429)) throw new Error(`subscription ${k}: ${res ? res.status : 'unreachable API'}`);
+      if (tries > 0) await sleep(250);
+      res = await fetch(`${baseUrl}/v0/webhook_subscriptions`, { method: 'POST', headers: { ...headers, 'idempotency-key': key }, body: JSON.stringify({ url: receiver.url(k), events: ['page.version.created'] }) }).catch(() => null);
+    }
     receiver.secrets[k] = (await res.json()).signingSecret;
   }
 
@@ -250,7 +258,9 @@ try {
   }
   process.exit(ok ? 0 : 1);
 } catch (error) {
+  // What exited on its own says why, when a service is the cause (its last stderr lines).
+  const exits = (services?.exits ?? []).map((e) => `\n  ${e.role} exited (${e.signal ?? e.code}): ${e.stderr.trim().split('\n').slice(-3).join(' | ')}`).join('');
   await cleanUp();
-  process.stderr.write(`soak: ${error.message}\n`);
+  process.stderr.write(`soak: ${error.message}${exits}\n`);
   process.exit(1);
 }

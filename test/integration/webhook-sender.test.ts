@@ -40,6 +40,38 @@ describe('HttpWebhookSender', () => {
     }
   });
 
+  it('drops a body past 64 KB by closing its connection, and keeps the connection of a body read to its end', async () => {
+    let closed!: () => void;
+    const endlessClosed = new Promise<void>((done) => (closed = done));
+    const endless = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = 'x'.repeat(16 * 1024);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      res.on('close', () => closed());
+      pump();
+    });
+    const connections: unknown[] = [];
+    const small = createServer((_req, res) => res.writeHead(204).end());
+    small.on('connection', (socket) => connections.push(socket));
+    servers.push(endless, small);
+    const [endlessPort, smallPort] = [await listen(endless), await listen(small)];
+    const sender = new HttpWebhookSender({ timeoutMs: 5000, allowPrivateTargets: true, connections: 2 });
+    try {
+      const cut = await sender.send({ url: `http://127.0.0.1:${endlessPort}/hooks`, body: '{}', headers: {} });
+      expect(cut.statusCode).toBe(200);
+      // The body was dropped: the receiver sees its answer's connection closed (else this waits past the test's timeout).
+      await endlessClosed;
+      // Bodies read to their end leave their connections open for the next attempts (two allowed here).
+      for (let i = 0; i < 10; i++) expect((await sender.send({ url: `http://127.0.0.1:${smallPort}/hooks`, body: '{}', headers: {} })).statusCode).toBe(204);
+      expect(connections.length).toBeLessThanOrEqual(2);
+    } finally {
+      await sender.close();
+    }
+  });
+
   it('reports no answer when the status does not come within the timeout', async () => {
     const silent = createServer(() => {});
     servers.push(silent);
