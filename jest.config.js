@@ -26,4 +26,9 @@ module.exports = {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
   maxWorkers: 2,
+  // A worker that has run many files holds about a gigabyte (V8 grows its heap lazily with 24 GB
+  // on the machine), and its exit, the kernel freeing that memory, took longer than the half
+  // second jest waits: "a worker process has failed to exit gracefully" at the end of a run with
+  // nothing left open. Workers past this much after a file are started afresh instead.
+  workerIdleMemoryLimit: '350MB',
 };

@@ -92,8 +92,10 @@ async function main() {
   const { pageGroupId } = cli('page-group:create', '--tenant', tenantId, '--name', 'Soak pages');
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
   for (let k = 0; k < options.subscriptions; k++) {
-    // As the creations below: retried with its Idempotency-Key while the API cannot be reached (a
-    // busy machine's test run saw one fail right after the API said it was ready).
+    // As the creations below: retried with its Idempotency-Key when the request fails on its way.
+    // The CLI calls above block this process (spawnSync) for seconds on a busy machine; the
+    // readiness check's keep-alive connection is closed by the API meanwhile, and this process
+    // learns of it only when it sends on it (undici: UND_ERR_SOCKET, "other side closed").
     const key = `soak-subscription-${randomBytes(8).toString('hex')}`;
     let res = null;
     for (let tries = 0; res?.status !== 201; tries++) {
