@@ -97,14 +97,16 @@ async function main() {
     // readiness check's keep-alive connection is closed by the API meanwhile, and this process
     // learns of it only when it sends on it (undici: UND_ERR_SOCKET, "other side closed").
     const key = `soak-subscription-${randomBytes(8).toString('hex')}`;
-    let res = null;
-    for (let tries = 0; res?.status !== 201; tries++) {
+    for (let tries = 1; ; tries++) {
+      const res = await fetch(`${baseUrl}/v0/webhook_subscriptions`, { method: 'POST', headers: { ...headers, 'idempotency-key': key }, body: JSON.stringify({ url: receiver.url(k), events: ['page.version.created'] }) }).catch(() => null);
+      if (res?.status === 201) {
+        receiver.secrets[k] = (await res.json()).signingSecret;
+        break;
+      }
       if (res) await res.arrayBuffer();
       if (tries === 20 || (res && res.status < 500 && res.status !== 409 && res.status !== 429)) throw new Error(`subscription ${k}: ${res ? res.status : 'unreachable API'}`);
-      if (tries > 0) await sleep(250);
-      res = await fetch(`${baseUrl}/v0/webhook_subscriptions`, { method: 'POST', headers: { ...headers, 'idempotency-key': key }, body: JSON.stringify({ url: receiver.url(k), events: ['page.version.created'] }) }).catch(() => null);
+      await sleep(250);
     }
-    receiver.secrets[k] = (await res.json()).signingSecret;
   }
 
   // Creations: each page has its Idempotency-Key, retried with it until a 201 (a cut database

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BoundedMemo } from '../memo/bounded-memo';
 
 /**
  * The receiver a delivery goes to, as the worker's in-flight caps count it: the tenant and the
@@ -16,15 +17,13 @@ export function endpointKey(tenantId: string, url: string): string {
   let key = keys.get(input);
   if (key === undefined) {
     key = digestOf(tenantId, url);
-    if (keys.size >= MAX_KEPT) keys.clear();
     keys.set(input, key);
   }
   return key;
 }
 
-/** Keys by tenant and URL, bounded: past this many (a tenant with many URLs) it starts again. */
-const keys = new Map<string, string>();
-const MAX_KEPT = 10_000;
+/** Keys by tenant and URL; a pure function of them, so a kept key never goes stale. */
+const keys = new BoundedMemo<string>(10_000);
 
 function digestOf(tenantId: string, url: string): string {
   let origin: string;
