@@ -85,7 +85,7 @@ async function main(services, host) {
       apiHelperThreadsCore: helperThreads > 0 ? 1 : 0, hostChanges: options.hostChanges,
       quick: options.quick, durationSeconds: options.durationSeconds, rounds: options.rounds, seed: { ...seed, sample: undefined }, diskFlush,
     },
-    scenarios: scenarioLines(scenarios, measured.maximum, measured.half, BASELINES),
+    scenarios: scenarioLines(scenarios, measured.maximum, measured.half, BASELINES, measured.rawPgRatios),
     latencyCurve: measured.latencyCurve,
     webhooks: webhooks.summary,
     rssMb: { api: apiRss, worker: webhooks.workerRss },

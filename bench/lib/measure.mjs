@@ -2,8 +2,8 @@
 // latency curve (open loop at a constant rate, bench/open-loop.c), in interleaved rounds.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runOrder } from './scenarios.mjs';
-import { round, summariseFixedRate, summariseMaximum } from './stats.mjs';
+import { BASELINES, runOrder } from './scenarios.mjs';
+import { pairedRatio, round, summariseFixedRate, summariseMaximum } from './stats.mjs';
 import { BASE, ROOT } from './services.mjs';
 
 // CPU time the hypervisor gave to other guests (steal), from /proc/stat: on a shared virtual
@@ -38,12 +38,29 @@ export async function measureEndpoints({ services, host, options, log, scenarios
   log('warming up…');
   for (const s of scenarios) await load(services, host, spec(s, { duration: options.quick ? 1 : 2 }));
   const maxRuns = Object.fromEntries(scenarios.map((s) => [s.name, []]));
+  // Baseline (b) is measured again after each endpoint, and each endpoint is compared with the
+  // (b) on either side of it: the host's speed moves within a run (in one, (a) fell from 7,054 to
+  // 4,006 req/s between two rounds), and a (b) measured minutes before a write compared the host
+  // of two moments rather than the endpoint with the raw query (decisions.md 115).
+  const rawPg = order.find((s) => s.name === BASELINES.rawPg);
+  const rawPgRatios = {};
+  const measure = async (r, s) => {
+    const result = await load(services, host, spec(s));
+    maxRuns[s.name].push(result);
+    log(`round ${r}/${options.rounds}  ${s.name.padEnd(34)} ${String(Math.round(result.rps)).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  errors ${result.errors}  steal ${result.stealPercent} %`);
+    return result;
+  };
   for (let r = 1; r <= options.rounds; r++) {
     await services.checkpoint();
+    let rawPgBefore;
     for (const s of order) {
-      const result = await load(services, host, spec(s));
-      maxRuns[s.name].push(result);
-      log(`round ${r}/${options.rounds}  ${s.name.padEnd(34)} ${String(Math.round(result.rps)).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  errors ${result.errors}  steal ${result.stealPercent} %`);
+      const result = await measure(r, s);
+      if (s === rawPg) rawPgBefore = result.rps;
+      else if (!s.baseline && rawPg) {
+        const rawPgAfter = (await measure(r, rawPg)).rps;
+        (rawPgRatios[s.name] ??= []).push(pairedRatio(result.rps, rawPgBefore, rawPgAfter));
+        rawPgBefore = rawPgAfter;
+      }
     }
   }
   const maximum = Object.fromEntries(scenarios.map((s) => [s.name, summariseMaximum(maxRuns[s.name])]));
@@ -72,5 +89,5 @@ export async function measureEndpoints({ services, host, options, log, scenarios
       curve.push({ rate, share, p50Ms: result.p50Ms, p99Ms: result.p99Ms });
     }
   }
-  return { maximum, half, latencyCurve: { scenario: list?.name, points: curve } };
+  return { maximum, half, rawPgRatios, latencyCurve: { scenario: list?.name, points: curve } };
 }

@@ -3,6 +3,9 @@
 
 const pad = (value, width, end = false) => (end ? String(value).padEnd(width) : String(value).padStart(width));
 
+/** Whether the run compared each endpoint with a (b) measured beside it (runs recorded before did not). */
+const rawPgPaired = (result) => result.scenarios.some((s) => s.ratioToRawPgEachRound !== undefined);
+
 /** Whether the run measured baseline (c) (runs recorded before it existed did not). */
 const hasFloor = (result) => result.scenarios.some((s) => s.ratioToFloor !== undefined);
 
@@ -132,7 +135,7 @@ export function markdown(result, soak = null) {
 Measured by \`npm run bench${m.hostChanges?.pin || m.hostChanges?.autovacuum ? ` -- --${[m.hostChanges.pin && 'pin', m.hostChanges.autovacuum && 'autovacuum'].filter(Boolean).join(' --')}` : ''}\`${m.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${m.cpus} cores, ${m.memoryGb} GiB, Node ${m.node}); ${placement(m)}.
 Maximum throughput: ${m.loadGenerator ?? 'autocannon'}, 32 connections, after a warm-up. Half load and the latency curve: an open-loop generator at a constant rate (${openLoop}${m.openLoopPriority === 'nice -20' ? ', at the top CPU priority of its core, so that it sends on time' : ''}), latency counted from when each request was due (no coordinated omission), after 1 s of warm-up. PATCH goes round 100 brands of the tenant. Each round measures the reads, then the writes, after a checkpoint.
 Data set: ${m.seed.tenants} tenants, ${m.seed.brands} brands, ${m.seed.pageGroups} page groups, ${m.seed.sessions} sessions (all in the measured page group). Medians of ${m.rounds} interleaved round(s) of ${m.durationSeconds} s.
-Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs${floor ? '; (c) a bare \`node:http\` server in the same process running that query with no framework, key, limit or log: the floor of what this machine allows for the list' : ''}.
+Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs${floor ? '; (c) a bare \`node:http\` server in the same process running that query with no framework, key, limit or log: the floor of what this machine allows for the list' : ''}.${rawPgPaired(result) ? ' (b) is measured again after each endpoint: an endpoint\'s ÷ (b) is the median over the rounds of its throughput against the mean of the (b) measured right before and right after it (each round\'s in `ratioToRawPgEachRound`), since the host\'s speed moves within a run; ÷ (a) and ÷ (c) are ratios of the rounds\' medians.' : ''}
 ${d ? `The disk under PostgreSQL, before the load (bench/fsync-probe.mjs, 8 KB + fdatasync at ${d.rate}/s for ${d.flushes} flushes): p50 ${d.p50Ms} ms, p99 ${d.p99Ms} ms, max ${d.maxMs} ms; ${d.over50Ms} flushes over 50 ms, so ${Math.round(d.shareOfArrivalsWaitingOver50Ms * 1000) / 10} % of commits arriving at any moment would wait > 50 ms for the disk alone.\n` : ''}
 | scenario | req/s | p50 ms | p99 ms | errors | ÷ (a) | ÷ (b) |${floor ? ' ÷ (c) |' : ''} half load: req/s → ms (median of rounds) |
 |---|---|---|---|---|---|---|---|${floor ? '---|' : ''}

@@ -37,10 +37,15 @@ export function endpointScenarios({ tenantId, brandId, pageGroupId, templateId, 
 /**
  * Each round measures the reads first, then the writes: a read measured right after POST pages
  * (1,100 pages a second, each with its version and event) shared the disk and the other core with
- * the flushing of those writes. Results keep the scenarios' own order.
+ * the flushing of those writes. Baseline (b) is the last baseline, right before the first
+ * endpoint, since each endpoint is compared with the (b) measured on either side of it
+ * (measure.mjs). Results keep the scenarios' own order.
  */
 export function runOrder(scenarios) {
-  return [...scenarios.filter((s) => s.method === 'GET'), ...scenarios.filter((s) => s.method !== 'GET')];
+  const rawPgLast = (s) => (s.name === BASELINES.rawPg ? 1 : 0);
+  const baselines = scenarios.filter((s) => s.baseline).sort((x, y) => rawPgLast(x) - rawPgLast(y));
+  const endpoints = scenarios.filter((s) => !s.baseline);
+  return [...baselines, ...endpoints.filter((s) => s.method === 'GET'), ...endpoints.filter((s) => s.method !== 'GET')];
 }
 
 /** The last 90 whole UTC days, today included: `from` and `to` of the statistics scenario. */

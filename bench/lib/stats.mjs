@@ -42,10 +42,20 @@ export function summariseFixedRate(runs) {
 }
 
 /**
- * Each scenario's recorded line: its maximum, its ratios to the baselines of the same run,
- * and its fixed-rate figures at half that maximum when it has them.
+ * A scenario's throughput against a baseline measured right before and right after it (their
+ * mean): a drift of the host's speed during the three measurements counts on both sides.
  */
-export function scenarioLines(scenarios, maximum, half, baselines) {
+export function pairedRatio(rps, before, after) {
+  return rps / ((before + after) / 2);
+}
+
+/**
+ * Each scenario's recorded line: its maximum, its ratios to the baselines of the same run,
+ * and its fixed-rate figures at half that maximum when it has them. `rawPgRatios` holds each
+ * endpoint's paired ratios to (b), one a round (pairedRatio); its ratio to (b) is their median,
+ * and without them the ratio of the medians, as for (a) and (c).
+ */
+export function scenarioLines(scenarios, maximum, half, baselines, rawPgRatios = {}) {
   const a = maximum[baselines.bare].rps;
   const b = maximum[baselines.rawPg].rps;
   const c = maximum[baselines.floor]?.rps;
@@ -58,7 +68,8 @@ export function scenarioLines(scenarios, maximum, half, baselines) {
       p99Ms: max.p99Ms,
       errors: max.errors,
       ratioToBareNest: round(max.rps / a, 2),
-      ratioToRawPg: round(max.rps / b, 2),
+      ratioToRawPg: round(rawPgRatios[s.name] ? median(rawPgRatios[s.name]) : max.rps / b, 2),
+      ...(rawPgRatios[s.name] && { ratioToRawPgEachRound: rawPgRatios[s.name].map((ratio) => round(ratio, 2)) }),
       ...(c && { ratioToFloor: round(max.rps / c, 2) }),
       ...(half[s.name] && { halfLoad: { rps: Math.floor(max.rps / 2), ...half[s.name] } }),
     };

@@ -47,4 +47,13 @@ describe('bench report', () => {
     expect(table(withoutFloor, true).split('\n')[0]).toMatch(/\/\(b\)$/);
     expect(markdown(withoutFloor)).not.toContain('÷ (c)');
   });
+
+  it('says how ÷ (b) was taken: beside each endpoint when the run paired them, as a ratio of medians before', async () => {
+    const { markdown } = await load();
+    const result = recorded();
+    const paired = { ...result, scenarios: result.scenarios.map((s: { ratioToRawPg: number }) => ({ ...s, ratioToRawPgEachRound: [s.ratioToRawPg] })) };
+    const unpaired = { ...result, scenarios: result.scenarios.map(({ ratioToRawPgEachRound, ...s }: { ratioToRawPgEachRound?: number[] }) => s) };
+    expect(markdown(paired)).toContain('(b) measured right before and right after it');
+    expect(markdown(unpaired)).not.toContain('right before and right after');
+  });
 });

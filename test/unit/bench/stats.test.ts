@@ -47,6 +47,31 @@ describe('bench statistics', () => {
     expect(withFloor[3].ratioToFloor).toBe(1);
   });
 
+  it('compares an endpoint with the (b) measured on either side of it, round by round, when the run paired them', async () => {
+    const { pairedRatio, scenarioLines } = await load();
+    // The host slowed between (b) before (4000) and (b) after (2000): against their mean, not either.
+    expect(pairedRatio(2700, 4000, 2000)).toBe(0.9);
+    const scenarios = [{ name: 'a' }, { name: 'b' }, { name: 'list' }];
+    const maximum = { a: { rps: 6000, p50Ms: 4, p99Ms: 9, errors: 0 }, b: { rps: 3000, p50Ms: 7, p99Ms: 20, errors: 0 }, list: { rps: 1500, p50Ms: 8, p99Ms: 18, errors: 0 } };
+    const [a, b, list] = scenarioLines(scenarios, maximum, {}, { bare: 'a', rawPg: 'b' }, { list: [0.9, 1.004, 0.95] });
+    // The median of the rounds' paired ratios, not the ratio of the medians (0.5).
+    expect(list.ratioToRawPg).toBe(0.95);
+    expect(list.ratioToRawPgEachRound).toEqual([0.9, 1, 0.95]);
+    expect(list.ratioToBareNest).toBe(0.25);
+    // Baselines are not paired with themselves.
+    expect(b.ratioToRawPg).toBe(1);
+    expect(a.ratioToRawPgEachRound).toBeUndefined();
+  });
+
+  it('measures (b) last of the baselines, right before the first endpoint, and the reads before the writes', async () => {
+    const { runOrder, endpointScenarios, BASELINES } = await import(join(__dirname, '..', '..', '..', 'bench', 'lib', 'scenarios.mjs'));
+    const scenarios = endpointScenarios({ tenantId: 't', brandId: 'b', pageGroupId: 'g', templateId: 'x', pageId: 'p', widePageGroupId: 'w', widePageId: 'q', patchPaths: [] });
+    const order = runOrder(scenarios).map((s: { name: string; method: string }) => s.name);
+    expect(order.slice(0, 3)).toEqual([BASELINES.bare, BASELINES.floor, BASELINES.rawPg]);
+    expect(order.indexOf('GET /v0/page_groups')).toBeLessThan(order.indexOf('POST /v0/brands'));
+    expect(order).toHaveLength(scenarios.length);
+  });
+
   it('counts an event that never arrived as arriving at the end of the run', async () => {
     const { arrivalLatencies } = await load();
     const answered = { p1: 1000, p2: 1000, p3: 1000, p4: 1000 };
