@@ -196,8 +196,8 @@ async function main() {
     allDeliveredSeconds: timedOut ? null : round(allDelivered),
     timedOut,
     faults,
-    // Processes that exited on their own (and were started again), with the last of what they said.
-    unexpectedExits: services.exits.map(({ role, code, signal, stderr }) => ({ role, code, signal, said: stderr.trim().split('\n').at(-1) ?? '' })),
+    // Processes that exited on their own (and were started again), with what they died of (lastWords).
+    unexpectedExits: services.exits.map(({ role, code, signal, said }) => ({ role, code, signal, said })),
     peakRssMb: { api: mb(services.peaks.api), worker: mb(services.peaks.worker), driverAndReceiver: mb(process.resourceUsage().maxRSS * 1024) },
   };
   return summary;

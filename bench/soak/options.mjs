@@ -71,3 +71,14 @@ export function verdict(summary) {
   if (summary.timedOut) problems.push('timed out before every delivery arrived');
   return { ok: problems.length === 0, problems };
 }
+
+/**
+ * What a process that exited said last, for the summary: the message of the error it died of
+ * when it died of one (Node ends such a death with its stack and then its own version, which
+ * named nothing), else its last line.
+ */
+export function lastWords(stderr) {
+  const lines = stderr.split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== '' && !/^Node\.js v\d/.test(line));
+  const error = lines.findLast((line) => /^(\w+:\s|\w*Error\b)/.test(line) && !line.startsWith('    at '));
+  return error ?? lines.at(-1) ?? '';
+}

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { lastWords } from './options.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 // The same memory settings as `npm start` (package.json): the RSS reported is what production sees.
@@ -52,7 +53,7 @@ export class SoakServices {
       if (child.expectedExit) return;
       // As a process supervisor does (systemd, Kubernetes): a process that exits on its own (the
       // database was cut while it started, say) is started again a second later, and counted.
-      this.exits.push({ role, code, signal, stderr: stderr.slice(-500) });
+      this.exits.push({ role, code, signal, said: lastWords(stderr), stderr: stderr.slice(-500) });
       if (!this.stopping) this.restarts.push(setTimeout(() => this.stopping || this.start(role), 1000));
     });
     this.children.set(role, child);

@@ -31,7 +31,7 @@ describe('npm run soak', () => {
     expect(summary).toMatchObject({ created: 500, phantoms: 0, expected: 1500, delivered: 1500, lost: 0, badSignatures: 0, timedOut: false });
     // A process started while the database was cut exits and is started again (as a supervisor
     // would); anything else that ends a process is a defect.
-    for (const exit of summary.unexpectedExits) expect(exit.said).toMatch(/^failed to start: /);
+    for (const exit of summary.unexpectedExits) expect(`${exit.role}: ${exit.said}`).toMatch(/^\w+: failed to start: /);
     expect(new Set(summary.faults.map((f: { kind: string }) => f.kind))).toEqual(new Set(['database cut', 'redis restart', 'worker kill -9']));
   }, 180_000);
 });

@@ -19,6 +19,14 @@ describe('soak options and verdict', () => {
     expect(() => parseSoakOptions(['--fail-share', '1'])).toThrow('--fail-share must be a number from 0 to below 1');
   });
 
+  it("names what a process that exited died of, not Node's version line", async () => {
+    const { lastWords } = await options();
+    const crash = `node:events:486\n      throw er; // Unhandled 'error' event\n      ^\n\nError: Connection terminated unexpectedly\n    at Client._handleErrorEvent (client.js:422:10)\nEmitted 'error' event on Client instance at:\n    at Client._handleErrorEvent (client.js:422:10)\n\nNode.js v24.21.0\n`;
+    expect(lastWords(crash)).toBe('Error: Connection terminated unexpectedly');
+    expect(lastWords('{"level":"error"}\nfailed to start: connect ECONNREFUSED 127.0.0.1:36643\n')).toBe('failed to start: connect ECONNREFUSED 127.0.0.1:36643');
+    expect(lastWords('')).toBe('');
+  });
+
   it('fails a run that lost, badly signed, invented a page or timed out; duplicates alone do not fail it', async () => {
     const { verdict } = await options();
     const clean = { lost: 0, badSignatures: 0, phantoms: 0, timedOut: false, duplicatesAfter2xx: 3 };

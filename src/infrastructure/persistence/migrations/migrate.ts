@@ -22,6 +22,13 @@ export async function migrate(orm: MikroORM): Promise<string[]> {
 
 export async function migrateLocked(orm: MikroORM): Promise<MigrationRun> {
   const lock = new Client({ connectionString: orm.config.get('clientUrl') });
+  // The lock's connection sits idle while the migrations run on the ORM's pool, and a connection
+  // cut then reaches it as an 'error' event, which without a listener ends the process with a
+  // stack (a worker restarted during a database cut died so in the soak). Kept here, the cut
+  // fails the migration run instead: the lock went with the session, so what ran under it is not
+  // reported as done, and the process fails to start and is started again.
+  let lost: Error | undefined;
+  lock.on('error', (error) => (lost ??= error));
   await lock.connect();
   try {
     const asked = performance.now();
@@ -29,9 +36,10 @@ export async function migrateLocked(orm: MikroORM): Promise<MigrationRun> {
     const waitedMs = Math.round(performance.now() - asked);
     try {
       const applied = await orm.migrator.up();
+      if (lost) throw lost;
       return { applied: applied.map((migration) => migration.name), waitedMs };
     } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
+      if (!lost) await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
     }
   } finally {
     // Closing the connection also releases the lock if the unlock above could not be sent.
