@@ -2,7 +2,8 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { MIGRATION_LOCK_KEY, migrateLocked } from '../../src/infrastructure/persistence/migrations/migrate';
-import { TcpProxy } from '../support/tcp-proxy';
+import { eventually } from '../support/eventually';
+import { proxiedTestDatabase } from '../support/proxied-test-database';
 import { testDatabaseUrl } from '../support/test-database-url';
 
 // The migration lock is held on a connection of its own, idle while the migrations run. A soak
@@ -13,12 +14,8 @@ import { testDatabaseUrl } from '../support/test-database-url';
 // the test needs).
 describe('a database cut while the migration lock is held', () => {
   it('fails the migration run (the process can start again), and nothing is left to crash it', async () => {
-    const target = new URL(testDatabaseUrl());
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.start();
-    const viaProxy = new URL(testDatabaseUrl());
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    const orm = await MikroORM.init(createOrmConfig(viaProxy.toString(), 2));
+    const { proxy, url } = await proxiedTestDatabase();
+    const orm = await MikroORM.init(createOrmConfig(url, 2));
     const blocker = new Client({ connectionString: testDatabaseUrl() });
     await blocker.connect();
     const crashes: unknown[] = [];
@@ -31,14 +28,17 @@ describe('a database cut while the migration lock is held', () => {
       run.catch(() => {}); // awaited below
       // The lock granted to one of the proxy's sessions, and a statement waiting on the table.
       const [{ key }] = (await blocker.query<{ key: string }>(`SELECT (($1::bigint >> 32) & 4294967295)::text AS key`, [MIGRATION_LOCK_KEY.toString()])).rows;
-      await until(async () => {
-        const { rows } = await blocker.query<{ held: boolean; waiting: boolean }>(
-          `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::bigint = $1::bigint) AS held,
-                  EXISTS (SELECT 1 FROM pg_locks WHERE relation = 'schema_migrations'::regclass AND NOT granted) AS waiting`,
-          [key],
-        );
-        return rows[0].held && rows[0].waiting;
-      });
+      await eventually(
+        async () =>
+          (
+            await blocker.query<{ held: boolean; waiting: boolean }>(
+              `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::bigint = $1::bigint) AS held,
+                      EXISTS (SELECT 1 FROM pg_locks WHERE relation = 'schema_migrations'::regclass AND NOT granted) AS waiting`,
+              [key],
+            )
+          ).rows[0],
+        (locks) => locks.held && locks.waiting,
+      );
       await proxy.stop();
       await expect(run).rejects.toThrow();
       // One turn of the loop for any late 'error' event to land.
@@ -53,9 +53,3 @@ describe('a database cut while the migration lock is held', () => {
     }
   });
 });
-
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  // Polled: the locks are PostgreSQL's state, with no event to await from here.
-  for (let i = 0; i < 500 && !(await condition()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  if (!(await condition())) throw new Error('the migration never reached the held lock and the waiting statement');
-}

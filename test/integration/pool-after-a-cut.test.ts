@@ -2,8 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { sqlRows } from '../../src/infrastructure/persistence/connection/sql-statement';
-import { TcpProxy } from '../support/tcp-proxy';
-import { testDatabaseUrl } from '../support/test-database-url';
+import { proxiedTestDatabase } from '../support/proxied-test-database';
 
 // A transaction whose connection is cut cannot COMMIT or ROLLBACK, and Kysely releases a
 // transaction's connection only after one of them succeeds: the pool kept the dead client checked
@@ -11,12 +10,8 @@ import { testDatabaseUrl } from '../support/test-database-url';
 // Real fault: the ORM reaches PostgreSQL through a loopback proxy that the test cuts.
 describe('the pool after every connection is cut inside transactions', () => {
   it('gets its slots back, serves a full pool of queries again, and closes', async () => {
-    const target = new URL(testDatabaseUrl());
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.start();
-    const viaProxy = new URL(testDatabaseUrl());
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    const orm = await MikroORM.init(createOrmConfig(viaProxy.toString(), 2));
+    const { proxy, url } = await proxiedTestDatabase();
+    const orm = await MikroORM.init(createOrmConfig(url, 2));
     const pool = (await orm.em.getConnection().getNativeClient()) as Pool;
     try {
       let inside!: () => void;

@@ -1,6 +1,6 @@
 import { openTestOrm } from './database';
-import { TcpProxy } from './tcp-proxy';
-import { testDatabaseUrl } from './test-database-url';
+import { proxiedTestDatabase } from './proxied-test-database';
+import type { TcpProxy } from './tcp-proxy';
 import { startTestApp, TestApp } from './test-app';
 
 /**
@@ -8,12 +8,8 @@ import { startTestApp, TestApp } from './test-app';
  * new ones refused) and starts again on the same port. `close` stops all of it.
  */
 export async function apiBehindProxy(): Promise<{ t: TestApp; proxy: TcpProxy; close: () => Promise<void> }> {
-  const target = new URL(testDatabaseUrl());
-  const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-  await proxy.start();
-  const viaProxy = new URL(target);
-  viaProxy.host = `127.0.0.1:${proxy.port}`;
-  const t = await startTestApp({ orm: await openTestOrm(viaProxy.toString()) });
+  const { proxy, url } = await proxiedTestDatabase();
+  const t = await startTestApp({ orm: await openTestOrm(url) });
   return {
     t,
     proxy,
