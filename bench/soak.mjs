@@ -262,8 +262,8 @@ try {
   }
   process.exit(ok ? 0 : 1);
 } catch (error) {
-  // What exited on its own says why, when a service is the cause (its last stderr lines).
-  const exits = (services?.exits ?? []).map((e) => `\n  ${e.role} exited (${e.signal ?? e.code}): ${e.stderr.trim().split('\n').slice(-3).join(' | ')}`).join('');
+  // What exited on its own says why, when a service is the cause (what it died of: lastWords).
+  const exits = (services?.exits ?? []).map((e) => `\n  ${e.role} exited (${e.signal ?? e.code}): ${e.said}`).join('');
   await cleanUp();
   process.stderr.write(`soak: ${error.message}${exits}\n`);
   process.exit(1);

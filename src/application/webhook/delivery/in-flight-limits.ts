@@ -60,10 +60,7 @@ export class InFlightLimits {
         },
       };
       const timer = setTimeout(() => {
-        const queue = this.waiting.get(key) ?? [];
-        const at = queue.indexOf(entry);
-        if (at >= 0) queue.splice(at, 1);
-        if (queue.length === 0) this.waiting.delete(key);
+        this.leave(key, entry);
         resolve(null);
       }, waitMs);
       const queue = this.waiting.get(key);
@@ -138,10 +135,19 @@ export class InFlightLimits {
         if ((next === null || queue[0].arrival < next.queue[0].arrival) && this.fits(queue[0].tenantId, queue[0].endpoint)) next = { key, queue };
       }
       if (next === null) return;
-      const waiter = next.queue.shift()!;
-      if (next.queue.length === 0) this.waiting.delete(next.key);
+      const waiter = next.queue[0];
+      this.leave(next.key, waiter);
       waiter.grant(this.take(waiter.tenantId, waiter.endpoint));
     }
+  }
+
+  /** A waiter leaves its key's queue (granted or timed out); an empty queue goes. */
+  private leave(key: string, waiter: Waiter): void {
+    const queue = this.waiting.get(key);
+    if (!queue) return;
+    const at = queue.indexOf(waiter);
+    if (at >= 0) queue.splice(at, 1);
+    if (queue.length === 0) this.waiting.delete(key);
   }
 }
 
