@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { Pool } from 'pg';
 import type { InfrastructureDeps } from '../../infrastructure/infrastructure.module';
 import { BENCH_POOL } from '../../interfaces/http/bench/bench-baselines.controller';
+import { benchPool } from '../../interfaces/http/bench/bench-pool';
 import { BenchModule } from '../../interfaces/http/bench/bench.module';
 import { AppModule } from './app.module';
 
@@ -13,7 +13,7 @@ import { AppModule } from './app.module';
 @Module({})
 export class BenchAppModule {
   static forRoot(deps: InfrastructureDeps): DynamicModule {
-    const pool = { provide: BENCH_POOL, useFactory: () => new Pool({ connectionString: deps.orm.config.get('clientUrl'), max: deps.config.databasePoolMax }) };
+    const pool = { provide: BENCH_POOL, useFactory: () => benchPool(deps.orm.config.get('clientUrl'), deps.config.databasePoolMax) };
     return { module: BenchAppModule, imports: [AppModule.forRoot(deps), { module: BenchModule, providers: [pool], exports: [] }] };
   }
 }

@@ -1,5 +1,5 @@
 import { createServer, Server } from 'node:http';
-import { Pool } from 'pg';
+import { benchPool } from './bench-pool';
 import { RAW_BRANDS_SQL, rawBrandList } from './raw-brand-list';
 
 /**
@@ -10,7 +10,7 @@ import { RAW_BRANDS_SQL, rawBrandList } from './raw-brand-list';
  * all the rest costs.
  */
 export async function startBareFloor(options: { connectionString: string; poolMax: number; host: string; port: number }): Promise<{ close(): Promise<void> }> {
-  const pool = new Pool({ connectionString: options.connectionString, max: options.poolMax });
+  const pool = benchPool(options.connectionString, options.poolMax);
   const server: Server = createServer((req, res) => {
     const tenant = new URL(req.url ?? '/', 'http://floor').searchParams.get('tenant') ?? '';
     pool.query<{ id: string; view_json: string }>(RAW_BRANDS_SQL, [tenant]).then(
