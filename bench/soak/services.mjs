@@ -53,7 +53,7 @@ export class SoakServices {
       if (child.expectedExit) return;
       // As a process supervisor does (systemd, Kubernetes): a process that exits on its own (the
       // database was cut while it started, say) is started again a second later, and counted.
-      this.exits.push({ role, code, signal, said: lastWords(stderr), stderr: stderr.slice(-500) });
+      this.exits.push({ role, code, signal, said: lastWords(stderr) });
       if (!this.stopping) this.restarts.push(setTimeout(() => this.stopping || this.start(role), 1000));
     });
     this.children.set(role, child);
@@ -66,7 +66,7 @@ export class SoakServices {
     while (Date.now() < until) {
       const status = await fetch(`${baseUrl}/health/ready`).then((r) => r.status, () => 0);
       if (status === 200) return;
-      if (!this.children.has('api')) throw new Error(`the API exited: ${this.exits.at(-1)?.stderr ?? ''}`);
+      if (!this.children.has('api')) throw new Error(`the API exited: ${this.exits.at(-1)?.said ?? ''}`);
       await sleep(100);
     }
     throw new Error('the API did not become ready');
