@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { subscriptionBody } from '../support/builders/subscriptions';
@@ -65,7 +65,7 @@ class OtlpReceiver {
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
-async function scenario(otlpEnv: (collector: OtlpReceiver) => Record<string, string>) {
+async function scenario(otlpEnv: (collector: OtlpReceiver) => Record<string, string>, options: { receiverPath?: string; pageBody?: Record<string, unknown> } = {}) {
   const db = await isolatedDatabase();
   const receiver = new WebhookReceiver();
   const collector = new OtlpReceiver();
@@ -80,15 +80,22 @@ async function scenario(otlpEnv: (collector: OtlpReceiver) => Record<string, str
   const apiKey = cli('api-key:create', '--tenant', tenantId).apiKey;
   const groupId = cli('page-group:create', '--tenant', tenantId, '--name', 'G').pageGroupId;
   const call = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, headers: { 'x-api-key': apiKey, 'content-type': 'application/json', ...init.headers } });
-  expect((await call('/v0/webhook_subscriptions', { method: 'POST', body: JSON.stringify(subscriptionBody(receiver.url)) })).status).toBe(201);
+  const subscription = subscriptionBody(`${receiver.url}${options.receiverPath ?? ''}`);
+  expect((await call('/v0/webhook_subscriptions', { method: 'POST', body: JSON.stringify(subscription) })).status).toBe(201);
   const traceId = hex(16);
   const callerSpanId = hex(8);
-  const created = await call(`/v0/page_groups/${groupId}/pages`, { method: 'POST', headers: { traceparent: `00-${traceId}-${callerSpanId}-01` } });
+  const created = await call(`/v0/page_groups/${groupId}/pages`, {
+    method: 'POST',
+    headers: { traceparent: `00-${traceId}-${callerSpanId}-01` },
+    body: options.pageBody ? JSON.stringify(options.pageBody) : undefined,
+  });
   expect(created.status).toBe(201);
   await receiver.waitFor(1);
   const received = String(receiver.received[0].headers.traceparent);
   const requestId = created.headers.get('x-request-id');
   return {
+    apiKey,
+    call,
     traceId,
     callerSpanId,
     received,
@@ -146,6 +153,74 @@ describe('OpenTelemetry export over OTLP/HTTP', () => {
       await eventually(async () => run.collector.requests.filter((r) => r.body.includes(traceBytes)).length, (n) => n > 0, 15_000);
       expect(run.collector.requests.map((r) => [r.path, r.headers['content-type']])).toContainEqual(['/custom/traces', 'application/x-protobuf']);
       expect(run.collector.requests.some((r) => r.body.includes(Buffer.from('landing-customer-api')))).toBe(true);
+    } finally {
+      await run.close();
+    }
+  }, 60_000);
+
+  it('exports no secret: receiver URLs as their origin, statements without values, Redis commands without arguments', async () => {
+    // A Slack-style receiver URL, whose path is its secret, and a value that only a statement's parameters hold.
+    const secretPath = `/services/T${hex(4)}/B${hex(4)}/${hex(12)}`;
+    const parameterValue = `context-${hex(8)}`;
+    // Every trace sampled (the default sampler), so whatever could leak is exported.
+    const run = await scenario((c) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${c.port}`, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }), {
+      receiverPath: secretPath,
+      pageBody: { supplementaryContext: parameterValue },
+    });
+    try {
+      const [, , attemptSpanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(run.received)!;
+      // A request without a valid key: its address's failure is counted in Redis under its span.
+      const refused = await run.call('/v0/brands', { headers: { 'x-api-key': `lp_${'A'.repeat(43)}` } });
+      expect(refused.status).toBe(401);
+      const refusedTrace = String((await run.service.waitFor((l) => l.msg === 'request' && l.requestId === refused.headers.get('x-request-id'))).traceId);
+      const spans = await eventually(
+        async () => run.collector.spans(),
+        (all) => all.some((s) => s.spanId === attemptSpanId) && all.some((s) => s.traceId === refusedTrace && s.attributes['db.system.name'] === 'redis'),
+        15_000,
+      );
+      // The attempt's URL is its origin only.
+      const attempt = spans.find((s) => s.spanId === attemptSpanId)!;
+      expect(String(attempt.attributes['url.full'])).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      // Redis commands (the refused address's count, the relay's enqueue) by their names alone.
+      const redis = spans.filter((s) => s.attributes['db.system.name'] === 'redis');
+      for (const span of redis) expect(String(span.attributes['db.query.text'])).toMatch(/^[a-z]+$/);
+      // Nothing exported holds the key, its hash, the receiver's path, a parameter's value or a client address's key.
+      const exported = Buffer.concat(run.collector.requests.map((r) => r.body)).toString();
+      const keyHash = createHash('sha256').update(run.apiKey).digest('hex');
+      for (const secret of [run.apiKey, keyHash, secretPath, parameterValue, 'authfail:']) expect(exported).not.toContain(secret);
+      // The test can fail: the statements of the page's write were exported, as their text.
+      expect(spans.some((s) => s.traceId === run.traceId && String(s.attributes['db.query.text']).includes('INSERT'))).toBe(true);
+    } finally {
+      await run.close();
+    }
+  }, 60_000);
+
+  it('follows the sampled flag of a caller with a valid key only; others keep their trace id, unsampled', async () => {
+    // The service samples no new trace by itself: only a caller's sampled flag makes spans.
+    const run = await scenario((c) => ({
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${c.port}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+    }));
+    try {
+      const forced = [hex(16), hex(16)];
+      const noKey = await fetch(`${await run.service.baseUrl()}/v0/brands`, { headers: { traceparent: `00-${forced[0]}-${hex(8)}-01` } });
+      expect(noKey.status).toBe(401);
+      const badKey = await run.call('/v0/brands', { headers: { 'x-api-key': `lp_${'A'.repeat(43)}`, traceparent: `00-${forced[1]}-${hex(8)}-01` } });
+      expect(badKey.status).toBe(401);
+      // Their trace ids are kept for correlation: the log lines carry them.
+      for (const [res, traceId] of [[noKey, forced[0]], [badKey, forced[1]]] as const) {
+        expect(await run.service.waitFor((l) => l.msg === 'request' && l.requestId === res.headers.get('x-request-id'))).toMatchObject({ traceId });
+      }
+      // A valid key's sampled request after them: once it is exported, so would anything that
+      // ended before it have been (spans are exported in the order they end).
+      const after = hex(16);
+      expect((await run.call('/v0/brands', { headers: { traceparent: `00-${after}-${hex(8)}-01` } })).status).toBe(200);
+      await eventually(async () => run.collector.spans().filter((s) => s.traceId === after && s.kind === SERVER).length, (n) => n === 1, 15_000);
+      expect(run.collector.spans().filter((s) => forced.includes(s.traceId))).toEqual([]);
+      // The first request of the scenario (a valid key, sampled) was recorded with its statements.
+      expect(run.collector.spans().filter((s) => s.traceId === run.traceId).length).toBeGreaterThan(1);
     } finally {
       await run.close();
     }

@@ -12,7 +12,11 @@ export function templateDatabaseUrl(): string {
   return url.toString();
 }
 
-export const ISOLATED_PREFIX = 'lp_isolated_';
+/**
+ * Names of isolated databases begin with this, the test database's name in it: a run drops what
+ * a killed run of the same database left behind, never the databases of a run of another.
+ */
+export const ISOLATED_PREFIX = `lp_isolated_${new URL(testDatabaseUrl()).pathname.slice(1)}_`;
 
 /** Runs `work` with a connection to the server's `postgres` database. */
 export async function withAdmin<T>(databaseUrl: string, work: (client: Client) => Promise<T>): Promise<T> {

@@ -5,11 +5,16 @@ import { foundOrFail } from '../shared/found-or-fail';
 import { UnitOfWork } from '../shared/unit-of-work.port';
 import { ApiKeyCache } from './api-key-cache.port';
 
-/** The revocation is in PostgreSQL; the key cache could not be told, so cached copies live on for a while. */
+/**
+ * The revocation is in PostgreSQL, but the key cache of the API processes (Redis) could not be
+ * told from here: cached copies may let the key in for a while. Says how to finish the job.
+ */
 export class RevocationNotCachedError extends Error {
   constructor(apiKeyId: string) {
     super(
-      `api key ${apiKeyId} is revoked in the database, but the key cache (Redis) could not be reached: API processes that cached the key may accept it for up to a minute; run the command again`,
+      `api key ${apiKeyId} is revoked in the database, but the API processes' key cache (Redis) could not be reached from here: ` +
+        `they may still accept the key for up to 90 s. To end it at once, run the command again where it reaches their Redis (REDIS_URL); ` +
+        `revoking again keeps the first revocation time`,
     );
   }
 }

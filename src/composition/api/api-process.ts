@@ -6,6 +6,7 @@ import { chooseQueueBackend } from '../../infrastructure/queue/queue-backend';
 import { startBareFloor } from '../../interfaces/http/bench/bare-floor.server';
 import { RedisApiKeyCache } from '../../infrastructure/rate-limit/redis-api-key.cache';
 import { RedisRateLimiter } from '../../infrastructure/rate-limit/redis-rate-limiter';
+import { registerKeyCacheHolder } from '../../infrastructure/persistence/api-keys/key-cache-holders';
 import type { Database } from '../shared/open-database';
 import { createHttpApp } from './http-app';
 
@@ -27,6 +28,9 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
     apiKeyCache = new RedisApiKeyCache(rateLimiter.redis, 'lp:');
     await rateLimiter.ready();
   }
+  // Registered while it runs, so that a revocation made where this Redis cannot be reached does
+  // not claim to be complete (UnreachableApiKeyCache).
+  const holder = apiKeyCache ? await registerKeyCacheHolder(database.orm, logger) : undefined;
   const app = await createHttpApp({ config, orm: database.orm, logger, rateLimiter, apiKeyCache, metrics: deps.metrics });
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address();
@@ -35,7 +39,7 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
   // `npm run bench` only: baseline (c), the bare floor, on a port of its own.
   const floor =
     config.benchBaselines && config.benchFloorPort
-      ? await startBareFloor({ connectionString: database.location.url, poolMax: config.databasePoolMax, host: config.host, port: config.benchFloorPort })
+      ? await startBareFloor({ connectionString: database.location.url, poolMax: config.databasePoolMax, port: config.benchFloorPort })
       : undefined;
   logger.info(
     { api: `${base}/v0`, docs: config.docsEnabled ? `${base}/docs` : 'disabled', openapi: config.docsEnabled ? `${base}/docs-json` : 'disabled', database: database.location.source },
@@ -57,6 +61,7 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
       closing = true;
       await app.close();
       await floor?.close();
+      await holder?.stop();
       rateLimiter?.close();
     },
   };

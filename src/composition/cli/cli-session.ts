@@ -8,6 +8,7 @@ import { CliSession } from '../../interfaces/cli/cli-context';
 import IORedis from 'ioredis';
 import { chooseQueueBackend } from '../../infrastructure/queue/queue-backend';
 import { RedisApiKeyCache } from '../../infrastructure/rate-limit/redis-api-key.cache';
+import { UnreachableApiKeyCache } from '../../infrastructure/rate-limit/unreachable-api-key.cache';
 
 /** Opens the database (migrating it) and the use cases for one CLI command. */
 export async function openCliSession(
@@ -19,10 +20,11 @@ export async function openCliSession(
   // The operator's tool: no statement timeout (a bulk seed may rightly run long statements).
   const database = await openDatabase(config, logger, options);
   // The API's key cache, so that a revocation reaches it; connected only if a command uses it.
+  // With no Redis here, a revocation is complete only if no API process holds a cache.
   const cacheRedis = await keyCacheRedis(config, database.location.url, logger);
   try {
     const app = await NestFactory.createApplicationContext(
-      CliModule.forRoot({ config, orm: database.orm, logger, apiKeyCache: cacheRedis && new RedisApiKeyCache(cacheRedis, 'lp:') }),
+      CliModule.forRoot({ config, orm: database.orm, logger, apiKeyCache: cacheRedis ? new RedisApiKeyCache(cacheRedis, 'lp:') : new UnreachableApiKeyCache(database.orm) }),
       { logger: false, abortOnError: false },
     );
     return {

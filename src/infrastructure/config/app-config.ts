@@ -185,6 +185,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (config.nodeEnv === 'production' && !config.secretsEncryptionKey) {
     problems.push('SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production (base64 of 32 bytes)');
   }
+  // The bench's baselines answer without the contract's checks (baseline (c) lists any tenant's
+  // brands with no key): never in production, whatever else is set.
+  if (config.nodeEnv === 'production' && config.benchBaselines) {
+    problems.push('BENCH_BASELINES is for `npm run bench` only and is refused when NODE_ENV=production');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -7,8 +7,9 @@ import { spansExported, tracer } from './tracing';
 /**
  * Runs one attempt in a CLIENT span of the trace that wrote its event (a new trace when that had
  * none), and hands `post` the headers with the span's `traceparent` (and `tracestate`): the
- * receiver can join the trace, and the id it gets names this attempt. The URL is recorded without
- * its query or credentials, which customers use for tokens.
+ * receiver can join the trace, and the id it gets names this attempt. The URL is recorded as its
+ * origin only: customers put tokens in the query, and some receivers' paths are their secret
+ * (a Slack-style incoming webhook URL).
  */
 export async function attemptSpan(
   input: { url: string; headers: Record<string, string>; trace?: TraceCarrier | null; attempt?: AttemptLabel },
@@ -46,7 +47,7 @@ function target(url: string): Record<string, string | number> {
   try {
     const parsed = new URL(url);
     const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
-    return { 'url.full': `${parsed.origin}${parsed.pathname}`, 'server.address': parsed.hostname, 'server.port': port };
+    return { 'url.full': parsed.origin, 'server.address': parsed.hostname, 'server.port': port };
   } catch {
     return {};
   }

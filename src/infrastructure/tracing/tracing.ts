@@ -1,4 +1,4 @@
-import { context, propagation, trace, Tracer } from '@opentelemetry/api';
+import { Attributes, Context, context, createContextKey, Link, propagation, SpanKind, trace, Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -7,7 +7,7 @@ import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, Sampler, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, Sampler, SamplingResult, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
 import { SamplerSettings, tracingSettings, TracingSettings } from './tracing-settings';
 
 /** The service's name in traces unless OTEL_SERVICE_NAME names it otherwise. */
@@ -43,7 +43,12 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): TracingSetti
     registerInstrumentations({
       tracerProvider: provider,
       // A span per statement, not two: the pool's connect spans say nothing a statement's does not.
-      instrumentations: [new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), new IORedisInstrumentation({ requireParentSpan: true })],
+      // Statements without their values, Redis commands without their arguments: parameters hold
+      // customer data, and script arguments key hashes, tenant and key ids and client addresses.
+      instrumentations: [
+        new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true, enhancedDatabaseReporting: false }),
+        new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+      ],
     });
     // MikroORM (ESM) imports `pg`; loading it here through require puts the patched module in the
     // cache that import then reads.
@@ -53,9 +58,36 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): TracingSetti
   return settings;
 }
 
-function samplerOf(settings: SamplerSettings): Sampler {
+export function samplerOf(settings: SamplerSettings): Sampler {
   const root = settings.kind === 'always_on' ? new AlwaysOnSampler() : settings.kind === 'always_off' ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(settings.ratio);
-  return settings.parentBased ? new ParentBasedSampler({ root }) : root;
+  return new CallerAwareSampler(settings.parentBased ? new ParentBasedSampler({ root }) : root, root);
+}
+
+/**
+ * Set by the API on a request whose caller presented no valid key (server-span.middleware.ts,
+ * same description): its `traceparent`'s sampled flag is not followed.
+ */
+const UNTRUSTED_PARENT = createContextKey('landing-customer-api.untrusted-parent');
+
+/**
+ * The configured sampler, except for an untrusted caller's span: that one is decided by the root
+ * sampler alone (as a new trace would be, on its trace id), so a request without a valid key
+ * cannot make the service record and export spans. The trace id is the caller's either way.
+ */
+class CallerAwareSampler implements Sampler {
+  constructor(
+    private readonly configured: Sampler,
+    private readonly root: Sampler,
+  ) {}
+
+  shouldSample(parent: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
+    const sampler = parent.getValue(UNTRUSTED_PARENT) === true ? this.root : this.configured;
+    return sampler.shouldSample(parent, traceId, name, kind, attributes, links);
+  }
+
+  toString(): string {
+    return `CallerAware{${this.configured.toString()}}`;
+  }
 }
 
 /** Exports what is still buffered; the process calls it as it stops. */

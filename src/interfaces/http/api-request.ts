@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { Admission } from '../../application/api-key/authenticate-api-key.use-case';
 import type { ApiKeyPrincipal } from '../../domain/api-key/api-key-repository.port';
 
 /** What the middleware chain adds to a request before a controller sees it. */
@@ -9,4 +10,6 @@ export interface ApiRequest extends Request {
   traceId: string;
   spanId: string;
   principal?: ApiKeyPrincipal;
+  /** The presented key's lookup, begun before the span (early-admission.middleware.ts); absent without a key. */
+  admission?: Promise<Admission | null>;
 }

@@ -1,8 +1,11 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
+import { AuthenticateApiKey } from '../../application/api-key/authenticate-api-key.use-case';
+import { RateLimitSettings } from '../../application/rate-limit/rate-limit-settings.port';
 import type { Logger } from '../../application/shared/logger.port';
 import { Metrics } from '../../application/shared/metrics.port';
 import { accessLog } from './middleware/access-log.middleware';
+import { earlyAdmission } from './middleware/early-admission.middleware';
 import { forwardedForWarning } from './middleware/forwarded-for-warning.middleware';
 import { requestId } from './middleware/request-id.middleware';
 import { serverSpan } from './middleware/server-span.middleware';
@@ -20,8 +23,9 @@ export function configureHttp(
   app.set('etag', false);
   // The client IP (per-IP limit on failed authentication) is the socket's, unless a proxy is trusted.
   app.set('trust proxy', options.trustProxy ?? false);
-  // First: everything the request does runs in its span, the other middleware's log lines included.
-  app.use(serverSpan);
+  // First the key, so that the span knows whether its caller may decide sampling; then everything
+  // the request does runs in its span, the other middleware's log lines included.
+  app.use(earlyAdmission(app.get(AuthenticateApiKey), app.get(RateLimitSettings)), serverSpan);
   if (!options.trustProxy) app.use(forwardedForWarning(logger));
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   // CORS is off unless origins are listed: API keys belong on servers, not in browsers.

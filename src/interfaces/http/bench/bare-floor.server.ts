@@ -1,6 +1,9 @@
 import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { benchPool } from './bench-pool';
 import { RAW_BRANDS_SQL, rawBrandList } from './raw-brand-list';
+
+export const BENCH_FLOOR_HOST = '127.0.0.1';
 
 /**
  * Baseline (c) of `npm run bench`, started only with BENCH_BASELINES=true, in the API's process
@@ -9,7 +12,7 @@ import { RAW_BRANDS_SQL, rawBrandList } from './raw-brand-list';
  * the floor of what this machine allows for that answer; every scenario's ratio to it says what
  * all the rest costs.
  */
-export async function startBareFloor(options: { connectionString: string; poolMax: number; host: string; port: number }): Promise<{ close(): Promise<void> }> {
+export async function startBareFloor(options: { connectionString: string; poolMax: number; port: number }): Promise<{ address: AddressInfo; close(): Promise<void> }> {
   const pool = benchPool(options.connectionString, options.poolMax);
   const server: Server = createServer((req, res) => {
     const tenant = new URL(req.url ?? '/', 'http://floor').searchParams.get('tenant') ?? '';
@@ -21,8 +24,11 @@ export async function startBareFloor(options: { connectionString: string; poolMa
       () => res.writeHead(503).end(),
     );
   });
-  await new Promise<void>((done) => server.listen(options.port, options.host, done));
+  // Loopback only, whatever HOST says: it lists any tenant's brands without a key. The process
+  // refuses BENCH_BASELINES under NODE_ENV=production (app-config.ts).
+  await new Promise<void>((done) => server.listen(options.port, BENCH_FLOOR_HOST, done));
   return {
+    address: server.address() as AddressInfo,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

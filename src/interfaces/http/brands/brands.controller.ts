@@ -32,7 +32,7 @@ export class BrandsController {
   @Header('Content-Type', 'application/json; charset=utf-8')
   async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<string> {
     // Each brand's JSON is kept by PostgreSQL (Migration...060000): sent as it is.
-    const page = await this.listBrands.execute({ tenantId, ...toListRequest('brands', query) });
+    const page = await this.listBrands.execute({ tenantId, ...toListRequest('brands', 'brand', query) });
     return toEnvelopeJson('brands', page);
   }
 

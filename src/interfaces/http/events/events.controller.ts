@@ -30,7 +30,7 @@ export class EventsController {
   async list(@TenantId() tenantId: string, @Query() query: ListEventsQueryDto): Promise<string> {
     // The cursor is bound to the filters: a cursor of one filtered list is refused by the others.
     const list = `events:${query.type ?? '*'}:${query.createdAfter ?? '*'}`;
-    const request = toListRequest(list, query);
+    const request = toListRequest(list, 'evt', query);
     const page = await this.listEvents.execute({ tenantId, type: query.type, createdAfter: query.createdAfter === undefined ? undefined : new Date(query.createdAfter), ...request });
     return toEnvelopeJson(list, page);
   }

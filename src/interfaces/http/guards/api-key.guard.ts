@@ -63,8 +63,9 @@ export class ApiKeyGuard implements CanActivate {
 
   /** The key's principal and its budget counted; else throws 401, or 429 when the address failed too often. */
   private async admit(presented: string | undefined, req: ApiRequest, windowMs: number): Promise<Admission> {
-    // A missing or malformed key is refused without a lookup (AuthenticateApiKey).
-    const admission = await this.authenticate.execute(presented, { limit: this.limits.max, windowMs });
+    // A missing or malformed key is refused without a lookup (AuthenticateApiKey). The lookup
+    // began before the request's span (early-admission.middleware.ts) where that middleware ran.
+    const admission = await (req.admission ?? this.authenticate.execute(presented, { limit: this.limits.max, windowMs }));
     if (admission) return admission;
     const failed = await this.limiter.hit(`authfail:${clientAddressKey(req.ip)}`, this.limits.authFailuresMax, windowMs);
     if (failed && !failed.allowed) throw this.limited('ip', failed);

@@ -35,7 +35,7 @@ export class PageGroupsController {
   async list(@TenantId() tenantId: string, @Query() query: ListPageGroupsQueryDto): Promise<string> {
     // The cursor is bound to the filter: a cursor of the `draft` list is refused by the others.
     const list = `page_groups:${query.status ?? '*'}`;
-    const request = toListRequest(list, query);
+    const request = toListRequest(list, 'page', query);
     const page = await this.listPageGroups.execute({ tenantId, status: query.status, ...request });
     // Each group's JSON is stored with the group (stored-views.ts): sent as it is.
     return toEnvelopeJson(list, page, { limit: request.limit });
@@ -56,7 +56,7 @@ export class PageGroupsController {
   @ApiErrors(400, 404)
   async pages(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<PageListItemView>> {
     const list = `pages:${pageGroupId}`;
-    const page = await this.listPages.execute({ tenantId, pageGroupId, ...toListRequest(list, query) });
+    const page = await this.listPages.execute({ tenantId, pageGroupId, ...toListRequest(list, 'pagevar', query) });
     return toEnvelope(list, page);
   }
 

@@ -45,7 +45,7 @@ export class PagesController {
     @Query() query: ListQueryDto,
   ): Promise<ListEnvelope<PageVersionView>> {
     const list = `page_versions:${pageId}`;
-    return toEnvelope(list, await this.listVersions.execute({ tenantId, pageGroupId, pageId, ...toListRequest(list, query) }));
+    return toEnvelope(list, await this.listVersions.execute({ tenantId, pageGroupId, pageId, ...toListRequest(list, 'number', query) }));
   }
 
   @Post('versions')

@@ -1,4 +1,5 @@
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
+import { IdPrefix, isTypeId } from '../../../domain/shared/type-id';
 import { ApiError } from '../errors/api-error';
 
 // An opaque cursor (decisions.md, Lists): base64url of `v2.<list>.<last id>.<tag>`. The tag
@@ -16,9 +17,38 @@ export function encodeCursor(list: string, lastId: string): string {
   return Buffer.from(`${body}.${tag(body)}`, 'utf8').toString('base64url');
 }
 
-/** The last id the cursor points after; throws a 400 on `cursor` when it was not ours for this list. */
-export function decodeCursor(list: string, cursor: string): string {
-  const invalid = ApiError.validation('cursor', 'is not a valid cursor for this list');
+/**
+ * What a list's cursor points after: an id with the list's own TypeID prefix, or (`number`) a row
+ * number such as a page version's, a positive PostgreSQL `integer`.
+ */
+export type CursorKey = IdPrefix | 'number';
+
+const MAX_NUMBER = 2 ** 31 - 1;
+
+/**
+ * The last id the cursor points after; throws a 400 on `cursor` when it was not ours for this
+ * list. The tag's key is public, so a client can forge a well-tagged cursor around any text: the
+ * last id is checked against the list's key too, and no query ever sees a value PostgreSQL would
+ * refuse (a NUL byte, an integer out of range), which would be a 500.
+ */
+export function decodeCursor(list: string, cursor: string, key: CursorKey): string {
+  const lastId = taggedLastId(list, cursor);
+  if (!fitsKey(lastId, key)) throw invalidCursor();
+  return lastId;
+}
+
+function fitsKey(lastId: string, key: CursorKey): boolean {
+  if (key !== 'number') return isTypeId(lastId, key);
+  return /^[1-9][0-9]{0,9}$/.test(lastId) && Number(lastId) <= MAX_NUMBER;
+}
+
+function invalidCursor(): ApiError {
+  return ApiError.validation('cursor', 'is not a valid cursor for this list');
+}
+
+/** The last id of a cursor whose tag and list are ours, whatever its shape. */
+function taggedLastId(list: string, cursor: string): string {
+  const invalid = invalidCursor();
   if (cursor.length === 0 || cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const cut = text.lastIndexOf('.');

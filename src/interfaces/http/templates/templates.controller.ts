@@ -29,7 +29,7 @@ export class TemplatesController {
   async list(@TenantId() tenantId: string, @Query() query: ListTemplatesQueryDto): Promise<ListEnvelope<TemplateView>> {
     // The cursor is bound to the filter: a cursor of the `system` list is refused by the others.
     const list = `templates:${query.type ?? '*'}`;
-    return toEnvelope(list, await this.listTemplates.execute({ tenantId, type: query.type, ...toListRequest(list, query) }));
+    return toEnvelope(list, await this.listTemplates.execute({ tenantId, type: query.type, ...toListRequest(list, 'pagetemplate', query) }));
   }
 
   @Get(':template_id')

@@ -62,7 +62,7 @@ export class WebhookSubscriptionsController {
   @ApiOkResponse({ type: WebhookSubscriptionListResponse })
   @ApiErrors(400)
   async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<WebhookSubscriptionView>> {
-    return toEnvelope('webhook_subscriptions', await this.listSubscriptions.execute({ tenantId, ...toListRequest('webhook_subscriptions', query) }));
+    return toEnvelope('webhook_subscriptions', await this.listSubscriptions.execute({ tenantId, ...toListRequest('webhook_subscriptions', 'whsub', query) }));
   }
 
   @Get(':subscription_id')
@@ -91,6 +91,6 @@ export class WebhookSubscriptionsController {
   @ApiErrors(400, 404)
   async deliveries(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<DeliveryAttemptView>> {
     const list = `deliveries:${subscriptionId}`;
-    return toEnvelope(list, await this.listAttempts.execute({ tenantId, subscriptionId, ...toListRequest(list, query) }));
+    return toEnvelope(list, await this.listAttempts.execute({ tenantId, subscriptionId, ...toListRequest(list, 'whatt', query) }));
   }
 }

@@ -53,6 +53,10 @@ describe('configuration', () => {
     expect(config.serviceRole).toBe('worker');
     expect(config.secretsEncryptionKey?.equals(Buffer.alloc(32, 1))).toBe(true);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_ENCRYPTION_KEY is required/);
+    // The bench's baselines answer without a key: refused in production, allowed elsewhere.
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: key, BENCH_BASELINES: 'true' })).toThrow(/BENCH_BASELINES is for `npm run bench` only/);
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: key, BENCH_BASELINES: 'false' }).benchBaselines).toBe(false);
+    expect(loadConfig({ BENCH_BASELINES: 'true' }).benchBaselines).toBe(true);
     expect(() => loadConfig({ SECRETS_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/SECRETS_ENCRYPTION_KEY must be base64 of exactly 32 bytes \(got "…"\)/);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
     expect(() => loadConfig({ WEBHOOK_ATTEMPTS_PER_JOB: '0' })).toThrow(/WEBHOOK_ATTEMPTS_PER_JOB/);

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from '../../../application/shared/logger.port';
+import { sqlRows } from '../connection/sql-statement';
+
+/** How often a holder's row is refreshed. */
+const BEAT_MS = 20_000;
+/**
+ * A row older than this is a process gone (killed, or its database cut away): the key cache's
+ * principals live 60 s (redis-api-key.cache.ts), so past a minute and a half with no holder no
+ * copy that a revocation could have missed is left.
+ */
+export const HOLDER_FRESH_MS = 90_000;
+
+/**
+ * An API process's registration as a holder of the Redis key cache (api_key_cache_holders):
+ * written at start, refreshed every 20 s, deleted at a clean stop. A refresh that fails is logged
+ * and tried again at the next beat; it never stops the API.
+ */
+export async function registerKeyCacheHolder(orm: MikroORM, logger: Logger): Promise<{ holder: string; stop(): Promise<void> }> {
+  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const beat = () =>
+    sqlRows(orm.em.fork(), 'INSERT INTO api_key_cache_holders (holder, seen_at) VALUES ($1, now()) ON CONFLICT (holder) DO UPDATE SET seen_at = now()', [holder]);
+  await beat();
+  const timer = setInterval(() => beat().catch((error: Error) => logger.warn({ error: error.message }, 'key cache holder: refresh failed')), BEAT_MS);
+  timer.unref();
+  return {
+    holder,
+    stop: async () => {
+      clearInterval(timer);
+      await sqlRows(orm.em.fork(), 'DELETE FROM api_key_cache_holders WHERE holder = $1', [holder]).catch(() => undefined);
+    },
+  };
+}
+
+/** Whether any process has held the key cache within HOLDER_FRESH_MS. */
+export async function keyCacheHeld(orm: MikroORM): Promise<boolean> {
+  const rows = await sqlRows(orm.em.fork(), `SELECT 1 FROM api_key_cache_holders WHERE seen_at > now() - make_interval(secs => $1) LIMIT 1`, [HOLDER_FRESH_MS / 1000]);
+  return rows.length > 0;
+}
