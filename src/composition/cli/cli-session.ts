@@ -15,13 +15,13 @@ export async function openCliSession(
   config: AppConfig,
   logger: Logger,
   progress: (stage: string, done: number, total: number) => void = () => {},
-  options: { migrate: boolean } = { migrate: true },
+  options: { migrate: boolean; localRedis?: { host: string; port: number } } = { migrate: true },
 ): Promise<CliSession> {
   // The operator's tool: no statement timeout (a bulk seed may rightly run long statements).
-  const database = await openDatabase(config, logger, options);
+  const database = await openDatabase(config, logger, { migrate: options.migrate });
   // The API's key cache, so that a revocation reaches it; connected only if a command uses it.
   // With no Redis here, a revocation is complete only if no API process holds a cache.
-  const cacheRedis = await keyCacheRedis(config, database.location.url, logger);
+  const cacheRedis = await keyCacheRedis(config, database.location.url, logger, options.localRedis);
   try {
     const app = await NestFactory.createApplicationContext(
       CliModule.forRoot({ config, orm: database.orm, logger, apiKeyCache: cacheRedis ? new RedisApiKeyCache(cacheRedis, 'lp:') : new UnreachableApiKeyCache(database.orm) }),
@@ -45,8 +45,8 @@ export async function openCliSession(
 }
 
 /** The Redis the API processes keep their key cache in (the same choice as theirs), lazily connected. */
-async function keyCacheRedis(config: AppConfig, databaseUrl: string, logger: Logger): Promise<IORedis | undefined> {
-  const backend = await chooseQueueBackend(config.redisUrl, databaseUrl, silent(logger));
+async function keyCacheRedis(config: AppConfig, databaseUrl: string, logger: Logger, localRedis?: { host: string; port: number }): Promise<IORedis | undefined> {
+  const backend = await chooseQueueBackend(config.redisUrl, databaseUrl, silent(logger), localRedis);
   if (backend.kind !== 'redis') return undefined;
   const redis = new IORedis(backend.url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 1, commandTimeout: 2000, connectTimeout: 2000 });
   redis.on('error', () => {});
