@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inContext, sqlIn } from '../support/database';
 import { RedisApiKeyCache } from '../../src/infrastructure/rate-limit/redis-api-key.cache';
+import { connectedLimiter } from '../support/redis-limiter';
 import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis-rate-limiter';
 import { RevokeApiKey } from '../../src/application/api-key/revoke-api-key.use-case';
 import { brandBody } from '../support/builders/request-bodies';
@@ -69,8 +70,8 @@ describe('x-api-key with the key cache in Redis (two API instances, as productio
   let two: TestApp;
   const limiters: RedisRateLimiter[] = [];
   beforeAll(async () => {
-    const withCache = () => {
-      const limiter = new RedisRateLimiter('redis://127.0.0.1:6379', prefix);
+    const withCache = async () => {
+      const limiter = await connectedLimiter('redis://127.0.0.1:6379', prefix);
       limiters.push(limiter);
       return startTestApp({ rateLimiter: limiter, apiKeyCache: new RedisApiKeyCache(limiter.redis, prefix), env: { RATE_LIMIT_MAX: '100' } });
     };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MemoryRateLimiter } from '../../src/infrastructure/rate-limit/memory-rate-limiter';
+import { connectedLimiter } from '../support/redis-limiter';
 import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis-rate-limiter';
 import { freePort } from '../support/ports';
 import { ServiceProcess } from '../support/service-process';
@@ -96,9 +97,7 @@ describe('rate limiting per API key', () => {
 describe('RedisRateLimiter', () => {
   it('counts in fixed windows shared by every client of the same Redis', async () => {
     const prefix = `test:${randomBytes(4).toString('hex')}:`;
-    const one = new RedisRateLimiter('redis://127.0.0.1:6379', prefix);
-    const two = new RedisRateLimiter('redis://127.0.0.1:6379', prefix);
-    await Promise.all([one.ready(), two.ready()]);
+    const [one, two] = await Promise.all([connectedLimiter('redis://127.0.0.1:6379', prefix), connectedLimiter('redis://127.0.0.1:6379', prefix)]);
     try {
       const results = [await one.hit('k', 2, WINDOW_SECONDS * 1000), await two.hit('k', 2, WINDOW_SECONDS * 1000), await one.hit('k', 2, WINDOW_SECONDS * 1000)];
       expect(results.map((r) => [r!.allowed, r!.remaining])).toEqual([[true, 1], [true, 0], [false, 0]]);

@@ -16,7 +16,9 @@ export class ApiProcess {
     const root = join(__dirname, '..', '..');
     this.child = spawn(process.execPath, [...nodeFlags, join(root, 'dist', 'main.js')], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SERVICE_ROLE: 'api', METRICS_PORT: '0', ...env },
+      // A Redis command given 5 s, not 250 ms: on a busy machine a stalled event loop lets the
+      // timer fire first, and a limiter that fails open by design would break a test's budget.
+      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SERVICE_ROLE: 'api', METRICS_PORT: '0', RATE_LIMIT_STORE_TIMEOUT_MS: '5000', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     createInterface({ input: this.child.stdout! }).on('line', (text) => {

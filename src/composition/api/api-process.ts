@@ -23,7 +23,7 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
   let rateLimiter: RedisRateLimiter | undefined;
   let apiKeyCache: RedisApiKeyCache | undefined;
   if (redis.kind === 'redis') {
-    rateLimiter = new RedisRateLimiter(redis.url, 'lp:');
+    rateLimiter = new RedisRateLimiter(redis.url, 'lp:', { commandTimeoutMs: config.rateLimit.storeTimeoutMs });
     // Keys already seen beside their budgets, on the same connection: one round trip a request.
     apiKeyCache = new RedisApiKeyCache(rateLimiter.redis, 'lp:');
     await rateLimiter.ready();

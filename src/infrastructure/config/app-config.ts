@@ -66,6 +66,8 @@ export interface AppConfig {
     windowSeconds: number;
     /** Failed authentications per client address (IPv4, IPv6 /64) per window before it gets 429. */
     authFailuresMax: number;
+    /** Longest a Redis command of the limiter and key cache may take before the request goes on without it (fail open). */
+    storeTimeoutMs: number;
   };
   /**
    * Express `trust proxy`: false, a hop count, or a list of proxy addresses/CIDRs (for the client
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       max: read('RATE_LIMIT_MAX', 100, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
       windowSeconds: read('RATE_LIMIT_WINDOW_SECONDS', 10, integerIn(1, 86400), 'an integer from 1 to 86400'),
       authFailuresMax: read('RATE_LIMIT_AUTH_FAILURES_MAX', 100, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
+      storeTimeoutMs: read('RATE_LIMIT_STORE_TIMEOUT_MS', 250, integerIn(10, 10_000), 'an integer from 10 to 10000'),
     },
     trustProxy: read<false | number | string>('TRUST_PROXY', false, trustProxy, TRUST_PROXY_EXPECTED),
     corsOrigins: read<string[]>('CORS_ORIGINS', [], origins, 'a comma-separated list of http(s) origins'),

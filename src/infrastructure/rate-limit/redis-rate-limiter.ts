@@ -9,16 +9,21 @@ return c`;
 
 /**
  * Fixed windows aligned to the epoch, one Redis key per (key, window): every API process shares
- * the budget. Commands time out after 250 ms and never queue while Redis is away, so a Redis
- * outage costs a request at most that, then the limiter answers null (fail open).
+ * the budget. Commands time out after 250 ms (RATE_LIMIT_STORE_TIMEOUT_MS) and never queue while
+ * Redis is away, so a Redis outage costs a request at most that, then the limiter answers null
+ * (fail open).
  */
 export class RedisRateLimiter extends RateLimiter {
   readonly redis: IORedis;
   failures = 0;
 
-  constructor(url: string, private readonly prefix: string) {
+  constructor(
+    url: string,
+    private readonly prefix: string,
+    options: { commandTimeoutMs?: number } = {},
+  ) {
     super();
-    this.redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 250 });
+    this.redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: options.commandTimeoutMs ?? 250 });
     this.redis.on('error', () => {});
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
   }
