@@ -37,7 +37,7 @@ describe('configuration', () => {
       migrateOnStart: true,
       serviceRole: 'all',
       secretsEncryptionKey: undefined,
-      rateLimit: { max: 100, windowSeconds: 10, authFailuresMax: 100 },
+      rateLimit: { max: 100, windowSeconds: 10, authFailuresMax: 100, storeTimeoutMs: 250 },
       trustProxy: false,
       corsOrigins: [],
       benchBaselines: false,
@@ -66,8 +66,8 @@ describe('configuration', () => {
     for (const [slots, tenant, endpoint] of [[500, 100, 50], [1000, 200, 100], [50, 10, 5], [10, 10, 5], [3, 3, 3]]) {
       expect(loadConfig({ WEBHOOK_CONCURRENCY: String(slots) }).webhooks).toMatchObject({ concurrency: slots, tenantConcurrency: tenant, endpointConcurrency: endpoint });
     }
-    expect(loadConfig({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: '1', CORS_ORIGINS: 'https://a.example, http://b.example:8080' })).toMatchObject({
-      rateLimit: { max: 5, windowSeconds: 60, authFailuresMax: 100 },
+    expect(loadConfig({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_STORE_TIMEOUT_MS: '1000', TRUST_PROXY: '1', CORS_ORIGINS: 'https://a.example, http://b.example:8080' })).toMatchObject({
+      rateLimit: { max: 5, windowSeconds: 60, authFailuresMax: 100, storeTimeoutMs: 1000 },
       trustProxy: 1,
       corsOrigins: ['https://a.example', 'http://b.example:8080'],
     });
