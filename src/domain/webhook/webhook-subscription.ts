@@ -5,6 +5,7 @@ import { isHttpUrl } from '../shared/rules';
 import { newTypeId } from '../shared/type-id';
 import { movedForward } from '../shared/clock.port';
 import { afterFailure, afterSuccess, EndpointHealth, HealthChange, HealthPolicy, NO_ATTEMPT_YET, turnedBackOn } from './endpoint-health';
+import { HealthNotices, NOTHING_TOLD, notice } from './health-notices';
 import { healthEvent } from './webhook-subscription.events';
 
 export interface NewWebhookSubscription {
@@ -61,6 +62,8 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     readonly rateLimitPerSecond: number | null = null,
     /** What its attempts say about the receiver; kept by the worker (endpoint-health.ts). */
     readonly health: EndpointHealth = NO_ATTEMPT_YET,
+    /** What the customer was told of that health (health-notices.ts): the events are damped. */
+    readonly healthNotices: HealthNotices = NOTHING_TOLD,
   ) {
     super();
   }
@@ -122,14 +125,16 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
    * A finished attempt to its endpoint (a manual one too) told how the receiver is: its health
    * follows the rules of endpoint-health.ts; a 410 or failing for too long turns the subscription
    * off. Records `webhook_subscription.failing`, `.recovered` or `.disabled` when the attempt
-   * opened the breaker, closed it or turned it off. `probe`: the attempt was the open breaker's
-   * probe. Returns that change.
+   * opened the breaker, closed it or turned it off, damped (health-notices.ts): a `failing` at
+   * most once an hour, a `recovered` only after a `failing` was sent. `probe`: the attempt was
+   * the open breaker's probe. Returns the change, told or not: the breaker acts on it either way.
    */
   attemptFinished(outcome: 'delivered' | 'failed' | 'gone', at: Date, policy: HealthPolicy, probe = false): HealthChange {
     const { health, change } = outcome === 'delivered' ? afterSuccess(this.health, at) : afterFailure(this.health, at, policy, outcome === 'gone', probe);
-    if (change === 'disabled') this.change({ health, active: false, updatedAt: movedForward(this.updatedAt, at) });
-    else this.change({ health });
-    if (change) this.record(healthEvent(change, this, at));
+    const { send, told } = notice(change, this.healthNotices, at);
+    if (change === 'disabled') this.change({ health, healthNotices: told, active: false, updatedAt: movedForward(this.updatedAt, at) });
+    else this.change({ health, healthNotices: told });
+    if (change && send) this.record(healthEvent(change, this, at));
     return change;
   }
 
@@ -141,10 +146,27 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     return this.deletedAt !== null;
   }
 
-  /** Whether an event of this kind should be delivered here. */
-  wants(type: string): boolean {
-    return this.active && !this.isDeleted() && this.events.includes(type as EventType);
+  /** Whether this event should be delivered here (wantsEvent). */
+  wants(event: EventToDeliver): boolean {
+    return wantsEvent({ id: this.id, active: this.active, deleted: this.isDeleted(), events: this.events }, event);
   }
+}
+
+/** An event as far as choosing its subscriptions goes: its kind, and for a health event the subscription it is about. */
+export interface EventToDeliver {
+  type: string;
+  /** The subscription a `webhook_subscription.*` event is about; null or absent for any other. */
+  about?: string | null;
+}
+
+/**
+ * The one rule of which subscriptions an event goes to, used by the relay that makes the
+ * deliveries and by each scheduled attempt (a subscription changed since): active, not deleted,
+ * listing the event's kind, and never a subscription's own health event (it would feed itself:
+ * a receiver failing again because of the events about its failing).
+ */
+export function wantsEvent(subscription: { id: string; active: boolean; deleted: boolean; events: readonly string[] }, event: EventToDeliver): boolean {
+  return subscription.active && !subscription.deleted && subscription.events.includes(event.type) && event.about !== subscription.id;
 }
 
 /** An old secret that no longer signs is not kept: every write of the subscription drops it. */

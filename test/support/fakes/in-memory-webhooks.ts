@@ -51,7 +51,7 @@ export class InMemorySubscriptions extends WebhookSubscriptionRepository {
   async saveHealth(subscription: WebhookSubscription): Promise<void> {
     const stored = this.rows.get(subscription.id)!;
     this.events.push(...subscription.pullEvents());
-    this.rows.set(subscription.id, WebhookSubscription.restore({ ...stored, health: subscription.health, active: subscription.active, updatedAt: subscription.updatedAt }));
+    this.rows.set(subscription.id, WebhookSubscription.restore({ ...stored, health: subscription.health, healthNotices: subscription.healthNotices, active: subscription.active, updatedAt: subscription.updatedAt }));
   }
 
   async saveSecrets(subscription: WebhookSubscription): Promise<void> {

@@ -4,7 +4,7 @@ import { HealthChange, heldUntil } from '../../../domain/webhook/endpoint-health
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { UnitOfWork } from '../../shared/unit-of-work.port';
 import { AttemptOutcome, nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/retry-policy';
-import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
+import { secretsStillValid, wantsEvent } from '../../../domain/webhook/webhook-subscription';
 import { DeliveryClaim } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
 import { DeliveryStore } from './delivery-store.port';
@@ -201,6 +201,8 @@ export class DeliverWebhook {
    */
   private wanted(claim: DeliveryClaim): boolean {
     if (claim.manual) return !claim.subscription.deleted;
-    return claim.subscription.active && claim.subscription.events.includes(claim.eventType);
+    // The relay never makes a delivery of a subscription's own health event, so a scheduled one
+    // is never about its subscription: the rest of the rule is what may have changed since.
+    return wantsEvent(claim.subscription, { type: claim.eventType });
   }
 }

@@ -23,6 +23,7 @@ import { Migration20261125110000_receivers_set_the_pace } from './Migration20261
 import { Migration20261126000000_endpoint_health } from './Migration20261126000000_endpoint_health';
 import { Migration20261126010000_event_trace_context } from './Migration20261126010000_event_trace_context';
 import { Migration20261128000000_key_cache_holders } from './Migration20261128000000_key_cache_holders';
+import { Migration20261128010000_health_notices } from './Migration20261128010000_health_notices';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (a folder scan finds .ts or .js, not both, depending on how the process was started).
@@ -52,4 +53,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261126000000_endpoint_health', class: Migration20261126000000_endpoint_health },
   { name: 'Migration20261126010000_event_trace_context', class: Migration20261126010000_event_trace_context },
   { name: 'Migration20261128000000_key_cache_holders', class: Migration20261128000000_key_cache_holders },
+  { name: 'Migration20261128010000_health_notices', class: Migration20261128010000_health_notices },
 ];

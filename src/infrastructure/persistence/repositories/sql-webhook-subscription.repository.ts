@@ -24,6 +24,8 @@ export interface SubscriptionRow {
   disabled_reason: DisabledReason | null;
   breaker_probe_at: string | null;
   breaker_probes: number;
+  health_failing_sent_at: string | null;
+  health_recovery_owed: boolean;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -64,6 +66,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       previousSecrets: row.previous_signing_secrets.map((old) => ({ secret: this.cipher.decrypt(old.secret), expiresAt: new Date(old.expiresAt) })),
       rateLimitPerSecond: row.rate_limit_per_second,
       health: healthOf(row),
+      healthNotices: { failingSentAt: row.health_failing_sent_at === null ? null : new Date(row.health_failing_sent_at), recoveryOwed: row.health_recovery_owed },
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
       deletedAt: row.deleted_at ? new Date(row.deleted_at) : null,
@@ -99,11 +102,12 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       this.em,
       `WITH subscription AS (
          UPDATE webhook_subscriptions SET consecutive_failures = $3, last_success_at = $4, last_failure_at = $5, disable_at = $6, disabled_reason = $7,
-           breaker_probe_at = $8, breaker_probes = $9, active = $10, updated_at = $11
+           breaker_probe_at = $8, breaker_probes = $9, active = $10, updated_at = $11, health_failing_sent_at = $12, health_recovery_owed = $13
          WHERE id = $1 AND tenant_id = $2 RETURNING 1)
-       ${outboxInsert(12, { after: 'subscription' })}`,
+       ${outboxInsert(14, { after: 'subscription' })}`,
       [
         s.id, s.tenantId, h.consecutiveFailures, h.lastSuccessAt, h.lastFailureAt, h.disableAt, h.disabledReason, h.nextProbeAt, h.probesMade, s.active, s.updatedAt,
+        s.healthNotices.failingSentAt, s.healthNotices.recoveryOwed,
         ...outboxParams(recordedEvents(s)),
       ],
     );

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
 import { OutboxRelayStore } from '../../../application/webhook/delivery/outbox-relay-store.port';
 import { newTypeId } from '../../../domain/shared/type-id';
+import { wantsEvent } from '../../../domain/webhook/webhook-subscription';
 import { endpointKey } from '../../webhooks/endpoint-key';
 import { sqlRows } from '../connection/sql-statement';
 
@@ -36,9 +37,12 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
 
   async fanOut(limit: number, now: Date): Promise<{ events: number; deliveries: DeliveryJob[]; more: boolean }> {
     return this.orm.em.fork().transactional(async (em) => {
-      const claimed = await sqlRows<{ id: string; tenant_id: string; type: string }>(
+      // A health event names the subscription it is about, which never receives it (wantsEvent);
+      // only those bodies are parsed.
+      const claimed = await sqlRows<{ id: string; tenant_id: string; type: string; about: string | null }>(
         em,
-        'SELECT id, tenant_id, type FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+        `SELECT id, tenant_id, type, CASE WHEN type LIKE 'webhook\\_subscription.%' THEN body::json->'data'->>'id' END AS about
+         FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [limit],
       );
       if (claimed.length === 0) return { events: 0, deliveries: [], more: false };
@@ -47,7 +51,9 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
         'SELECT id, tenant_id, events, url FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL',
         [[...new Set(claimed.map((e) => e.tenant_id))]],
       );
-      const matching = (event: { tenant_id: string; type: string }) => subscriptions.filter((s) => s.tenant_id === event.tenant_id && s.events.includes(event.type));
+      // The live ones were read: the rule itself is the domain's.
+      const matching = (event: (typeof claimed)[number]) =>
+        subscriptions.filter((s) => s.tenant_id === event.tenant_id && wantsEvent({ id: s.id, active: true, deleted: false, events: s.events }, event));
       // The events this round takes: as many as fit RELAY_ROUND_ROWS deliveries (one at least).
       // The others stay unpublished, and their row locks go with this transaction's end.
       const events: { event: (typeof claimed)[number]; to: Subscription[] }[] = [];

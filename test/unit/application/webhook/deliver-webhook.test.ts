@@ -9,6 +9,7 @@ import { WebhookSigner } from '../../../../src/application/webhook/delivery/webh
 import { NextStep } from '../../../../src/domain/webhook/retry-policy';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
 import { NO_ATTEMPT_YET } from '../../../../src/domain/webhook/endpoint-health';
+import { NOTHING_TOLD } from '../../../../src/domain/webhook/health-notices';
 import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
 import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
 import { InMemorySubscriptions } from '../../../support/fakes/in-memory-webhooks';
@@ -106,7 +107,7 @@ function setup() {
   const subscriptions = new InMemorySubscriptions();
   subscriptions.rows.set('whsub_1', WebhookSubscription.restore({
     id: 'whsub_1', tenantId: 't', url: 'https://hooks.example/x', events: ['page.version.created'], active: true, signingSecret: 'whsec_s', previousSecrets: [],
-    rateLimitPerSecond: null, health: NO_ATTEMPT_YET, createdAt: clock.now(), updatedAt: clock.now(), deletedAt: null,
+    rateLimitPerSecond: null, health: NO_ATTEMPT_YET, healthNotices: NOTHING_TOLD, createdAt: clock.now(), updatedAt: clock.now(), deletedAt: null,
   }));
   const unitOfWork = new ImmediateUnitOfWork();
   const deliver = new DeliverWebhook(store, queue, sender, new FakeSigner(), settings, clock, random, subscriptions, unitOfWork);

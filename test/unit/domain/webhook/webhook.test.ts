@@ -10,13 +10,13 @@ describe('WebhookSubscription', () => {
   it('is active by default and wants only its event kinds while active', () => {
     const s = WebhookSubscription.create(base, 'whsec_x', NOW);
     expect(s.id).toMatch(/^whsub_/);
-    expect(s.wants('page.version.created')).toBe(true);
-    expect(s.wants('page.deleted')).toBe(false);
+    expect(s.wants({ type: 'page.version.created' })).toBe(true);
+    expect(s.wants({ type: 'page.deleted' })).toBe(false);
     s.update({ active: false }, NOW);
-    expect(s.wants('page.version.created')).toBe(false);
+    expect(s.wants({ type: 'page.version.created' })).toBe(false);
     s.update({ active: true }, NOW);
     s.delete(NOW);
-    expect(s.wants('page.version.created')).toBe(false);
+    expect(s.wants({ type: 'page.version.created' })).toBe(false);
   });
 
   it.each([
