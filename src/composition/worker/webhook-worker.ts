@@ -6,6 +6,7 @@ import { OutboxSignal } from '../../application/webhook/delivery/outbox-signal.p
 import { RelayOutbox } from '../../application/webhook/delivery/relay-outbox.use-case';
 import { PurgeOldDeliveries } from '../../application/webhook/delivery/purge-old-deliveries.use-case';
 import { SweepDeliveries } from '../../application/webhook/delivery/sweep-deliveries.use-case';
+import { WakeHeldDeliveries } from '../../application/webhook/delivery/wake-held-deliveries.use-case';
 import { attemptsOf, DeliveryJobData } from '../../application/webhook/delivery/delivery-job';
 import { WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
 import { InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
@@ -110,6 +111,18 @@ export async function startWebhookWorker(deps: {
     config.webhooks.sweepIntervalMs,
   );
   sweep.start();
+  // Held deliveries (open breakers, Retry-After) are woken per subscription on the same interval.
+  const waker = context.get(WakeHeldDeliveries);
+  const wake = new IntervalLoop(
+    'woke held deliveries',
+    async () => {
+      const woken = await waker.execute({ limit: 100 });
+      return woken.probes + woken.released > 0 ? woken : null;
+    },
+    logger,
+    config.webhooks.sweepIntervalMs,
+  );
+  wake.start();
   const purge = context.get(PurgeOldDeliveries);
   const retention = new IntervalLoop(
     'purged webhook history past its retention',
@@ -132,6 +145,7 @@ export async function startWebhookWorker(deps: {
       stopping = true;
       await relay.stop();
       await sweep.stop();
+      await wake.stop();
       await retention.stop();
       await queueWorker.stop();
       // Attempts started hold no job: they are waited for here (SHUTDOWN_GRACE_MS bounds the whole stop).

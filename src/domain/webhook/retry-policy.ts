@@ -12,7 +12,8 @@ export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 export type NextStep =
   | { status: 'delivered' }
   | { status: 'failed'; reason: 'gone' | 'schedule-exhausted' }
-  | { status: 'pending'; nextAttemptAt: Date };
+  /** `nextAttemptAt` null: held with its subscription (an open breaker), woken by the worker. */
+  | { status: 'pending'; nextAttemptAt: Date | null };
 
 /** The default schedule: ten attempts over about three days (decisions.md, Webhooks). */
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,14h,20h,24h';

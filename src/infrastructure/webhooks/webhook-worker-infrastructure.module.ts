@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { OutboxSignal } from '../../application/webhook/delivery/outbox-signal.port';
 import { DeliveryQueue } from '../../application/webhook/delivery/delivery-queue.port';
 import { DeliveryStore } from '../../application/webhook/delivery/delivery-store.port';
+import { HeldDeliveries } from '../../application/webhook/delivery/held-deliveries.port';
 import { OutboxRelayStore } from '../../application/webhook/delivery/outbox-relay-store.port';
 import { Random } from '../../application/webhook/delivery/random.port';
 import { WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
@@ -14,6 +15,7 @@ import { AppConfig, attemptSlots } from '../config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { PgOutboxSignal } from '../persistence/outbox/pg-outbox.signal';
 import { SqlDeliveryStore } from '../persistence/webhooks/sql-delivery.store';
+import { SqlHeldDeliveries } from '../persistence/webhooks/sql-held-deliveries.store';
 import { SqlOutboxRelayStore } from '../persistence/webhooks/sql-outbox-relay.store';
 import { SqlRetentionStore } from '../persistence/webhooks/sql-retention.store';
 import { ConfigWebhookSettings, MathRandom } from './config-webhook.settings';
@@ -28,6 +30,7 @@ export class WebhookWorkerModule {
     const providers = [
       { provide: DeliveryQueue, useValue: deps.queue },
       { provide: DeliveryStore, useClass: SqlDeliveryStore },
+      { provide: HeldDeliveries, useClass: SqlHeldDeliveries },
       { provide: OutboxRelayStore, useClass: SqlOutboxRelayStore },
       { provide: RetentionStore, useClass: SqlRetentionStore },
       { provide: RetentionSettings, useValue: { retentionDays: webhooks.retentionDays } },

@@ -41,6 +41,8 @@ export interface DeliveryClaim {
   };
   /** Set for a delivery a customer asked for (redelivery, recovery, test): one attempt, no schedule. */
   manual: { redeliveryOf: string | null } | null;
+  /** The worker woke this delivery as its subscription's breaker probe (WakeHeldDeliveries). */
+  probe: boolean;
   /** The subscription's endpoint now (see DeliveryJob.endpoint), for the next attempt's job. */
   endpoint: string;
   /** How fast the receiver takes attempts (docs/webhooks.md, Receivers set the pace). */

@@ -21,17 +21,6 @@ export abstract class DeliveryStore {
    */
   abstract cancel(claim: DeliveryClaim, at: Date, status?: 'cancelled' | 'failed'): Promise<void>;
   /**
-   * Takes the open breaker's probe for this attempt if its time has come and no other attempt
-   * took it: moves the next probe to `leaseUntil` (another can probe then if this one never
-   * reports). Otherwise answers when the next probe is due (null: the breaker has closed).
-   */
-  abstract takeProbe(subscriptionId: string, now: Date, leaseUntil: Date): Promise<{ probe: true } | { probe: false; until: Date | null }>;
-  /**
-   * Makes every waiting delivery of the subscription due now (those the breaker held, and those
-   * waiting for a retry), for when its breaker closes; returns their jobs.
-   */
-  abstract releaseHeld(subscriptionId: string, now: Date): Promise<DeliveryJob[]>;
-  /**
    * Takes the subscription's next rate slot for one attempt (at most `ratePerSecond` a second,
    * across every worker): the slots are 1/rate apart and none is before `now` or the
    * subscription's `notBefore`. Returns the slot's time.

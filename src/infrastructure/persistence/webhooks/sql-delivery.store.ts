@@ -64,6 +64,7 @@ interface ClaimRow {
   healthy: boolean;
   disabled_reason: DisabledReason | null;
   breaker_probe_at: string | null;
+  probe: boolean;
 }
 
 /**
@@ -97,7 +98,7 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
        SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
               s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body, o.traceparent, o.tracestate,
               s.rate_limit_per_second, s.send_not_before, c.paced_slot_at, s.consecutive_failures = 0 AND s.disabled_reason IS NULL AS healthy,
-              s.disabled_reason, s.breaker_probe_at
+              s.disabled_reason, s.breaker_probe_at, (c.id = s.breaker_probe_delivery_id) IS TRUE AS probe
        FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`;
 
 /**
@@ -169,6 +170,7 @@ export class SqlDeliveryStore extends DeliveryStore {
         previousSecrets: row.previous_secrets.map((old) => ({ secret: this.secret(old.secret), expiresAt: new Date(old.expiresAt) })),
       },
       manual: row.manual ? { redeliveryOf: row.redelivery_of } : null,
+      probe: row.probe,
       endpoint: endpointKey(row.tenant_id, row.url),
       pace: {
         ratePerSecond: row.rate_limit_per_second,
@@ -274,32 +276,6 @@ export class SqlDeliveryStore extends DeliveryStore {
        WHERE id = $2 AND status IN ('pending', 'sending')`,
       [at, claim.deliveryId, status],
     );
-  }
-
-  async takeProbe(subscriptionId: string, now: Date, leaseUntil: Date): Promise<{ probe: true } | { probe: false; until: Date | null }> {
-    // The row's lock makes two attempts at once take turns: the second sees the probe moved on.
-    const [row] = await sqlRows<{ probe: boolean; until: string | null }>(
-      this.orm.em,
-      `WITH taken AS (
-         UPDATE webhook_subscriptions SET breaker_probe_at = $3 WHERE id = $1 AND breaker_probe_at IS NOT NULL AND breaker_probe_at <= $2 RETURNING 1)
-       SELECT EXISTS (SELECT 1 FROM taken) AS probe, (SELECT breaker_probe_at FROM webhook_subscriptions WHERE id = $1) AS until`,
-      [subscriptionId, now, leaseUntil],
-    );
-    if (row.probe) return { probe: true };
-    return { probe: false, until: row.until === null ? null : new Date(row.until) };
-  }
-
-  async releaseHeld(subscriptionId: string, now: Date): Promise<DeliveryJob[]> {
-    const rows = await sqlRows<{ id: string; attempt: number; tenant_id: string; url: string }>(
-      this.orm.em,
-      `UPDATE webhook_deliveries d SET next_attempt_at = $2, paced_slot_at = NULL, enqueued_at = $2, updated_at = $2
-       FROM webhook_subscriptions s
-       WHERE d.subscription_id = $1 AND s.id = d.subscription_id AND d.status = 'pending' AND d.manual_id IS NULL
-         AND d.next_attempt_at > $2 AND (d.locked_until IS NULL OR d.locked_until <= $2)
-       RETURNING d.id, d.attempt_count + 1 AS attempt, d.tenant_id, s.url`,
-      [subscriptionId, now],
-    );
-    return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url), requeue: true }));
   }
 
   async takeRateSlot(subscriptionId: string, ratePerSecond: number, now: Date): Promise<Date> {

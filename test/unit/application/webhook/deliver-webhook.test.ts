@@ -2,6 +2,9 @@ import { DeliverWebhook } from '../../../../src/application/webhook/delivery/del
 import { AttemptResult, DeliveryClaim, DeliveryJob, TraceCarrier } from '../../../../src/application/webhook/delivery/delivery-job';
 import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
 import { DeliveryStore } from '../../../../src/application/webhook/delivery/delivery-store.port';
+import { EndpointHealthUpdate } from '../../../../src/application/webhook/delivery/endpoint-health-update';
+import { HeldDeliveries } from '../../../../src/application/webhook/delivery/held-deliveries.port';
+import { WakeHeldDeliveries } from '../../../../src/application/webhook/delivery/wake-held-deliveries.use-case';
 import { Random } from '../../../../src/application/webhook/delivery/random.port';
 import { AttemptLabel, WebhookSender } from '../../../../src/application/webhook/delivery/webhook-sender.port';
 import { WebhookSettings } from '../../../../src/application/webhook/delivery/webhook-settings.port';
@@ -27,20 +30,6 @@ class FakeStore extends DeliveryStore {
   async cancel() {
     this.cancelled++;
   }
-  /** The breaker's next probe as the store keeps it: taken by the first attempt due. */
-  probeAt: Date | null = null;
-  async takeProbe(_id: string, now: Date, leaseUntil: Date) {
-    if (this.probeAt !== null && this.probeAt <= now) {
-      this.probeAt = leaseUntil;
-      return { probe: true as const };
-    }
-    return { probe: false as const, until: this.probeAt };
-  }
-  released: string[] = [];
-  async releaseHeld(subscriptionId: string) {
-    this.released.push(subscriptionId);
-    return [];
-  }
   async findStranded() {
     return [];
   }
@@ -60,6 +49,24 @@ class FakeStore extends DeliveryStore {
   holds: Date[] = [];
   async holdSubscription(_id: string, until: Date) {
     this.holds.push(until);
+  }
+}
+/** Held deliveries as PostgreSQL keeps them: parked ones, and the releases asked for. */
+class FakeHeld extends HeldDeliveries {
+  holds: string[] = [];
+  released: string[] = [];
+  async hold(claim: DeliveryClaim) {
+    this.holds.push(claim.deliveryId);
+  }
+  async due() {
+    return [];
+  }
+  async wakeProbe() {
+    return null;
+  }
+  async release(subscriptionId: string) {
+    this.released.push(subscriptionId);
+    return [];
   }
 }
 class FakeQueue extends DeliveryQueue {
@@ -110,16 +117,19 @@ function setup() {
     rateLimitPerSecond: null, health: NO_ATTEMPT_YET, healthNotices: NOTHING_TOLD, createdAt: clock.now(), updatedAt: clock.now(), deletedAt: null,
   }));
   const unitOfWork = new ImmediateUnitOfWork();
-  const deliver = new DeliverWebhook(store, queue, sender, new FakeSigner(), settings, clock, random, subscriptions, unitOfWork);
+  const held = new FakeHeld();
+  const wake = new WakeHeldDeliveries(held, queue, clock, settings, random);
+  const deliver = new DeliverWebhook(store, held, wake, new EndpointHealthUpdate(subscriptions, unitOfWork, settings), queue, sender, new FakeSigner(), settings, clock, random);
   store.claimable = {
     deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}', trace: TRACE,
     subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'], healthy: true, disabledReason: null, nextProbeAt: null },
     manual: null,
+    probe: false,
     endpoint: 'endpoint-1',
     pace: { ratePerSecond: null, notBefore: null, slotAt: null },
   };
   const health = () => subscriptions.rows.get('whsub_1')!.health;
-  return { store, queue, sender, deliver, clock, subscriptions, unitOfWork, health };
+  return { store, held, queue, sender, deliver, clock, subscriptions, unitOfWork, health };
 }
 
 describe('DeliverWebhook', () => {
@@ -152,25 +162,35 @@ describe('DeliverWebhook', () => {
     expect(subscriptions.rows.get('whsub_1')).toMatchObject({ active: true, health: { consecutiveFailures: 1 } });
   });
 
-  it('holds a scheduled attempt while the breaker is open, sends the one that takes the probe, and releases the rest when it succeeds', async () => {
-    const { deliver, sender, store, queue, clock, subscriptions } = setup();
+  it('holds a scheduled attempt while the breaker is open (parked, no job), sends the probe the worker woke, and releases the rest when it succeeds', async () => {
+    const { deliver, sender, held, queue, clock, subscriptions, store } = setup();
     const probeAt = new Date(clock.now().getTime() + 5000);
     store.claimable!.subscription = { ...store.claimable!.subscription, healthy: false, nextProbeAt: probeAt };
-    const held = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
-    expect(held).toMatchObject({ outcome: 'held', putOffUntil: probeAt.toISOString() });
+    expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'held' });
     expect(sender.sent).toEqual([]);
-    expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 1, delayMs: 5000, tenantId: 't', endpoint: 'endpoint-1', requeue: true }]);
-    // Its time has come: this attempt takes the probe, and a success closes the breaker.
+    expect(held.holds).toEqual(['whdlv_1']);
+    expect(queue.jobs).toEqual([]);
+    // Its time has come: the worker woke it as the probe, and a success closes the breaker.
     clock.advance(5000);
-    store.probeAt = probeAt;
     const opened = subscriptions.rows.get('whsub_1')!;
     subscriptions.rows.set('whsub_1', WebhookSubscription.restore({ ...opened, health: { ...opened.health, consecutiveFailures: 2, nextProbeAt: probeAt } }));
+    store.claimable = { ...store.claimable!, probe: true };
     expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'delivered', health: 'recovered' });
-    expect(store.released).toEqual(['whsub_1']);
+    expect(held.released).toEqual(['whsub_1']);
     // Manual attempts are not held: a customer's test goes through.
-    store.probeAt = new Date(clock.now().getTime() + 60_000);
-    store.claimable = { ...store.claimable!, manual: { redeliveryOf: null }, subscription: { ...store.claimable!.subscription, nextProbeAt: store.probeAt } };
+    store.claimable = { ...store.claimable!, probe: false, manual: { redeliveryOf: null }, subscription: { ...store.claimable!.subscription, nextProbeAt: new Date(clock.now().getTime() + 60_000) } };
     expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
+  });
+
+  it('holds a delivery that is to be tried again while the breaker is open, with no job, and never gives it up for its schedule', async () => {
+    const { deliver, sender, store, queue } = setup();
+    sender.answers = [500, 500];
+    await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+    store.claimable = { ...store.claimable!, attempt: 2, subscription: { ...store.claimable!.subscription, healthy: false } };
+    // The second failure opens the breaker (2 here), and was the schedule's last attempt.
+    expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 2 })).toMatchObject({ outcome: 'retrying', health: 'breaker-opened' });
+    expect(store.recorded[1].next).toEqual({ status: 'pending', nextAttemptAt: null });
+    expect(queue.jobs.map((j) => j.attempt)).toEqual([2]);
   });
 
   it('turns the subscription off as gone on a 410, which also ends the delivery', async () => {
@@ -285,15 +305,26 @@ describe('DeliverWebhook', () => {
       expect(store.holds).toEqual([new Date('2026-11-23T12:00:00.000Z')]);
     });
 
-    it('puts an attempt off, unsent and uncounted, while its subscription is held, and its job comes back then', async () => {
-      const { deliver, store, queue, sender } = setup();
+    it('holds a scheduled attempt, unsent and uncounted, while its subscription is held by a Retry-After: parked, no job', async () => {
+      const { deliver, store, held, queue, sender } = setup();
       store.claimable!.pace = { ratePerSecond: null, notBefore: new Date('2026-11-22T12:00:03.000Z'), slotAt: null };
-      const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
-      expect(report).toMatchObject({ outcome: 'put off', putOffUntil: '2026-11-22T12:00:03.000Z' });
+      expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'held' });
       expect(sender.sent).toEqual([]);
       expect(store.recorded).toEqual([]);
-      expect(store.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:03.000Z'), slotTaken: false }]);
-      expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 1, delayMs: 3000, tenantId: 't', endpoint: 'endpoint-1', requeue: true }]);
+      expect(held.holds).toEqual(['whdlv_1']);
+      expect(queue.jobs).toEqual([]);
+    });
+
+    it('puts a manual attempt off past the Retry-After, spread over a fifth of the wait (at least a second), and its job comes back then', async () => {
+      const { deliver, store, queue, sender } = setup();
+      store.claimable!.manual = { redeliveryOf: null };
+      store.claimable!.pace = { ratePerSecond: null, notBefore: new Date('2026-11-22T12:00:03.000Z'), slotAt: null };
+      const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+      // random 0.5 of max(1 s, 0.6 s): 500 ms past it.
+      expect(report).toMatchObject({ outcome: 'put off', putOffUntil: '2026-11-22T12:00:03.500Z' });
+      expect(sender.sent).toEqual([]);
+      expect(store.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:03.500Z'), slotTaken: false }]);
+      expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 1, delayMs: 3500, tenantId: 't', endpoint: 'endpoint-1', requeue: true }]);
     });
 
     it('at a rate of 5 a second sends the first at once and gives the next ones slots 200 ms apart, kept when their jobs come back', async () => {
