@@ -99,16 +99,6 @@ export function turnedBackOn(health: EndpointHealth): EndpointHealth {
 }
 
 /**
- * Whether an attempt due now is held by the open breaker (and until when): every attempt is,
- * but the one probe let through when its time has come, which the caller must take (so that two
- * workers do not both send one).
- */
-export function heldUntil(health: Pick<EndpointHealth, 'nextProbeAt'>, now: Date): Date | 'probe' | null {
-  if (health.nextProbeAt === null) return null;
-  return health.nextProbeAt > now ? health.nextProbeAt : 'probe';
-}
-
-/**
  * The wait before the breaker's next probe after `probesMade` failed ones: the retry schedule's
  * gaps in order, the last repeating.
  */

@@ -72,8 +72,8 @@ export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limit
 /** An attempt's metrics and log line. */
 function observe(report: DeliveryAttemptReport, logger: Logger, metrics?: Metrics): void {
   if (report.outcome === 'put off' || report.outcome === 'held') {
-    // Not an attempt: the receiver's pace (its Retry-After, its subscription's rate) or its open breaker.
-    logger.debug(report, report.outcome === 'held' ? 'webhook attempt held by the open breaker' : 'webhook attempt put off');
+    // Not an attempt: held with its subscription (open breaker, Retry-After), or put off to its rate slot.
+    logger.debug(report, report.outcome === 'held' ? 'webhook attempt held with its subscription' : 'webhook attempt put off');
     return;
   }
   if (report.outcome !== 'skipped' && report.outcome !== 'cancelled') {

@@ -15,6 +15,9 @@ import { WebhookSender } from './webhook-sender.port';
 import { WebhookSettings } from './webhook-settings.port';
 import { WebhookSigner } from './webhook-signer.port';
 
+/** Deliveries held in one statement when a breaker opens; any left are held as they are claimed. */
+const HOLD_AT_ONCE = 10_000;
+
 export type DeliveryOutcome = 'skipped' | 'cancelled' | 'put off' | 'held' | 'delivered' | 'failed' | 'retrying';
 
 /** What happened, with the ids a log line of the attempt needs. */
@@ -124,6 +127,8 @@ export class DeliverWebhook {
     let next = nextStep(claim.attempt, outcome, manual ? [] : this.settings.retrySchedule, now, this.random.next());
     if (heldAfterAttempt({ manual, breakerOpen, next: next.status, reason: next.status === 'failed' ? next.reason : undefined })) next = { status: 'pending', nextAttemptAt: null };
     await this.deliveries.record(claim, result, next, now);
+    // The breaker opened: what waits for it is held now, so its jobs find nothing to take.
+    if (change === 'breaker-opened') await this.held.holdAll(subscription.id, now, HOLD_AT_ONCE);
     if (change === 'recovered') await this.wake.releasePage(subscription.id, claim.pace.ratePerSecond, now);
     // The receiver asked for a pause: every attempt to it waits, not only this delivery's next.
     const pause = retryAfterBound(result.retryAfterMs);

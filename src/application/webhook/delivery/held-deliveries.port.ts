@@ -18,11 +18,17 @@ export type ReleasePlan = (count: number) => { offsetsMs: number[]; spreadMs: nu
 export abstract class HeldDeliveries {
   /** Parks the claimed attempt with its subscription: unsent, uncounted, its lease given back. */
   abstract hold(claim: DeliveryClaim, at: Date): Promise<void>;
+  /**
+   * The breaker has just opened: holds the subscription's deliveries waiting for an attempt (due or
+   * retrying, not in flight), at most `limit`, so that their jobs find nothing to take; those left
+   * are held when claimed. Returns how many.
+   */
+  abstract holdAll(subscriptionId: string, now: Date, limit: number): Promise<number>;
   /** Subscriptions with held deliveries whose probe is due or which may release them now, at most `limit`; empty when none. */
   abstract due(now: Date, limit: number): Promise<HeldSubscription[]>;
   /**
-   * Takes the open breaker's probe if it is due and no one took it: the oldest held delivery is
-   * woken as the probe, the probe leased until `leaseUntil` (another may go after it if this one
+   * Takes the open breaker's probe if it is due and no one took it: a held delivery is woken as
+   * the probe (each in turn), the probe leased until `leaseUntil` (another may go after it if this one
    * never reports). Null when none is held or the probe is not due.
    */
   abstract wakeProbe(subscriptionId: string, now: Date, leaseUntil: Date): Promise<DeliveryJob | null>;

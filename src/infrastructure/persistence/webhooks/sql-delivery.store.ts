@@ -81,6 +81,9 @@ interface ClaimRow {
  * the disk flushes a delivery waits for; the drain was waiting on them (IO:WALSync,
  * LWLock:WALWrite in pg_stat_activity).
  *
+ * A held delivery (no next attempt time: parked with its subscription, SqlHeldDeliveries) is not
+ * taken: a job left for it finds nothing, and only the worker's wake-up moves it.
+ *
  * The plan must stay on the primary key however stale the statistics. With `status IN
  * ('pending', 'sending')` the planner could use the unfinished-deliveries partial index,
  * which the statistics call tiny when a backlog has just arrived: it read every pending row
@@ -93,7 +96,7 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
        claimed AS (
          UPDATE webhook_deliveries d SET status = 'pending', locked_until = r.locked_until, updated_at = r.now
          FROM r
-         WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND (d.locked_until IS NULL OR d.locked_until < r.now)
+         WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND d.next_attempt_at IS NOT NULL AND (d.locked_until IS NULL OR d.locked_until < r.now)
          RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of, d.paced_slot_at)
        SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
               s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body, o.traceparent, o.tracestate,

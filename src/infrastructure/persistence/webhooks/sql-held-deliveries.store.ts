@@ -28,12 +28,30 @@ export class SqlHeldDeliveries extends HeldDeliveries {
   }
 
   async hold(claim: DeliveryClaim, at: Date): Promise<void> {
+    // The lease ends now rather than being cleared: a held delivery that was claimed keeps that
+    // mark, so that a probe is chosen among those never claimed first (wakeProbe).
     await sqlQuery(
       this.orm.em,
-      `UPDATE webhook_deliveries SET next_attempt_at = NULL, paced_slot_at = NULL, locked_until = NULL, enqueued_at = NULL, updated_at = $3
+      `UPDATE webhook_deliveries SET next_attempt_at = NULL, paced_slot_at = NULL, locked_until = $3, enqueued_at = NULL, updated_at = $3
        WHERE id = $1 AND attempt_count = $2 AND status IN ('pending', 'sending')`,
       [claim.deliveryId, claim.attempt - 1, at],
     );
+  }
+
+  async holdAll(subscriptionId: string, now: Date, limit: number): Promise<number> {
+    const rows = await sqlRows<{ n: number }>(
+      this.orm.em,
+      `WITH held AS (
+         UPDATE webhook_deliveries SET next_attempt_at = NULL, paced_slot_at = NULL, enqueued_at = NULL, updated_at = $2
+         WHERE id IN (SELECT id FROM webhook_deliveries
+                      WHERE subscription_id = $1 AND status IN ('pending', 'sending') AND manual_id IS NULL AND next_attempt_at IS NOT NULL
+                        AND (locked_until IS NULL OR locked_until < $2)
+                      ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM held`,
+      [subscriptionId, now, limit],
+    );
+    return rows[0].n;
   }
 
   async due(now: Date, limit: number): Promise<HeldSubscription[]> {
@@ -50,18 +68,22 @@ export class SqlHeldDeliveries extends HeldDeliveries {
 
   async wakeProbe(subscriptionId: string, now: Date, leaseUntil: Date): Promise<DeliveryJob | null> {
     return this.orm.em.fork().transactional(async (em) => {
-      const [subscription] = await sqlRows<{ tenant_id: string; url: string }>(
+      const [subscription] = await sqlRows<{ tenant_id: string; url: string; last_probe: string | null }>(
         em,
-        `SELECT s.tenant_id, s.url FROM webhook_subscriptions s WHERE s.id = $2 AND ${PROBE_DUE} FOR NO KEY UPDATE SKIP LOCKED`,
+        `SELECT s.tenant_id, s.url, s.breaker_probe_delivery_id AS last_probe FROM webhook_subscriptions s WHERE s.id = $2 AND ${PROBE_DUE} FOR NO KEY UPDATE SKIP LOCKED`,
         [now, subscriptionId],
       );
       if (!subscription) return null;
+      // The probe is one never claimed when there is one (held by the breaker before any job
+      // took it), so that a probe is the first of its two claims, not a third; then they take
+      // turns, newest first, each once before any again.
       const [probe] = await sqlRows<{ id: string; attempt: number }>(
         em,
         `UPDATE webhook_deliveries SET next_attempt_at = $2, enqueued_at = $2, updated_at = $2
-         WHERE id = (SELECT id FROM webhook_deliveries WHERE subscription_id = $1 AND ${HELD} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+         WHERE id = (SELECT id FROM webhook_deliveries WHERE subscription_id = $1 AND ${HELD}
+                     ORDER BY (attempt_count = 0 AND locked_until IS NULL) DESC, (id < coalesce($3, '~')) DESC, id DESC LIMIT 1 FOR UPDATE SKIP LOCKED)
          RETURNING id, attempt_count + 1 AS attempt`,
-        [subscriptionId, now],
+        [subscriptionId, now, subscription.last_probe],
       );
       if (!probe) return null;
       await sqlRows(em, 'UPDATE webhook_subscriptions SET breaker_probe_at = $2, breaker_probe_delivery_id = $3 WHERE id = $1', [subscriptionId, leaseUntil, probe.id]);

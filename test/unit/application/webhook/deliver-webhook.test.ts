@@ -58,6 +58,11 @@ class FakeHeld extends HeldDeliveries {
   async hold(claim: DeliveryClaim) {
     this.holds.push(claim.deliveryId);
   }
+  heldAll: string[] = [];
+  async holdAll(subscriptionId: string) {
+    this.heldAll.push(subscriptionId);
+    return 0;
+  }
   async due() {
     return [];
   }
@@ -183,7 +188,7 @@ describe('DeliverWebhook', () => {
   });
 
   it('holds a delivery that is to be tried again while the breaker is open, with no job, and never gives it up for its schedule', async () => {
-    const { deliver, sender, store, queue } = setup();
+    const { deliver, sender, store, queue, held } = setup();
     sender.answers = [500, 500];
     await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
     store.claimable = { ...store.claimable!, attempt: 2, subscription: { ...store.claimable!.subscription, healthy: false } };
@@ -191,6 +196,8 @@ describe('DeliverWebhook', () => {
     expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 2 })).toMatchObject({ outcome: 'retrying', health: 'breaker-opened' });
     expect(store.recorded[1].next).toEqual({ status: 'pending', nextAttemptAt: null });
     expect(queue.jobs.map((j) => j.attempt)).toEqual([2]);
+    // Everything else of the subscription waiting for an attempt is held at once.
+    expect(held.heldAll).toEqual(['whsub_1']);
   });
 
   it('turns the subscription off as gone on a 410, which also ends the delivery', async () => {
