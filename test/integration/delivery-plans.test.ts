@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { CLAIM_ATTEMPTS_SQL, RECORD_ATTEMPTS_SQL } from '../../src/infrastructure/persistence/webhooks/sql-delivery.store';
+import { CLAIM_ATTEMPTS_SQL, RECORD_ATTEMPTS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
 import { isolatedDatabase } from '../support/isolated-database';
 
 // The worker's claim and record are named statements: after a few runs PostgreSQL plans them once

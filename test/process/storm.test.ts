@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { sqlRows } from '../../src/infrastructure/persistence/connection/sql-statement';
 import { subscriptionBody } from '../support/builders/subscriptions';
 import { openTestOrm, sqlIn } from '../support/database';
 import { eventually } from '../support/eventually';
 import { isolatedDatabase } from '../support/isolated-database';
+import { rssMb } from '../support/process-memory';
 import { platform } from '../support/platform';
 import { ServiceProcess } from '../support/service-process';
 import { createTenant, startTestApp } from '../support/test-app';
@@ -17,7 +17,6 @@ import { workerEnv } from '../support/webhook-worker';
 // one). Throughout, tenant B's deliveries arrive within a second of their 201, and the built
 // worker, a process of its own, stays under 300 MB resident.
 const HELD = 5000;
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 describe('5,000 deliveries held behind an open breaker', () => {
   it('all arrive once the receiver heals, none claimed more than twice, another tenant served within a second throughout, the worker under 300 MB', async () => {
@@ -32,7 +31,14 @@ describe('5,000 deliveries held behind an open breaker', () => {
       ['--max-old-space-size=256', '--max-semi-space-size=16'],
     );
     const rss: number[] = [];
-    const memory = setInterval(() => rss.push(rssMb(worker.pid)), 250);
+    // Sampled while it runs (a process that has exited has nothing left to read).
+    const memory = setInterval(() => {
+      try {
+        rss.push(rssMb(worker.pid));
+      } catch {
+        // exited
+      }
+    }, 250);
     let sampling = true;
     const latencies: number[] = [];
     let tenantB: Promise<void> = Promise.resolve();

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { eventually } from '../support/eventually';
 import { isolatedDatabase } from '../support/isolated-database';
+import { rssMb } from '../support/process-memory';
 import { openTestOrm } from '../support/database';
 import { platform } from '../support/platform';
 import { ServiceProcess } from '../support/service-process';
@@ -13,7 +13,6 @@ import { subscriptionBody } from '../support/builders/subscriptions';
 // thread: the built worker, as its own process, with 1,000 attempts hanging at once.
 const HANGING = 1000;
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 describe('the worker process with 1,000 attempts hanging', () => {
   it('holds them all in flight and stays under 300 MB resident', async () => {

@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { OutboxSignal } from '../../application/webhook/delivery/outbox-signal.port';
 import { DeliveryQueue } from '../../application/webhook/delivery/delivery-queue.port';
-import { DeliveryStore } from '../../application/webhook/delivery/delivery-store.port';
+import { DeliveryClaims } from '../../application/webhook/delivery/delivery-claims.port';
+import { StrandedDeliveries } from '../../application/webhook/delivery/stranded-deliveries.port';
+import { SubscriptionPace } from '../../application/webhook/delivery/subscription-pace.port';
 import { HeldDeliveries } from '../../application/webhook/delivery/held-deliveries.port';
 import { OutboxRelayStore } from '../../application/webhook/delivery/outbox-relay-store.port';
 import { Random } from '../../application/webhook/delivery/random.port';
@@ -14,7 +16,9 @@ import { WORKER_USE_CASES } from '../../application/webhook/delivery/worker-use-
 import { AppConfig, attemptSlots } from '../config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { PgOutboxSignal } from '../persistence/outbox/pg-outbox.signal';
-import { SqlDeliveryStore } from '../persistence/webhooks/sql-delivery.store';
+import { SqlDeliveryClaims } from '../persistence/webhooks/sql-delivery-claims.store';
+import { SqlStrandedDeliveries } from '../persistence/webhooks/sql-stranded-deliveries.store';
+import { SqlSubscriptionPace } from '../persistence/webhooks/sql-subscription-pace.store';
 import { SqlHeldDeliveries } from '../persistence/webhooks/sql-held-deliveries.store';
 import { SqlOutboxRelayStore } from '../persistence/webhooks/sql-outbox-relay.store';
 import { SqlRetentionStore } from '../persistence/webhooks/sql-retention.store';
@@ -29,7 +33,9 @@ export class WebhookWorkerModule {
     const { webhooks } = deps.config;
     const providers = [
       { provide: DeliveryQueue, useValue: deps.queue },
-      { provide: DeliveryStore, useClass: SqlDeliveryStore },
+      { provide: DeliveryClaims, useClass: SqlDeliveryClaims },
+      { provide: SubscriptionPace, useClass: SqlSubscriptionPace },
+      { provide: StrandedDeliveries, useClass: SqlStrandedDeliveries },
       { provide: HeldDeliveries, useClass: SqlHeldDeliveries },
       { provide: OutboxRelayStore, useClass: SqlOutboxRelayStore },
       { provide: RetentionStore, useClass: SqlRetentionStore },

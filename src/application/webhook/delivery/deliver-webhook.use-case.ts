@@ -6,9 +6,10 @@ import { nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/re
 import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
 import { DeliveryClaim } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
-import { DeliveryStore } from './delivery-store.port';
+import { DeliveryClaims } from './delivery-claims.port';
 import { EndpointHealthUpdate } from './endpoint-health-update';
 import { HeldDeliveries } from './held-deliveries.port';
+import { SubscriptionPace } from './subscription-pace.port';
 import { Random } from './random.port';
 import { WakeHeldDeliveries } from './wake-held-deliveries.use-case';
 import { WebhookSender } from './webhook-sender.port';
@@ -52,7 +53,8 @@ export interface DeliveryAttemptReport {
 @Injectable()
 export class DeliverWebhook {
   constructor(
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: DeliveryClaims,
+    private readonly pace: SubscriptionPace,
     private readonly held: HeldDeliveries,
     private readonly wake: WakeHeldDeliveries,
     private readonly health: EndpointHealthUpdate,
@@ -80,7 +82,7 @@ export class DeliverWebhook {
         return { outcome: 'held', ...ids };
       case 'put-off':
         // Not an attempt either: nothing is sent or counted, and the job comes back at its time.
-        await this.deliveries.putOff(claim, step.until, step.slotTaken, now);
+        await this.pace.putOff(claim, step.until, step.slotTaken, now);
         await this.queue.enqueue([{ ...this.jobOf(claim, claim.attempt, step.until.getTime() - now.getTime()), requeue: true }]);
         return { outcome: 'put off', ...ids, putOffUntil: step.until.toISOString() };
       case 'send':
@@ -96,7 +98,7 @@ export class DeliverWebhook {
     const now = this.clock.now();
     const step = decideAttempt(situation, now, this.random.next());
     if (step.kind !== 'take-slot') return step;
-    const slotAt = await this.deliveries.takeRateSlot(claim.subscription.id, claim.pace.ratePerSecond!, now);
+    const slotAt = await this.pace.takeRateSlot(claim.subscription.id, claim.pace.ratePerSecond!, now);
     return decideAttempt({ ...situation, pace: { ...claim.pace, slotAt } }, now, this.random.next());
   }
 
@@ -132,7 +134,7 @@ export class DeliverWebhook {
     if (change === 'recovered') await this.wake.releasePage(subscription.id, claim.pace.ratePerSecond, now);
     // The receiver asked for a pause: every attempt to it waits, not only this delivery's next.
     const pause = retryAfterBound(result.retryAfterMs);
-    if (pause > 0) await this.deliveries.holdSubscription(subscription.id, new Date(now.getTime() + pause));
+    if (pause > 0) await this.pace.holdSubscription(subscription.id, new Date(now.getTime() + pause));
     const report = { ...result, ...(change && { health: change }), ...(change === 'disabled' && { subscriptionDisabled: true }) };
     if (next.status !== 'pending') return { outcome: next.status, ...report };
     // Held with its subscription (the breaker is open): no job; the worker wakes it.

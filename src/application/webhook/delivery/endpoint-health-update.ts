@@ -11,7 +11,7 @@ import { WebhookSettings } from './webhook-settings.port';
  * through the subscription aggregate, its one writer: under the row lock, so that attempts
  * finishing at once take turns, and the events the change records commit with it. A success to
  * an endpoint that was healthy changes nothing but its last success, which the attempt's record
- * notes (DeliveryStore.record).
+ * notes (DeliveryClaims.record).
  */
 @Injectable()
 export class EndpointHealthUpdate {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
 import { DeliveryQueue } from './delivery-queue.port';
-import { DeliveryStore } from './delivery-store.port';
+import { StrandedDeliveries } from './stranded-deliveries.port';
 import { WebhookSettings } from './webhook-settings.port';
 
 /**
@@ -14,7 +14,7 @@ import { WebhookSettings } from './webhook-settings.port';
 @Injectable()
 export class SweepDeliveries {
   constructor(
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: StrandedDeliveries,
     private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
     private readonly settings: WebhookSettings,

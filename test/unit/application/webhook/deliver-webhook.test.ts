@@ -1,7 +1,8 @@
 import { DeliverWebhook } from '../../../../src/application/webhook/delivery/deliver-webhook.use-case';
 import { AttemptResult, DeliveryClaim, DeliveryJob, TraceCarrier } from '../../../../src/application/webhook/delivery/delivery-job';
 import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
-import { DeliveryStore } from '../../../../src/application/webhook/delivery/delivery-store.port';
+import { DeliveryClaims } from '../../../../src/application/webhook/delivery/delivery-claims.port';
+import { SubscriptionPace } from '../../../../src/application/webhook/delivery/subscription-pace.port';
 import { EndpointHealthUpdate } from '../../../../src/application/webhook/delivery/endpoint-health-update';
 import { HeldDeliveries } from '../../../../src/application/webhook/delivery/held-deliveries.port';
 import { WakeHeldDeliveries } from '../../../../src/application/webhook/delivery/wake-held-deliveries.use-case';
@@ -17,7 +18,7 @@ import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subs
 import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
 import { InMemorySubscriptions } from '../../../support/fakes/in-memory-webhooks';
 
-class FakeStore extends DeliveryStore {
+class FakeStore extends DeliveryClaims {
   claimable: DeliveryClaim | null = null;
   recorded: { result: AttemptResult; next: NextStep }[] = [];
   cancelled = 0;
@@ -30,9 +31,8 @@ class FakeStore extends DeliveryStore {
   async cancel() {
     this.cancelled++;
   }
-  async findStranded() {
-    return [];
-  }
+}
+class FakePace extends SubscriptionPace {
   /** The subscription's next free rate slot (GCRA's theoretical arrival time), as PostgreSQL keeps it. */
   nextSlot: Date | null = null;
   slotsTaken = 0;
@@ -102,6 +102,7 @@ class FakeSigner extends WebhookSigner {
 
 function setup() {
   const store = new FakeStore();
+  const pace = new FakePace();
   const queue = new FakeQueue();
   const sender = new FakeSender();
   const clock = new FixedClock(new Date('2026-11-22T12:00:00.000Z'));
@@ -124,7 +125,7 @@ function setup() {
   const unitOfWork = new ImmediateUnitOfWork();
   const held = new FakeHeld();
   const wake = new WakeHeldDeliveries(held, queue, clock, settings, random);
-  const deliver = new DeliverWebhook(store, held, wake, new EndpointHealthUpdate(subscriptions, unitOfWork, settings), queue, sender, new FakeSigner(), settings, clock, random);
+  const deliver = new DeliverWebhook(store, pace, held, wake, new EndpointHealthUpdate(subscriptions, unitOfWork, settings), queue, sender, new FakeSigner(), settings, clock, random);
   store.claimable = {
     deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}', trace: TRACE,
     subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'], healthy: true, disabledReason: null, nextProbeAt: null },
@@ -134,7 +135,7 @@ function setup() {
     pace: { ratePerSecond: null, notBefore: null, slotAt: null },
   };
   const health = () => subscriptions.rows.get('whsub_1')!.health;
-  return { store, held, queue, sender, deliver, clock, subscriptions, unitOfWork, health };
+  return { store, pace, held, queue, sender, deliver, clock, subscriptions, unitOfWork, health };
 }
 
 describe('DeliverWebhook', () => {
@@ -294,7 +295,7 @@ describe('DeliverWebhook', () => {
 
   describe('receivers set the pace', () => {
     it('after a 429 with Retry-After retries no sooner than asked, and holds every attempt to that subscription until then', async () => {
-      const { deliver, store, queue } = setup();
+      const { deliver, pace, store, queue } = setup();
       const sender = (deliver as unknown as { sender: FakeSender }).sender;
       sender.answers = [{ statusCode: 429, retryAfterMs: 4000 }];
       const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
@@ -302,18 +303,18 @@ describe('DeliverWebhook', () => {
       // The schedule says 1 s (±20 %); the receiver said 4 s.
       expect(store.recorded[0].next).toEqual({ status: 'pending', nextAttemptAt: new Date('2026-11-22T12:00:04.000Z') });
       expect(queue.jobs[0].delayMs).toBe(4000);
-      expect(store.holds).toEqual([new Date('2026-11-22T12:00:04.000Z')]);
+      expect(pace.holds).toEqual([new Date('2026-11-22T12:00:04.000Z')]);
     });
 
     it('bounds a Retry-After of days at a day', async () => {
-      const { deliver, store } = setup();
+      const { deliver, pace, store } = setup();
       (deliver as unknown as { sender: FakeSender }).sender.answers = [{ statusCode: 503, retryAfterMs: 30 * 86_400_000 }];
       await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
-      expect(store.holds).toEqual([new Date('2026-11-23T12:00:00.000Z')]);
+      expect(pace.holds).toEqual([new Date('2026-11-23T12:00:00.000Z')]);
     });
 
     it('holds a scheduled attempt, unsent and uncounted, while its subscription is held by a Retry-After: parked, no job', async () => {
-      const { deliver, store, held, queue, sender } = setup();
+      const { deliver, pace, store, held, queue, sender } = setup();
       store.claimable!.pace = { ratePerSecond: null, notBefore: new Date('2026-11-22T12:00:03.000Z'), slotAt: null };
       expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'held' });
       expect(sender.sent).toEqual([]);
@@ -323,45 +324,45 @@ describe('DeliverWebhook', () => {
     });
 
     it('puts a manual attempt off past the Retry-After, spread over a fifth of the wait (at least a second), and its job comes back then', async () => {
-      const { deliver, store, queue, sender } = setup();
+      const { deliver, pace, store, queue, sender } = setup();
       store.claimable!.manual = { redeliveryOf: null };
       store.claimable!.pace = { ratePerSecond: null, notBefore: new Date('2026-11-22T12:00:03.000Z'), slotAt: null };
       const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
       // random 0.5 of max(1 s, 0.6 s): 500 ms past it.
       expect(report).toMatchObject({ outcome: 'put off', putOffUntil: '2026-11-22T12:00:03.500Z' });
       expect(sender.sent).toEqual([]);
-      expect(store.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:03.500Z'), slotTaken: false }]);
+      expect(pace.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:03.500Z'), slotTaken: false }]);
       expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 1, delayMs: 3500, tenantId: 't', endpoint: 'endpoint-1', requeue: true }]);
     });
 
     it('at a rate of 5 a second sends the first at once and gives the next ones slots 200 ms apart, kept when their jobs come back', async () => {
-      const { deliver, store, sender, clock } = setup();
+      const { deliver, pace, store, sender, clock } = setup();
       store.claimable!.pace = { ratePerSecond: 5, notBefore: null, slotAt: null };
       const reports = [];
       for (let i = 0; i < 3; i++) reports.push(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 }));
       expect(reports.map((r) => r.outcome)).toEqual(['delivered', 'put off', 'put off']);
-      expect(store.putOffs).toEqual([
+      expect(pace.putOffs).toEqual([
         { until: new Date('2026-11-22T12:00:00.200Z'), slotTaken: true },
         { until: new Date('2026-11-22T12:00:00.400Z'), slotTaken: true },
       ]);
       // The second comes back at its slot: sent without taking another.
       clock.advance(200);
-      store.claimable!.pace = { ratePerSecond: 5, notBefore: store.nextSlot, slotAt: new Date('2026-11-22T12:00:00.200Z') };
-      const taken = store.slotsTaken;
+      store.claimable!.pace = { ratePerSecond: 5, notBefore: pace.nextSlot, slotAt: new Date('2026-11-22T12:00:00.200Z') };
+      const taken = pace.slotsTaken;
       expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
-      expect(store.slotsTaken).toBe(taken);
+      expect(pace.slotsTaken).toBe(taken);
       expect(sender.sent).toHaveLength(2);
     });
 
     it('gives an attempt that comes back late for its slot a new one, so it cannot land next to the following slot', async () => {
-      const { deliver, store, sender, clock } = setup();
+      const { deliver, pace, store, sender, clock } = setup();
       // Its slot was 12:00:00.000; the job comes back 120 ms late (over the 100 ms allowed at 5 a second).
       clock.advance(120);
-      store.nextSlot = new Date('2026-11-22T12:00:00.400Z');
-      store.claimable!.pace = { ratePerSecond: 5, notBefore: store.nextSlot, slotAt: new Date('2026-11-22T12:00:00.000Z') };
+      pace.nextSlot = new Date('2026-11-22T12:00:00.400Z');
+      store.claimable!.pace = { ratePerSecond: 5, notBefore: pace.nextSlot, slotAt: new Date('2026-11-22T12:00:00.000Z') };
       const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
       expect(report.outcome).toBe('put off');
-      expect(store.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:00.400Z'), slotTaken: true }]);
+      expect(pace.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:00.400Z'), slotTaken: true }]);
       expect(sender.sent).toEqual([]);
       // 90 ms late is within it: sent.
       const again = setup();

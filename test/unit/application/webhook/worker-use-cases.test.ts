@@ -1,6 +1,6 @@
 import { DeliveryJob } from '../../../../src/application/webhook/delivery/delivery-job';
 import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
-import { DeliveryStore } from '../../../../src/application/webhook/delivery/delivery-store.port';
+import { StrandedDeliveries } from '../../../../src/application/webhook/delivery/stranded-deliveries.port';
 import { OutboxRelayStore } from '../../../../src/application/webhook/delivery/outbox-relay-store.port';
 import { PurgeOldDeliveries } from '../../../../src/application/webhook/delivery/purge-old-deliveries.use-case';
 import { RelayOutbox } from '../../../../src/application/webhook/delivery/relay-outbox.use-case';
@@ -62,8 +62,8 @@ describe('RelayOutbox', () => {
   });
 });
 
-/** The store as the sweeper uses it: what is stranded; the attempt's methods are not its to call. */
-class StrandedDeliveries extends DeliveryStore {
+/** Stranded deliveries as PostgreSQL would find them. */
+class FoundStranded extends StrandedDeliveries {
   readonly asked: { now: Date; limit: number; graceMs: number }[] = [];
   constructor(private readonly stranded: DeliveryJob[]) {
     super();
@@ -72,24 +72,12 @@ class StrandedDeliveries extends DeliveryStore {
     this.asked.push({ now, limit, graceMs });
     return this.stranded;
   }
-  claim = notTheSweepers;
-  record = notTheSweepers;
-  cancel = notTheSweepers;
-  takeRateSlot = notTheSweepers;
-  putOff = notTheSweepers;
-  holdSubscription = notTheSweepers;
-  takeProbe = notTheSweepers;
-  releaseHeld = notTheSweepers;
-  updateHealth = notTheSweepers;
-}
-function notTheSweepers(): never {
-  throw new Error('the sweeper only finds stranded deliveries');
 }
 
 describe('SweepDeliveries', () => {
   it('re-enqueues what is stranded past one lease, as new jobs marked requeue', async () => {
     const queue = new RecordingQueue();
-    const store = new StrandedDeliveries([job(7)]);
+    const store = new FoundStranded([job(7)]);
     const settings = { retrySchedule: [1000], attemptLockMs: 30_000 } as WebhookSettings;
     expect(await new SweepDeliveries(store, queue, new FixedClock(T0), settings).execute({ limit: 50 })).toBe(1);
     expect(store.asked).toEqual([{ now: T0, limit: 50, graceMs: 30_000 }]);

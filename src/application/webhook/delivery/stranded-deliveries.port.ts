@@ -1,0 +1,12 @@
+import { DeliveryJob } from './delivery-job';
+
+/** Deliveries that are due but have no live job: the sweeper's. */
+export abstract class StrandedDeliveries {
+  /**
+   * Deliveries whose attempt should have run at least `graceMs` ago (and whose lease, if any, has
+   * run out) and that were not re-enqueued within `graceMs`: their job was lost (queue data
+   * lost, a worker killed, a failure inside the attempt). Marks them re-enqueued now, so the
+   * next sweep leaves them to the job it makes. Oldest first; empty when none.
+   */
+  abstract findStranded(now: Date, limit: number, graceMs: number): Promise<DeliveryJob[]>;
+}

@@ -1,0 +1,127 @@
+import type { DisabledReason } from '../../../domain/webhook/endpoint-health';
+import type { StoredPreviousSecret } from '../repositories/sql-webhook-subscription.repository';
+
+// The two statements of an attempt (claims and records): texts fixed here, each run by its
+// GroupWriter for a group of attempts at once (SqlDeliveryClaims). Their plans are checked in
+// test/integration/delivery-plans.test.ts.
+
+/** One attempt's record: its log row and the delivery's next state. */
+export interface AttemptRecord {
+  id: string;
+  tenantId: string;
+  deliveryId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  nextAttemptAt: Date | null;
+  trigger: 'scheduled' | 'manual';
+  redeliveryOf: string | null;
+  at: Date;
+  status: string;
+  finishedAt: Date | null;
+}
+
+/** One job's request to take its attempt of a delivery. */
+export interface ClaimRequest {
+  deliveryId: string;
+  attempt: number;
+  now: Date;
+  lockedUntil: Date;
+}
+
+/** A taken attempt and what sending it needs. */
+export interface ClaimRow {
+  id: string;
+  attempt_count: number;
+  tenant_id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  url: string;
+  active: boolean;
+  deleted: boolean;
+  events: string[];
+  secret: string;
+  previous_secrets: StoredPreviousSecret[];
+  manual: boolean;
+  redelivery_of: string | null;
+  body: string;
+  traceparent: string | null;
+  tracestate: string | null;
+  rate_limit_per_second: number | null;
+  send_not_before: Date | null;
+  paced_slot_at: Date | null;
+  healthy: boolean;
+  disabled_reason: DisabledReason | null;
+  breaker_probe_at: string | null;
+  probe: boolean;
+}
+
+/**
+ * Takes a group of attempts and reads what sending each needs, in one statement.
+ *
+ * The lease is `locked_until` alone: the status stays 'pending' ('sending' was set by
+ * earlier versions and is still taken over when its lease has run out). No indexed column
+ * changes, so PostgreSQL updates the row in place on its page (a HOT update, Migration
+ * ...20261123010000 leaves room for it) instead of adding an entry to each of its three
+ * indexes. The claim commits without waiting for the disk (synchronous_commit off for this statement's
+ * own transaction only): it is a lease, not a fact. Lost in a crash of PostgreSQL, the
+ * delivery is simply pending again and is sent by the next job or the sweeper, as after a
+ * killed worker (decisions.md 28 and 55). The attempt's record stays durable. This halves
+ * the disk flushes a delivery waits for; the drain was waiting on them (IO:WALSync,
+ * LWLock:WALWrite in pg_stat_activity).
+ *
+ * A held delivery (no next attempt time: parked with its subscription, SqlHeldDeliveries) is not
+ * taken: a job left for it finds nothing, and only the worker's wake-up moves it.
+ *
+ * The plan must stay on the primary key however stale the statistics. With `status IN
+ * ('pending', 'sending')` the planner could use the unfinished-deliveries partial index,
+ * which the statistics call tiny when a backlog has just arrived: it read every pending row
+ * to hash them, a cost that grows with the backlog (docs/performance-analysis.md). The same condition written as the
+ * terminal states left out (equal under the table's CHECK) does not match that index's
+ * predicate, and `d.id = ANY($1)` gives the planner the primary-key lookups.
+ */
+export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous_commit', 'off', true)),
+       r AS (SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::timestamptz[]) AS r(id, attempt_count, now, locked_until)),
+       claimed AS (
+         UPDATE webhook_deliveries d SET status = 'pending', locked_until = r.locked_until, updated_at = r.now
+         FROM r
+         WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND d.next_attempt_at IS NOT NULL AND (d.locked_until IS NULL OR d.locked_until < r.now)
+         RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of, d.paced_slot_at)
+       SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
+              s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body, o.traceparent, o.tracestate,
+              s.rate_limit_per_second, s.send_not_before, c.paced_slot_at, s.consecutive_failures = 0 AND s.disabled_reason IS NULL AS healthy,
+              s.disabled_reason, s.breaker_probe_at, (c.id = s.breaker_probe_delivery_id) IS TRUE AS probe
+       FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`;
+
+/**
+ * Writes a group of attempts: each one's log row (once per attempt number) and its delivery's next
+ * state, only if the delivery is still at the attempt before. `d.id = ANY($3)` keeps the update on
+ * the primary key however stale the statistics (see the claim).
+ */
+export const RECORD_ATTEMPTS_SQL = `WITH r AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[],
+                              $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::timestamptz[], $15::text[], $16::text[])
+           AS r(id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms,
+                error, next_attempt_at, created_at, status, finished_at, trigger, redelivery_of)),
+       logged AS (
+         INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at,
+                                                created_at, trigger, redelivery_of)
+         SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at,
+                trigger, redelivery_of FROM r
+         ON CONFLICT (delivery_id, attempt_number) DO NOTHING),
+       -- A healthy endpoint's last success, written at most once a second (the drain's many
+       -- successes would otherwise queue on the row's lock); one that was failing or turned off
+       -- is left to the subscription's own rules (WebhookSubscription.attemptFinished).
+       noted AS (
+         UPDATE webhook_subscriptions s SET last_success_at = ok.at
+         FROM (SELECT subscription_id, max(created_at) AS at FROM r WHERE status = 'delivered' GROUP BY subscription_id) ok
+         WHERE s.id = ok.subscription_id AND s.consecutive_failures = 0 AND s.disabled_reason IS NULL
+           AND (s.last_success_at IS NULL OR s.last_success_at < ok.at - interval '1 second'))
+       UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
+         last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
+       FROM r WHERE d.id = ANY($3::text[]) AND d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1`;

@@ -1,0 +1,33 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
+import { StrandedDeliveries } from '../../../application/webhook/delivery/stranded-deliveries.port';
+import { endpointKey } from '../../webhooks/endpoint-key';
+import { sqlQuery } from '../connection/sql-statement';
+
+/** Deliveries due with no live job, for the sweeper (SweepDeliveries). */
+@Injectable()
+export class SqlStrandedDeliveries extends StrandedDeliveries {
+  constructor(private readonly orm: MikroORM) {
+    super();
+  }
+
+  async findStranded(now: Date, limit: number, graceMs: number): Promise<DeliveryJob[]> {
+    const before = new Date(now.getTime() - graceMs);
+    // SKIP LOCKED: two workers' sweeps share the stranded rows instead of both taking each.
+    const { rows } = await sqlQuery<{ id: string; attempt_count: number; tenant_id: string; url: string }>(
+      this.orm.em,
+      `WITH stranded AS (
+         SELECT id FROM webhook_deliveries
+         WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2)
+           AND (enqueued_at IS NULL OR enqueued_at <= $1)
+         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries d SET enqueued_at = $2
+       FROM stranded, webhook_subscriptions s
+       WHERE d.id = stranded.id AND s.id = d.subscription_id
+       RETURNING d.id, d.attempt_count, d.tenant_id, s.url`,
+      [before, now, limit],
+    );
+    return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt_count + 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url) }));
+  }
+}
