@@ -116,7 +116,11 @@ export function createServices(options, log) {
       // BENCH_API_NODE_FLAGS / BENCH_WORKER_NODE_FLAGS: extra node flags for looking into a run,
       // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (the profile is written when the process exits).
       const extraFlags = (process.env[`BENCH_${role.toUpperCase()}_NODE_FLAGS`] ?? '').split(' ').filter(Boolean);
-      const child = node(core, join(ROOT, 'dist', 'main.js'), [], { ...env, SERVICE_ROLE: role, PORT: String(PORT), BENCH_BASELINES: 'true', BENCH_FLOOR_PORT: String(FLOOR_PORT), ...extra }, ['ignore', logFile, 'inherit'], [...SERVICE_FLAGS, ...extraFlags]);
+      // The API mounts the baselines, which the service refuses under NODE_ENV=production
+      // (baseline (c) answers without a key): it runs as development, which in this service only
+      // lets a missing SECRETS_ENCRYPTION_KEY be generated (one is given). The worker stays production.
+      const baselines = role === 'api' ? { BENCH_BASELINES: 'true', BENCH_FLOOR_PORT: String(FLOOR_PORT), NODE_ENV: 'development' } : {};
+      const child = node(core, join(ROOT, 'dist', 'main.js'), [], { ...env, SERVICE_ROLE: role, PORT: String(PORT), ...baselines, ...extra }, ['ignore', logFile, 'inherit'], [...SERVICE_FLAGS, ...extraFlags]);
       if (role === 'worker') return child;
       for (let i = 0; i < 200; i++) {
         if (await fetch(`${BASE}/health/ready`).then((r) => r.ok, () => false)) return child;
