@@ -13,8 +13,11 @@ const world = deliveryWorld(receiver);
 let t: TestApp;
 let tenant: TestTenant;
 let pageGroupId: string;
-beforeAll(async () => {
+beforeAll(() => {
   t = world.t;
+});
+// Each test has a receiver path of its own (deliveryWorld), so each subscribes to it.
+beforeEach(async () => {
   tenant = await createTenant(t);
   pageGroupId = (await platform(t).group(tenant.tenantId)).pageGroupId;
   expect((await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).send(subscriptionBody(receiver.url))).status).toBe(201);

@@ -7,7 +7,8 @@ import { startTestWorker } from './webhook-worker';
 /**
  * For a test file of deliveries: the API, the worker and `receiver` on a database of their own
  * (the worker reads the whole outbox), started before its tests and stopped after; the
- * receiver's script is reset before each test. `world.t` is the API once started.
+ * receiver starts each test on a path of its own (`startTest`), so a delivery an earlier test
+ * left in flight cannot take this test's scripted answers. `world.t` is the API once started.
  */
 export function deliveryWorld(receiver: WebhookReceiver): { t: TestApp } {
   const world = {} as { t: TestApp };
@@ -27,10 +28,6 @@ export function deliveryWorld(receiver: WebhookReceiver): { t: TestApp } {
     await receiver.stop();
     await db.drop();
   });
-  beforeEach(() => {
-    receiver.received.length = 0;
-    receiver.script = [];
-    receiver.fallback = 204;
-  });
+  beforeEach(() => receiver.startTest());
   return world;
 }

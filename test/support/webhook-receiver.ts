@@ -11,6 +11,10 @@ export interface ReceivedDelivery {
 /**
  * A local webhook receiver on 127.0.0.1: records every request, answers with the scripted
  * statuses (then `fallback`), and wakes waiters when requests arrive.
+ *
+ * `startTest()` gives each test a path of its own: a request to an earlier test's path (a
+ * retry or a redelivery that test did not wait for) is answered 204 and kept out of `received`
+ * and the script, so it can neither take a later test's scripted answer nor be counted by it.
  */
 export class WebhookReceiver {
   readonly received: ReceivedDelivery[] = [];
@@ -25,9 +29,20 @@ export class WebhookReceiver {
   parking = false;
   private parked: (() => void)[] = [];
   private parkWaiters: { count: number; resolve: () => void }[] = [];
+  private test = 0;
+  /** Requests that came to an earlier test's path, answered 204 and otherwise ignored. */
+  strays = 0;
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}/hooks`;
+    return `http://127.0.0.1:${this.port}/hooks/${this.test}`;
+  }
+
+  /** A fresh path, nothing received, no script, fallback 204: called before each test. */
+  startTest(): void {
+    this.test += 1;
+    this.received.length = 0;
+    this.script = [];
+    this.fallback = 204;
   }
 
   async start(port = 0): Promise<void> {
@@ -36,6 +51,11 @@ export class WebhookReceiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const rawBody = Buffer.concat(chunks);
+        if (!this.isCurrentTest(req.url ?? '')) {
+          this.strays += 1;
+          res.writeHead(204).end();
+          return;
+        }
         const next = this.script.shift() ?? this.fallback;
         const [status, headers] = typeof next === 'number' ? [next, {}] : [next.status, next.headers];
         const answer = () => {
@@ -53,6 +73,12 @@ export class WebhookReceiver {
     this.server.keepAliveTimeout = 1000;
     await new Promise<void>((done) => this.server!.listen(port, '127.0.0.1', done));
     this.port = (this.server.address() as { port: number }).port;
+  }
+
+  /** `/hooks/{test}` or a path below it (`/hooks/3/watch`), with or without a query. */
+  private isCurrentTest(path: string): boolean {
+    const base = `/hooks/${this.test}`;
+    return path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`);
   }
 
   /** Requests parked now, unanswered. */
