@@ -2,6 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
+import { DecryptedSecrets } from '../../src/infrastructure/crypto/decrypted-secrets';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { SqlDeliveryClaims } from '../../src/infrastructure/persistence/webhooks/sql-delivery-claims.store';
 import { SqlStrandedDeliveries } from '../../src/infrastructure/persistence/webhooks/sql-stranded-deliveries.store';
@@ -45,7 +46,7 @@ describe('claiming a delivery attempt', () => {
   it('takes the attempt once, and leaves the connection committing durably for the record', async () => {
     const before = await setting();
     const deliveryId = await pendingDelivery();
-    const store = new SqlDeliveryClaims(orm, cipher);
+    const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     const claim = await store.claim(deliveryId, 1, new Date(), 30_000);
     expect(claim).toMatchObject({ deliveryId, attempt: 1, body: '{"a":1}', subscription: { url: 'http://127.0.0.1:9/hooks', signingSecret: 'whsec_test', active: true } });
     expect(await store.claim(deliveryId, 1, new Date(), 30_000)).toBeNull();
@@ -59,7 +60,7 @@ describe('claiming a delivery attempt', () => {
 
   it('lets a lease run out: another job then takes the attempt, and the sweeper finds it', async () => {
     const deliveryId = await pendingDelivery();
-    const store = new SqlDeliveryClaims(orm, cipher);
+    const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     const t0 = new Date(Date.now() - 60_000);
     expect(await store.claim(deliveryId, 1, t0, 10_000)).not.toBeNull();
     // Leased until t0 + 10 s: neither a second job nor the sweeper touch it before then.
@@ -75,7 +76,7 @@ describe('claiming a delivery attempt', () => {
   });
 
   it('records attempts that finish together each as if alone, and skips the stale one only', async () => {
-    const store = new SqlDeliveryClaims(orm, cipher);
+    const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     const ids = await Promise.all(Array.from({ length: 12 }, () => pendingDelivery()));
     const claims = await Promise.all(ids.map((id) => store.claim(id, 1, new Date(), 30_000)));
     const at = new Date();
@@ -106,7 +107,7 @@ describe('claiming a delivery attempt', () => {
   });
 
   it('claims handed in together each take their own attempt, and a duplicate job in the same group takes nothing', async () => {
-    const store = new SqlDeliveryClaims(orm, cipher);
+    const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     const ids = await Promise.all(Array.from({ length: 6 }, () => pendingDelivery()));
     // ids[4] is leased by an earlier job; ids[5] is asked for a later attempt than it is at.
     expect(await store.claim(ids[4], 1, new Date(), 30_000)).not.toBeNull();
@@ -129,7 +130,7 @@ describe('claiming a delivery attempt', () => {
   it("takes over a 'sending' delivery left by an earlier version once its lease has run out", async () => {
     const deliveryId = await pendingDelivery();
     await sqlIn(orm, `UPDATE webhook_deliveries SET status = 'sending', locked_until = now() + interval '1 minute' WHERE id = ?`, [deliveryId]);
-    const store = new SqlDeliveryClaims(orm, cipher);
+    const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     expect(await store.claim(deliveryId, 1, new Date(), 10_000)).toBeNull();
     await sqlIn(orm, `UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = ?`, [deliveryId]);
     expect(await store.claim(deliveryId, 1, new Date(), 10_000)).not.toBeNull();

@@ -2,6 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { releasePlan } from '../../src/domain/webhook/attempt-decision';
 import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
+import { DecryptedSecrets } from '../../src/infrastructure/crypto/decrypted-secrets';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { SqlDeliveryClaims } from '../../src/infrastructure/persistence/webhooks/sql-delivery-claims.store';
 import { SqlHeldDeliveries } from '../../src/infrastructure/persistence/webhooks/sql-held-deliveries.store';
@@ -50,7 +51,7 @@ describe('held deliveries', () => {
     const now = new Date();
     expect(await held().holdAll(s.subscriptionId, now, 1000)).toBe(30);
     expect(await heldCount(s.subscriptionId)).toBe(30);
-    expect(await new SqlDeliveryClaims(orm, cipher).claim(s.deliveryIds[0], 1, now, 30_000)).toBeNull();
+    expect(await new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher)).claim(s.deliveryIds[0], 1, now, 30_000)).toBeNull();
     // Nothing is due for the subscription until its probe is.
     expect((await held().due(now, 1000)).map((d) => d.id)).not.toContain(s.subscriptionId);
   });
@@ -66,7 +67,7 @@ describe('held deliveries', () => {
     // The newest held first (held before any attempt was made of it).
     expect(probes).toEqual([expect.objectContaining({ deliveryId: s.deliveryIds[4], attempt: 1, tenantId: s.tenantId })]);
     expect(await heldCount(s.subscriptionId)).toBe(4);
-    const store = new SqlDeliveryClaims(orm, cipher);
+    const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     const claim = await store.claim(s.deliveryIds[4], 1, now, 30_000);
     expect(claim).toMatchObject({ probe: true, subscription: { nextProbeAt: lease } });
     // Leased: not due again until the lease ends.
@@ -99,7 +100,7 @@ describe('held deliveries', () => {
     expect(await heldCount(s.subscriptionId)).toBe(0);
     // Released deliveries are due at their times, and claimed as any other.
     const job = second[0];
-    expect(await new SqlDeliveryClaims(orm, cipher).claim(job.deliveryId, job.attempt, new Date(later.getTime() + job.delayMs), 30_000)).toMatchObject({ probe: false });
+    expect(await new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher)).claim(job.deliveryId, job.attempt, new Date(later.getTime() + job.delayMs), 30_000)).toMatchObject({ probe: false });
   });
 
   it('go at the subscription’s rate where it has one', async () => {

@@ -37,8 +37,10 @@ export class WebhookReceiver {
     return `http://127.0.0.1:${this.port}/hooks/${this.test}`;
   }
 
-  /** A fresh path, nothing received, no script, fallback 204: called before each test. */
+  /** A fresh path, nothing received, no script, fallback 204, nothing parked: called before each test. */
   startTest(): void {
+    this.releaseParked();
+    this.delayMs = 0;
     this.test += 1;
     this.received.length = 0;
     this.script = [];

@@ -4,6 +4,7 @@ import { platform } from './platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from './test-app';
 import { WebhookReceiver } from './webhook-receiver';
 import { subscriptionBody } from './builders/subscriptions';
+import { testLogger } from './silent-logger';
 
 /**
  * A webhook test's world of its own: a database (so its worker takes no other test's events),
@@ -12,7 +13,9 @@ import { subscriptionBody } from './builders/subscriptions';
  */
 export async function webhookScenario() {
   const db = await isolatedDatabase();
-  const t: TestApp = await startTestApp({ orm: await openTestOrm(db.url) });
+  // The API's log is kept so that an answer of 5xx, which no scenario expects, says why.
+  const logged: string[] = [];
+  const t: TestApp = await startTestApp({ orm: await openTestOrm(db.url), logger: testLogger(logged) });
   const receiver = new WebhookReceiver();
   await receiver.start();
   const tenant: TestTenant = await createTenant(t);
@@ -20,7 +23,12 @@ export async function webhookScenario() {
   const group = await platform(t).group(tenant.tenantId);
   const createPages = async (n: number) => {
     const statuses = [];
-    for (let i = 0; i < n; i++) statuses.push((await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey)).status);
+    for (let i = 0; i < n; i++) {
+      const res = await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey);
+      if (res.status >= 500) process.stderr.write(`POST pages answered ${res.status} ${JSON.stringify(res.body)}; the API logged:\n${logged.filter((line) => /"level":"(warn|error|fatal)"/.test(line)).slice(-5).join('')}\n`);
+      statuses.push(res.status);
+    }
+    logged.length = 0;
     return statuses;
   };
   const close = async () => {

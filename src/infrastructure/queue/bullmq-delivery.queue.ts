@@ -32,8 +32,9 @@ export function groupIntoJobs(jobs: DeliveryJob[], perJob: number): { first: Del
     const key = `${job.tenantId}\u0000${job.endpoint}\u0000${job.delayMs}\u0000${job.requeue === true}`;
     const chunks = groups.get(key) ?? [];
     const last = chunks.at(-1);
-    if (last && last.attempts.length < perJob) last.attempts.push({ deliveryId: job.deliveryId, attempt: job.attempt });
-    else chunks.push({ first: job, attempts: [{ deliveryId: job.deliveryId, attempt: job.attempt }] });
+    const due: DueAttempt = { deliveryId: job.deliveryId, attempt: job.attempt, ...(job.direct && { direct: job.direct }) };
+    if (last && last.attempts.length < perJob) last.attempts.push(due);
+    else chunks.push({ first: job, attempts: [due] });
     groups.set(key, chunks);
   }
   return [...groups.values()].flat().map(({ first, attempts }) => ({ first, data: { tenantId: first.tenantId, endpoint: first.endpoint, attempts } }));

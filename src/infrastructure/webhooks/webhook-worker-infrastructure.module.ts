@@ -4,6 +4,7 @@ import { DeliveryQueue } from '../../application/webhook/delivery/delivery-queue
 import { DeliveryClaims } from '../../application/webhook/delivery/delivery-claims.port';
 import { StrandedDeliveries } from '../../application/webhook/delivery/stranded-deliveries.port';
 import { SubscriptionPace } from '../../application/webhook/delivery/subscription-pace.port';
+import { SubscriptionTargets } from '../../application/webhook/delivery/subscription-targets.port';
 import { HeldDeliveries } from '../../application/webhook/delivery/held-deliveries.port';
 import { OutboxRelayStore } from '../../application/webhook/delivery/outbox-relay-store.port';
 import { Random } from '../../application/webhook/delivery/random.port';
@@ -17,6 +18,8 @@ import { AppConfig, attemptSlots } from '../config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { PgOutboxSignal } from '../persistence/outbox/pg-outbox.signal';
 import { SqlDeliveryClaims } from '../persistence/webhooks/sql-delivery-claims.store';
+import { SqlSubscriptionTargets } from '../persistence/webhooks/sql-subscription-targets.store';
+import { DecryptedSecrets } from '../crypto/decrypted-secrets';
 import { SqlStrandedDeliveries } from '../persistence/webhooks/sql-stranded-deliveries.store';
 import { SqlSubscriptionPace } from '../persistence/webhooks/sql-subscription-pace.store';
 import { SqlHeldDeliveries } from '../persistence/webhooks/sql-held-deliveries.store';
@@ -34,6 +37,8 @@ export class WebhookWorkerModule {
     const providers = [
       { provide: DeliveryQueue, useValue: deps.queue },
       { provide: DeliveryClaims, useClass: SqlDeliveryClaims },
+      { provide: SubscriptionTargets, useClass: SqlSubscriptionTargets },
+      DecryptedSecrets,
       { provide: SubscriptionPace, useClass: SqlSubscriptionPace },
       { provide: StrandedDeliveries, useClass: SqlStrandedDeliveries },
       { provide: HeldDeliveries, useClass: SqlHeldDeliveries },

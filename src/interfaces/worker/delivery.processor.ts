@@ -35,11 +35,11 @@ export interface DeliveryJobHandle {
  */
 export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limits: InFlightLimits, metrics?: Metrics) {
   const running = new Set<Promise<void>>();
-  const run = (due: DueAttempt, release: () => void): void => {
+  const run = (due: DueAttempt, job: DeliveryJobData, release: () => void): void => {
     const attempt = deliver
-      .execute(due)
+      .execute({ ...due, tenantId: job.tenantId, endpoint: job.endpoint })
       .then((report) => observe(report, logger, metrics))
-      .catch((error: Error) => logger.warn({ attempts: [due], err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'))
+      .catch((error: Error) => logger.warn({ attempts: [{ deliveryId: due.deliveryId, attempt: due.attempt }], err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'))
       .finally(() => {
         release();
         running.delete(attempt);
@@ -52,7 +52,7 @@ export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limit
     const slots = await Promise.all(attempts.map((due) => limits.acquire(job.data.tenantId, job.data.endpoint, AT_CAP_WAIT_MS)));
     attempts.forEach((due, i) => {
       const release = slots[i];
-      if (release) run(due, release);
+      if (release) run(due, job.data, release);
     });
     const handedBack = attempts.filter((_, i) => slots[i] === null);
     if (handedBack.length > 0) {

@@ -4,12 +4,13 @@ import { AttemptSituation, AttemptStep, decideAttempt, heldAfterAttempt } from '
 import { HealthChange } from '../../../domain/webhook/endpoint-health';
 import { nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/retry-policy';
 import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
-import { DeliveryClaim } from './delivery-job';
+import { DeliveryClaim, DIRECT_WINDOW_MS, DueAttempt } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
 import { DeliveryClaims } from './delivery-claims.port';
 import { EndpointHealthUpdate } from './endpoint-health-update';
 import { HeldDeliveries } from './held-deliveries.port';
 import { SubscriptionPace } from './subscription-pace.port';
+import { SubscriptionTargets } from './subscription-targets.port';
 import { Random } from './random.port';
 import { WakeHeldDeliveries } from './wake-held-deliveries.use-case';
 import { WebhookSender } from './webhook-sender.port';
@@ -44,16 +45,22 @@ export interface DeliveryAttemptReport {
   spanId?: string;
 }
 
+/** An attempt as its job asks for it, with the job's tenant and endpoint. */
+export type AttemptInput = DueAttempt & { tenantId: string; endpoint: string };
+
 /**
  * One attempt of one delivery: claim it, take the one step the domain decides (attempt-decision.ts),
  * and, when that is to send, send the fixed body signed, record what happened and schedule what
  * follows. PostgreSQL holds the truth; the queue only wakes workers, so a lost job is found again
- * by the sweeper and a duplicate job finds nothing to claim.
+ * by the sweeper and a duplicate job finds nothing to claim. A first attempt the relay made ready
+ * (DirectFirstAttempt) skips the claim: the relay decided it from what it read, honoured for
+ * DIRECT_WINDOW_MS (docs/webhooks.md, The attempt's path).
  */
 @Injectable()
 export class DeliverWebhook {
   constructor(
     private readonly deliveries: DeliveryClaims,
+    private readonly targets: SubscriptionTargets,
     private readonly pace: SubscriptionPace,
     private readonly held: HeldDeliveries,
     private readonly wake: WakeHeldDeliveries,
@@ -66,10 +73,13 @@ export class DeliverWebhook {
     private readonly random: Random,
   ) {}
 
-  async execute(input: { deliveryId: string; attempt: number }): Promise<DeliveryAttemptReport> {
+  async execute(input: AttemptInput): Promise<DeliveryAttemptReport> {
+    const numbers = { deliveryId: input.deliveryId, attempt: input.attempt };
+    const ready = await this.readyFirstAttempt(input);
+    if (ready) return { ...numbers, eventId: ready.eventId, subscriptionId: ready.subscription.id, ...(await this.send(ready, false)) };
     const claim = await this.deliveries.claim(input.deliveryId, input.attempt, this.clock.now(), this.settings.attemptLockMs);
-    if (!claim) return { outcome: 'skipped', ...input };
-    const ids = { ...input, eventId: claim.eventId, subscriptionId: claim.subscription.id, ...(claim.manual && { trigger: 'manual' as const }) };
+    if (!claim) return { outcome: 'skipped', ...numbers };
+    const ids = { ...numbers, eventId: claim.eventId, subscriptionId: claim.subscription.id, ...(claim.manual && { trigger: 'manual' as const }) };
     const step = await this.decide(claim);
     const now = this.clock.now();
     switch (step.kind) {
@@ -90,6 +100,32 @@ export class DeliverWebhook {
       case 'take-slot':
         throw new Error('a rate slot was decided twice');
     }
+  }
+
+  /**
+   * The first attempt as the relay made it ready, to be sent as it decided: within its window and
+   * while the subscription's target is the one it read. Otherwise null, and the attempt is claimed.
+   */
+  private async readyFirstAttempt(input: AttemptInput): Promise<DeliveryClaim | null> {
+    const { direct } = input;
+    if (!direct || input.attempt !== 1 || this.clock.now().getTime() - direct.readAt > DIRECT_WINDOW_MS) return null;
+    const target = await this.targets.target(direct.subscriptionId, direct.version);
+    if (!target) return null;
+    return {
+      deliveryId: input.deliveryId,
+      attempt: 1,
+      tenantId: input.tenantId,
+      eventId: direct.eventId,
+      eventType: direct.eventType,
+      body: direct.body,
+      trace: direct.trace,
+      // As read by the relay, which matched the event to it: active, listening, breaker closed.
+      subscription: { id: direct.subscriptionId, ...target, active: true, deleted: false, events: [direct.eventType], healthy: direct.healthy, disabledReason: null, nextProbeAt: null },
+      manual: null,
+      probe: false,
+      endpoint: input.endpoint,
+      pace: { ratePerSecond: null, notBefore: null, slotAt: null },
+    };
   }
 
   /** The domain's step for this attempt; a rate slot it needs is taken first, then it decides again. */

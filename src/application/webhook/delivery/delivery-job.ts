@@ -70,9 +70,36 @@ export interface AttemptResult {
   spanId?: string;
 }
 
+/**
+ * What the relay read for a delivery's first attempt, so that the attempt needs no claim
+ * (docs/webhooks.md, The attempt's path): the event, and the subscription as it was read. The
+ * relay decided then that the attempt is to be sent at once (decideAttempt); that read is
+ * honoured for DIRECT_WINDOW_MS, after which the attempt is claimed and read afresh like any other.
+ * The URL and the secrets are not here: the worker reads them by subscription and keeps them
+ * while the subscription's row is the one the relay read (`version`).
+ */
+export interface DirectFirstAttempt {
+  /** When the relay read the subscription (ms since the epoch). */
+  readAt: number;
+  subscriptionId: string;
+  /** The version of the subscription's target (URL and secrets) when read: a change to either moves it. */
+  version: string;
+  /** No failure since its last success, and not turned off, when read (its successes then change nothing but the last one's time). */
+  healthy: boolean;
+  eventId: string;
+  eventType: string;
+  body: string;
+  trace: TraceCarrier | null;
+}
+
+/** How long the relay's read of a subscription is honoured for a first attempt sent without a claim. */
+export const DIRECT_WINDOW_MS = 2000;
+
 export interface DeliveryJob {
   deliveryId: string;
   attempt: number;
+  /** A first attempt the relay made ready to send (see DirectFirstAttempt). */
+  direct?: DirectFirstAttempt;
   delayMs: number;
   /** Whose delivery, and where it goes: what the worker's in-flight caps count (fairness). */
   tenantId: string;
@@ -86,10 +113,11 @@ export interface DeliveryJob {
 }
 
 /** One attempt a job asks for. */
-export type DueAttempt = Pick<DeliveryJob, 'deliveryId' | 'attempt'>;
+export type DueAttempt = Pick<DeliveryJob, 'deliveryId' | 'attempt' | 'direct'>;
 
 /**
- * What a queue job carries: ids and keys only. The signing secret and the URL never enter the
+ * What a queue job carries: ids and keys, and for a first attempt the relay made ready the event's
+ * body and what it read (DirectFirstAttempt). The signing secret and the URL never enter the
  * queue. A job carries one or several due attempts of one tenant to one endpoint
  * (docs/decisions.md 72): a backlog costs the queue one job per few attempts.
  * Jobs made before groups existed carry a single `deliveryId` and `attempt` instead.

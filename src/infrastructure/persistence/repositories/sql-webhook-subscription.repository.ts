@@ -5,6 +5,7 @@ import { WebhookSubscription } from '../../../domain/webhook/webhook-subscriptio
 import { DisabledReason, EndpointHealth } from '../../../domain/webhook/endpoint-health';
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { SecretCipher } from '../../crypto/secret-cipher';
+import { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
 import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
 
@@ -29,12 +30,6 @@ export interface SubscriptionRow {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
-}
-
-/** An old secret as stored: encrypted like the current one. */
-export interface StoredPreviousSecret {
-  secret: string;
-  expiresAt: string;
 }
 
 /** Plain SQL rather than an entity mapping: the secret column is encrypted on the way in and out. */

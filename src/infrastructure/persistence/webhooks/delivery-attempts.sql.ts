@@ -1,5 +1,5 @@
 import type { DisabledReason } from '../../../domain/webhook/endpoint-health';
-import type { StoredPreviousSecret } from '../repositories/sql-webhook-subscription.repository';
+import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 
 // The two statements of an attempt (claims and records): texts fixed here, each run by its
 // GroupWriter for a group of attempts at once (SqlDeliveryClaims). Their plans are checked in
@@ -100,7 +100,8 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
 
 /**
  * Writes a group of attempts: each one's log row (once per attempt number) and its delivery's next
- * state, only if the delivery is still at the attempt before. `d.id = ANY($3)` keeps the update on
+ * state, only if the delivery is still at the attempt before and unfinished (a first attempt sent
+ * without a claim holds no lease: one a claim ended meanwhile stays ended). `d.id = ANY($3)` keeps the update on
  * the primary key however stale the statistics (see the claim).
  */
 export const RECORD_ATTEMPTS_SQL = `WITH r AS (
@@ -124,4 +125,4 @@ export const RECORD_ATTEMPTS_SQL = `WITH r AS (
            AND (s.last_success_at IS NULL OR s.last_success_at < ok.at - interval '1 second'))
        UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
-       FROM r WHERE d.id = ANY($3::text[]) AND d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1`;
+       FROM r WHERE d.id = ANY($3::text[]) AND d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;

@@ -4,7 +4,7 @@ import { AttemptResult, DeliveryClaim } from '../../../application/webhook/deliv
 import { DeliveryClaims } from '../../../application/webhook/delivery/delivery-claims.port';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { NextStep } from '../../../domain/webhook/retry-policy';
-import { SecretCipher } from '../../crypto/secret-cipher';
+import { DecryptedSecrets } from '../../crypto/decrypted-secrets';
 import { endpointKey } from '../../webhooks/endpoint-key';
 import { GroupWriter } from '../connection/group-writer';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
@@ -22,7 +22,7 @@ const byDeliveryId = (a: { deliveryId: string }, b: { deliveryId: string }) => (
 export class SqlDeliveryClaims extends DeliveryClaims {
   constructor(
     private readonly orm: MikroORM,
-    private readonly cipher: SecretCipher,
+    private readonly secrets: DecryptedSecrets,
   ) {
     super();
   }
@@ -47,8 +47,8 @@ export class SqlDeliveryClaims extends DeliveryClaims {
         healthy: row.healthy,
         disabledReason: row.disabled_reason,
         nextProbeAt: row.breaker_probe_at === null ? null : new Date(row.breaker_probe_at),
-        signingSecret: this.secret(row.secret),
-        previousSecrets: row.previous_secrets.map((old) => ({ secret: this.secret(old.secret), expiresAt: new Date(old.expiresAt) })),
+        signingSecret: this.secrets.secret(row.secret),
+        previousSecrets: this.secrets.previous(row.previous_secrets),
       },
       manual: row.manual ? { redeliveryOf: row.redelivery_of } : null,
       probe: row.probe,
@@ -136,18 +136,6 @@ export class SqlDeliveryClaims extends DeliveryClaims {
         column('trigger'), column('redeliveryOf'),
       ],
     );
-  }
-
-  /** Decrypted secrets by ciphertext: AES-GCM is cheap, but not free at thousands per second. */
-  private readonly secrets = new Map<string, string>();
-  private secret(stored: string): string {
-    let plain = this.secrets.get(stored);
-    if (plain === undefined) {
-      plain = this.cipher.decrypt(stored);
-      if (this.secrets.size > 10_000) this.secrets.clear();
-      this.secrets.set(stored, plain);
-    }
-    return plain;
   }
 
   async cancel(claim: DeliveryClaim, at: Date, status: 'cancelled' | 'failed' = 'cancelled'): Promise<void> {

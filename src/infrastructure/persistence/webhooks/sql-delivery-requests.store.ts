@@ -53,11 +53,16 @@ export class SqlDeliveryRequests extends DeliveryRequests {
     return { deliveryId: id, eventId: origin.event_id, redeliveryOf: origin.id };
   }
 
-  /** The delivery, locked; busy while one of its attempts holds a live lease (or it is a manual one still to be made). */
+  /**
+   * The delivery, locked; busy while one of its attempts holds a live lease, while its first
+   * attempt is due and not yet recorded (the relay may have handed it to a worker that sends it
+   * without a lease: DirectFirstAttempt), or when it is a manual one still to be made.
+   */
   private async lock(id: string, now: Date): Promise<{ id: string; event_id: string; event_type: string; busy: boolean } | undefined> {
     const rows = await sqlRows<{ id: string; event_id: string; event_type: string; busy: boolean }>(
       this.em,
-      `SELECT id, event_id, event_type, status IN ('pending', 'sending') AND (manual_id IS NOT NULL OR coalesce(locked_until > $2, false)) AS busy
+      `SELECT id, event_id, event_type, status IN ('pending', 'sending')
+         AND (manual_id IS NOT NULL OR coalesce(locked_until > $2, false) OR (attempt_count = 0 AND next_attempt_at IS NOT NULL)) AS busy
        FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
       [id, now],
     );

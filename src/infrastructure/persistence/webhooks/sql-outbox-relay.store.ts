@@ -1,11 +1,14 @@
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
+import { DeliveryJob, DirectFirstAttempt } from '../../../application/webhook/delivery/delivery-job';
+import { decideAttempt } from '../../../domain/webhook/attempt-decision';
+import { DisabledReason } from '../../../domain/webhook/endpoint-health';
 import { OutboxRelayStore } from '../../../application/webhook/delivery/outbox-relay-store.port';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { wantsEvent } from '../../../domain/webhook/webhook-subscription';
 import { endpointKey } from '../../webhooks/endpoint-key';
 import { sqlRows } from '../connection/sql-statement';
+import { TARGET_VERSION_SQL } from './sql-subscription-targets.store';
 
 /**
  * Deliveries one relay round writes at most (the round's events are cut to fit, one event at
@@ -20,6 +23,22 @@ interface Subscription {
   tenant_id: string;
   events: string[];
   url: string;
+  version: string;
+  healthy: boolean;
+  rate_limit_per_second: number | null;
+  send_not_before: Date | null;
+  disabled_reason: DisabledReason | null;
+  breaker_probe_at: Date | null;
+}
+
+interface ClaimedEvent {
+  id: string;
+  tenant_id: string;
+  type: string;
+  about: string | null;
+  body: string;
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 /**
@@ -39,24 +58,25 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
     return this.orm.em.fork().transactional(async (em) => {
       // A health event names the subscription it is about, which never receives it (wantsEvent);
       // only those bodies are parsed.
-      const claimed = await sqlRows<{ id: string; tenant_id: string; type: string; about: string | null }>(
+      const claimed = await sqlRows<ClaimedEvent>(
         em,
-        `SELECT id, tenant_id, type, CASE WHEN type LIKE 'webhook\\_subscription.%' THEN body::json->'data'->>'id' END AS about
+        `SELECT id, tenant_id, type, CASE WHEN type LIKE 'webhook\\_subscription.%' THEN body::json->'data'->>'id' END AS about, body, traceparent, tracestate
          FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [limit],
       );
       if (claimed.length === 0) return { events: 0, deliveries: [], more: false };
       const subscriptions = await sqlRows<Subscription>(
         em,
-        'SELECT id, tenant_id, events, url FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL',
+        `SELECT id, tenant_id, events, url, ${TARGET_VERSION_SQL} AS version, consecutive_failures = 0 AND disabled_reason IS NULL AS healthy, rate_limit_per_second, send_not_before, disabled_reason, breaker_probe_at
+         FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL`,
         [[...new Set(claimed.map((e) => e.tenant_id))]],
       );
       // The live ones were read: the rule itself is the domain's.
-      const matching = (event: (typeof claimed)[number]) =>
+      const matching = (event: ClaimedEvent) =>
         subscriptions.filter((s) => s.tenant_id === event.tenant_id && wantsEvent({ id: s.id, active: true, deleted: false, events: s.events }, event));
       // The events this round takes: as many as fit RELAY_ROUND_ROWS deliveries (one at least).
       // The others stay unpublished, and their row locks go with this transaction's end.
-      const events: { event: (typeof claimed)[number]; to: Subscription[] }[] = [];
+      const events: { event: ClaimedEvent; to: Subscription[] }[] = [];
       let rows = 0;
       for (const event of claimed) {
         const to = matching(event);
@@ -65,10 +85,18 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
         rows += to.length;
       }
       const deliveries: DeliveryJob[] = [];
-      let chunk: { id: string; tenantId: string; subscriptionId: string; eventId: string; type: string; endpoint: string }[] = [];
+      let chunk: NewDelivery[] = [];
       for (const { event, to } of events) {
         for (const s of to) {
-          chunk.push({ id: newTypeId('whdlv', now.getTime()), tenantId: event.tenant_id, subscriptionId: s.id, eventId: event.id, type: event.type, endpoint: endpointKey(event.tenant_id, s.url) });
+          chunk.push({
+            id: newTypeId('whdlv', now.getTime()),
+            tenantId: event.tenant_id,
+            subscriptionId: s.id,
+            eventId: event.id,
+            type: event.type,
+            endpoint: endpointKey(event.tenant_id, s.url),
+            direct: directFirstAttempt(event, s, now),
+          });
           if (chunk.length === INSERT_CHUNK) {
             deliveries.push(...(await insertDeliveries(em, chunk, now)));
             chunk = [];
@@ -99,12 +127,39 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
   }
 }
 
+interface NewDelivery {
+  id: string;
+  tenantId: string;
+  subscriptionId: string;
+  eventId: string;
+  type: string;
+  endpoint: string;
+  direct: DirectFirstAttempt | undefined;
+}
+
+/**
+ * The first attempt made ready to send, when what the relay read says it is to be sent at once
+ * (the domain's decideAttempt, as a claim would decide it): no rate slot to take, no breaker open,
+ * no Retry-After hold. Otherwise the attempt is claimed and decided when its job runs.
+ */
+function directFirstAttempt(event: ClaimedEvent, s: Subscription, now: Date): DirectFirstAttempt | undefined {
+  const step = decideAttempt(
+    {
+      eventType: event.type,
+      manual: false,
+      probe: false,
+      subscription: { id: s.id, active: true, deleted: false, events: s.events, disabledReason: s.disabled_reason, nextProbeAt: s.breaker_probe_at && new Date(s.breaker_probe_at) },
+      pace: { ratePerSecond: s.rate_limit_per_second, notBefore: s.send_not_before && new Date(s.send_not_before), slotAt: null },
+    },
+    now,
+  );
+  if (step.kind !== 'send') return undefined;
+  const trace = event.traceparent ? { traceparent: event.traceparent, tracestate: event.tracestate } : null;
+  return { readAt: now.getTime(), subscriptionId: s.id, version: s.version, healthy: s.healthy, eventId: event.id, eventType: event.type, body: event.body, trace };
+}
+
 /** Inserts one chunk of deliveries; returns the jobs of those made now (not made before). */
-async function insertDeliveries(
-  em: EntityManager,
-  chunk: { id: string; tenantId: string; subscriptionId: string; eventId: string; type: string; endpoint: string }[],
-  now: Date,
-): Promise<DeliveryJob[]> {
+async function insertDeliveries(em: EntityManager, chunk: NewDelivery[], now: Date): Promise<DeliveryJob[]> {
   const rows = await sqlRows<{ id: string }>(
     em,
     `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
@@ -114,5 +169,7 @@ async function insertDeliveries(
     [chunk.map((r) => r.id), chunk.map((r) => r.tenantId), chunk.map((r) => r.subscriptionId), chunk.map((r) => r.eventId), chunk.map((r) => r.type), now],
   );
   const made = new Set(rows.map((row) => row.id));
-  return chunk.filter((r) => made.has(r.id)).map((r) => ({ deliveryId: r.id, attempt: 1, delayMs: 0, tenantId: r.tenantId, endpoint: r.endpoint }));
+  return chunk
+    .filter((r) => made.has(r.id))
+    .map((r) => ({ deliveryId: r.id, attempt: 1, delayMs: 0, tenantId: r.tenantId, endpoint: r.endpoint, ...(r.direct && { direct: r.direct }) }));
 }

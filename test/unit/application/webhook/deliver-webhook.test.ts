@@ -3,6 +3,7 @@ import { AttemptResult, DeliveryClaim, DeliveryJob, TraceCarrier } from '../../.
 import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
 import { DeliveryClaims } from '../../../../src/application/webhook/delivery/delivery-claims.port';
 import { SubscriptionPace } from '../../../../src/application/webhook/delivery/subscription-pace.port';
+import { SubscriptionTarget, SubscriptionTargets } from '../../../../src/application/webhook/delivery/subscription-targets.port';
 import { EndpointHealthUpdate } from '../../../../src/application/webhook/delivery/endpoint-health-update';
 import { HeldDeliveries } from '../../../../src/application/webhook/delivery/held-deliveries.port';
 import { WakeHeldDeliveries } from '../../../../src/application/webhook/delivery/wake-held-deliveries.use-case';
@@ -74,6 +75,16 @@ class FakeHeld extends HeldDeliveries {
     return [];
   }
 }
+/** Subscriptions' targets as the worker keeps them, by version. */
+class FakeTargets extends SubscriptionTargets {
+  versions = new Map<string, { version: string; target: SubscriptionTarget }>([['whsub_1', { version: 'v1', target: { url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [] } }]]);
+  async target(subscriptionId: string, version: string) {
+    const found = this.versions.get(subscriptionId);
+    return found?.version === version ? found.target : null;
+  }
+}
+/** The job's tenant and endpoint, as the processor passes them with each attempt. */
+const JOB = { tenantId: 't', endpoint: 'endpoint-1' };
 class FakeQueue extends DeliveryQueue {
   jobs: DeliveryJob[] = [];
   async enqueue(jobs: DeliveryJob[]) {
@@ -125,7 +136,8 @@ function setup() {
   const unitOfWork = new ImmediateUnitOfWork();
   const held = new FakeHeld();
   const wake = new WakeHeldDeliveries(held, queue, clock, settings, random);
-  const deliver = new DeliverWebhook(store, pace, held, wake, new EndpointHealthUpdate(subscriptions, unitOfWork, settings), queue, sender, new FakeSigner(), settings, clock, random);
+  const targets = new FakeTargets();
+  const deliver = new DeliverWebhook(store, targets, pace, held, wake, new EndpointHealthUpdate(subscriptions, unitOfWork, settings), queue, sender, new FakeSigner(), settings, clock, random);
   store.claimable = {
     deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}', trace: TRACE,
     subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'], healthy: true, disabledReason: null, nextProbeAt: null },
@@ -135,13 +147,47 @@ function setup() {
     pace: { ratePerSecond: null, notBefore: null, slotAt: null },
   };
   const health = () => subscriptions.rows.get('whsub_1')!.health;
-  return { store, pace, held, queue, sender, deliver, clock, subscriptions, unitOfWork, health };
+  return { store, pace, held, queue, sender, deliver, clock, subscriptions, unitOfWork, health, targets };
 }
 
 describe('DeliverWebhook', () => {
+  describe('a first attempt the relay made ready (no claim)', () => {
+    const direct = (readAt: Date, version = 'v1') => ({
+      readAt: readAt.getTime(), subscriptionId: 'whsub_1', version, healthy: true, eventId: 'evt_9', eventType: 'page.version.created', body: '{"b":2}', trace: null,
+    });
+
+    it('is sent as the relay read it, to the kept target, without a claim, and recorded', async () => {
+      const { deliver, sender, store, clock } = setup();
+      store.claimable = null;
+      const readAt = clock.now();
+      clock.advance(1999);
+      const report = await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(readAt) });
+      expect(report).toMatchObject({ outcome: 'delivered', deliveryId: 'whdlv_9', eventId: 'evt_9', subscriptionId: 'whsub_1' });
+      expect(sender.sent).toEqual([{ url: 'https://hooks.example/x', body: '{"b":2}', headers: { 'x-signed-with': 'whsec_s:7' } }]);
+      expect(store.recorded.map((r) => r.next)).toEqual([{ status: 'delivered' }]);
+    });
+
+    it('is claimed and read afresh past the relay’s window (2 s), when the target changed since the read, or for a later attempt', async () => {
+      const { deliver, sender, store, clock, targets } = setup();
+      store.claimable = null;
+      const readAt = clock.now();
+      clock.advance(2001);
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(readAt) })).outcome).toBe('skipped');
+      // A rotation or a new URL since the read: the kept target is another version.
+      targets.versions.set('whsub_1', { version: 'v2', target: { url: 'https://hooks.example/new', signingSecret: 'whsec_new', previousSecrets: [] } });
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(clock.now(), 'v1') })).outcome).toBe('skipped');
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 2, direct: direct(clock.now(), 'v2') })).outcome).toBe('skipped');
+      expect(sender.sent).toEqual([]);
+      // With the claim there, the changed target is the one read afresh.
+      store.claimable = { ...setup().store.claimable!, subscription: { ...setup().store.claimable!.subscription, url: 'https://hooks.example/new' } };
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1, direct: direct(clock.now(), 'v1') })).outcome).toBe('delivered');
+      expect(sender.sent.map((r) => r.url)).toEqual(['https://hooks.example/new']);
+    });
+  });
+
   it('sends the stored body signed, records success, schedules nothing', async () => {
     const { deliver, sender, store, queue } = setup();
-    const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+    const report = await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
     expect(report).toMatchObject({ outcome: 'delivered', eventId: 'evt_1', subscriptionId: 'whsub_1', statusCode: 204 });
     expect(sender.sent).toEqual([{ url: 'https://hooks.example/x', body: '{"a":1}', headers: { 'x-signed-with': 'whsec_s:7' } }]);
     // The attempt continues the trace the event was written in, and says which attempt it is.
@@ -155,7 +201,7 @@ describe('DeliverWebhook', () => {
   it('records a failure and enqueues the next attempt after the scheduled delay', async () => {
     const { deliver, sender, store, queue } = setup();
     sender.answers = [500];
-    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('retrying');
+    expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('retrying');
     expect(store.recorded[0].next).toEqual({ status: 'pending', nextAttemptAt: new Date('2026-11-22T12:00:01.000Z') });
     expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 2, delayMs: 1000, tenantId: 't', endpoint: 'endpoint-1' }]);
   });
@@ -164,7 +210,7 @@ describe('DeliverWebhook', () => {
     const { deliver, sender, store, subscriptions } = setup();
     sender.answers = [500];
     store.claimable!.attempt = 3;
-    expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 3 })).toMatchObject({ outcome: 'failed' });
+    expect(await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 3 })).toMatchObject({ outcome: 'failed' });
     expect(subscriptions.rows.get('whsub_1')).toMatchObject({ active: true, health: { consecutiveFailures: 1 } });
   });
 
@@ -172,7 +218,7 @@ describe('DeliverWebhook', () => {
     const { deliver, sender, held, queue, clock, subscriptions, store } = setup();
     const probeAt = new Date(clock.now().getTime() + 5000);
     store.claimable!.subscription = { ...store.claimable!.subscription, healthy: false, nextProbeAt: probeAt };
-    expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'held' });
+    expect(await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'held' });
     expect(sender.sent).toEqual([]);
     expect(held.holds).toEqual(['whdlv_1']);
     expect(queue.jobs).toEqual([]);
@@ -181,20 +227,20 @@ describe('DeliverWebhook', () => {
     const opened = subscriptions.rows.get('whsub_1')!;
     subscriptions.rows.set('whsub_1', WebhookSubscription.restore({ ...opened, health: { ...opened.health, consecutiveFailures: 2, nextProbeAt: probeAt } }));
     store.claimable = { ...store.claimable!, probe: true };
-    expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'delivered', health: 'recovered' });
+    expect(await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'delivered', health: 'recovered' });
     expect(held.released).toEqual(['whsub_1']);
     // Manual attempts are not held: a customer's test goes through.
     store.claimable = { ...store.claimable!, probe: false, manual: { redeliveryOf: null }, subscription: { ...store.claimable!.subscription, nextProbeAt: new Date(clock.now().getTime() + 60_000) } };
-    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
+    expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
   });
 
   it('holds a delivery that is to be tried again while the breaker is open, with no job, and never gives it up for its schedule', async () => {
     const { deliver, sender, store, queue, held } = setup();
     sender.answers = [500, 500];
-    await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+    await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
     store.claimable = { ...store.claimable!, attempt: 2, subscription: { ...store.claimable!.subscription, healthy: false } };
     // The second failure opens the breaker (2 here), and was the schedule's last attempt.
-    expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 2 })).toMatchObject({ outcome: 'retrying', health: 'breaker-opened' });
+    expect(await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 2 })).toMatchObject({ outcome: 'retrying', health: 'breaker-opened' });
     expect(store.recorded[1].next).toEqual({ status: 'pending', nextAttemptAt: null });
     expect(queue.jobs.map((j) => j.attempt)).toEqual([2]);
     // Everything else of the subscription waiting for an attempt is held at once.
@@ -204,7 +250,7 @@ describe('DeliverWebhook', () => {
   it('turns the subscription off as gone on a 410, which also ends the delivery', async () => {
     const { deliver, sender, health, subscriptions } = setup();
     sender.answers = [410];
-    expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'failed', health: 'disabled', subscriptionDisabled: true });
+    expect(await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'failed', health: 'disabled', subscriptionDisabled: true });
     expect(health()).toMatchObject({ disabledReason: 'gone', consecutiveFailures: 1 });
     expect(subscriptions.rows.get('whsub_1')!.active).toBe(false);
     expect(subscriptions.events.map((e) => [e.type, (e.data as { health: { state: string } }).health.state])).toEqual([['webhook_subscription.disabled', 'disabled']]);
@@ -213,25 +259,25 @@ describe('DeliverWebhook', () => {
   it('keeps the endpoint health: failures counted, the breaker opened at the threshold, a success makes it healthy', async () => {
     const { deliver, sender, store, health, subscriptions } = setup();
     sender.answers = [500, 500, 204];
-    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).health).toBeUndefined();
+    expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).health).toBeUndefined();
     store.claimable = { ...store.claimable!, attempt: 2, subscription: { ...store.claimable!.subscription, healthy: false } };
-    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 2 })).health).toBe('breaker-opened');
+    expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 2 })).health).toBe('breaker-opened');
     expect(health()).toMatchObject({ consecutiveFailures: 2, lastFailureAt: new Date('2026-11-22T12:00:00.000Z'), disableAt: new Date('2026-11-22T12:01:00.000Z') });
     store.claimable = { ...store.claimable!, attempt: 3 };
-    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 3 })).health).toBe('recovered');
+    expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 3 })).health).toBe('recovered');
     expect(health()).toMatchObject({ consecutiveFailures: 0, lastSuccessAt: new Date('2026-11-22T12:00:00.000Z'), disableAt: null });
     expect(subscriptions.events.map((e) => e.type)).toEqual(['webhook_subscription.failing', 'webhook_subscription.recovered']);
   });
 
   it('leaves a healthy endpoint’s success to the record (no health update under the row lock)', async () => {
     const { deliver, unitOfWork } = setup();
-    await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+    await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
     expect(unitOfWork.runs).toBe(0);
   });
 
   it('does nothing for an attempt it cannot claim (a duplicate job)', async () => {
     const { deliver, sender, store } = setup();
-    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 2 })).outcome).toBe('skipped');
+    expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 2 })).outcome).toBe('skipped');
     expect(sender.sent).toEqual([]);
     expect(store.recorded).toEqual([]);
   });
@@ -239,7 +285,7 @@ describe('DeliverWebhook', () => {
   it('cancels a pending retry without sending when the subscription no longer lists the event kind', async () => {
     const { deliver, sender, store } = setup();
     store.claimable!.subscription.events = ['brand.updated'];
-    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
+    expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
     expect(sender.sent).toEqual([]);
     expect(store.cancelled).toBe(1);
   });
@@ -247,7 +293,7 @@ describe('DeliverWebhook', () => {
   it('cancels without sending when the subscription was deactivated', async () => {
     const { deliver, sender, store } = setup();
     store.claimable!.subscription.active = false;
-    expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
+    expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
     expect(sender.sent).toEqual([]);
     expect(store.cancelled).toBe(1);
   });
@@ -258,7 +304,7 @@ describe('DeliverWebhook', () => {
       { secret: 'whsec_old', expiresAt: new Date('2026-11-22T12:00:00.001Z') },
       { secret: 'whsec_older', expiresAt: new Date('2026-11-22T12:00:00.000Z') },
     ];
-    await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+    await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
     expect(sender.sent[0].headers).toEqual({ 'x-signed-with': 'whsec_s:7 whsec_old:7' });
   });
 
@@ -267,7 +313,7 @@ describe('DeliverWebhook', () => {
       const { deliver, sender, store, queue, health, subscriptions } = setup();
       store.claimable!.manual = { redeliveryOf: 'whdlv_0' };
       sender.answers = [500];
-      expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'failed', trigger: 'manual', statusCode: 500 });
+      expect(await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'failed', trigger: 'manual', statusCode: 500 });
       expect(store.recorded[0].next).toEqual({ status: 'failed', reason: 'schedule-exhausted' });
       expect(queue.jobs).toEqual([]);
       expect(health().consecutiveFailures).toBe(1);
@@ -279,7 +325,7 @@ describe('DeliverWebhook', () => {
       store.claimable!.manual = { redeliveryOf: null };
       store.claimable!.subscription.active = false;
       store.claimable!.subscription.events = ['brand.updated'];
-      expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
       expect(sender.sent).toHaveLength(1);
     });
 
@@ -288,7 +334,7 @@ describe('DeliverWebhook', () => {
       store.claimable!.manual = { redeliveryOf: 'whdlv_0' };
       store.claimable!.subscription.active = false;
       store.claimable!.subscription.deleted = true;
-      expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
       expect(sender.sent).toEqual([]);
     });
   });
@@ -298,7 +344,7 @@ describe('DeliverWebhook', () => {
       const { deliver, pace, store, queue } = setup();
       const sender = (deliver as unknown as { sender: FakeSender }).sender;
       sender.answers = [{ statusCode: 429, retryAfterMs: 4000 }];
-      const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+      const report = await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
       expect(report.outcome).toBe('retrying');
       // The schedule says 1 s (±20 %); the receiver said 4 s.
       expect(store.recorded[0].next).toEqual({ status: 'pending', nextAttemptAt: new Date('2026-11-22T12:00:04.000Z') });
@@ -309,14 +355,14 @@ describe('DeliverWebhook', () => {
     it('bounds a Retry-After of days at a day', async () => {
       const { deliver, pace, store } = setup();
       (deliver as unknown as { sender: FakeSender }).sender.answers = [{ statusCode: 503, retryAfterMs: 30 * 86_400_000 }];
-      await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+      await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
       expect(pace.holds).toEqual([new Date('2026-11-23T12:00:00.000Z')]);
     });
 
     it('holds a scheduled attempt, unsent and uncounted, while its subscription is held by a Retry-After: parked, no job', async () => {
       const { deliver, pace, store, held, queue, sender } = setup();
       store.claimable!.pace = { ratePerSecond: null, notBefore: new Date('2026-11-22T12:00:03.000Z'), slotAt: null };
-      expect(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'held' });
+      expect(await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'held' });
       expect(sender.sent).toEqual([]);
       expect(store.recorded).toEqual([]);
       expect(held.holds).toEqual(['whdlv_1']);
@@ -327,7 +373,7 @@ describe('DeliverWebhook', () => {
       const { deliver, pace, store, queue, sender } = setup();
       store.claimable!.manual = { redeliveryOf: null };
       store.claimable!.pace = { ratePerSecond: null, notBefore: new Date('2026-11-22T12:00:03.000Z'), slotAt: null };
-      const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+      const report = await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
       // random 0.5 of max(1 s, 0.6 s): 500 ms past it.
       expect(report).toMatchObject({ outcome: 'put off', putOffUntil: '2026-11-22T12:00:03.500Z' });
       expect(sender.sent).toEqual([]);
@@ -339,7 +385,7 @@ describe('DeliverWebhook', () => {
       const { deliver, pace, store, sender, clock } = setup();
       store.claimable!.pace = { ratePerSecond: 5, notBefore: null, slotAt: null };
       const reports = [];
-      for (let i = 0; i < 3; i++) reports.push(await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 }));
+      for (let i = 0; i < 3; i++) reports.push(await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 }));
       expect(reports.map((r) => r.outcome)).toEqual(['delivered', 'put off', 'put off']);
       expect(pace.putOffs).toEqual([
         { until: new Date('2026-11-22T12:00:00.200Z'), slotTaken: true },
@@ -349,7 +395,7 @@ describe('DeliverWebhook', () => {
       clock.advance(200);
       store.claimable!.pace = { ratePerSecond: 5, notBefore: pace.nextSlot, slotAt: new Date('2026-11-22T12:00:00.200Z') };
       const taken = pace.slotsTaken;
-      expect((await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
       expect(pace.slotsTaken).toBe(taken);
       expect(sender.sent).toHaveLength(2);
     });
@@ -360,7 +406,7 @@ describe('DeliverWebhook', () => {
       clock.advance(120);
       pace.nextSlot = new Date('2026-11-22T12:00:00.400Z');
       store.claimable!.pace = { ratePerSecond: 5, notBefore: pace.nextSlot, slotAt: new Date('2026-11-22T12:00:00.000Z') };
-      const report = await deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 });
+      const report = await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
       expect(report.outcome).toBe('put off');
       expect(pace.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:00.400Z'), slotTaken: true }]);
       expect(sender.sent).toEqual([]);
@@ -368,7 +414,7 @@ describe('DeliverWebhook', () => {
       const again = setup();
       again.clock.advance(90);
       again.store.claimable!.pace = { ratePerSecond: 5, notBefore: null, slotAt: new Date('2026-11-22T12:00:00.000Z') };
-      expect((await again.deliver.execute({ deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
+      expect((await again.deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
     });
   });
 });
