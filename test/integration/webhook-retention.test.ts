@@ -116,11 +116,6 @@ describe('webhook history query plans on a million deliveries', () => {
        AND (enqueued_at IS NULL OR enqueued_at <= now()) ORDER BY next_attempt_at LIMIT 1000`,
       'webhook_deliveries_unfinished_idx',
     ],
-    [
-      'the auto-disable rule: any delivery of the subscription delivered lately',
-      `SELECT 1 FROM webhook_deliveries WHERE subscription_id = ${sub} AND status = 'delivered' AND finished_at > now() - interval '3 days' LIMIT 1`,
-      'webhook_deliveries_delivered_idx',
-    ],
     ['the deliveries log of a subscription', `SELECT id FROM webhook_delivery_attempts WHERE subscription_id = ${sub} AND tenant_id = 'tenant_plan' ORDER BY id DESC LIMIT 21`, 'webhook_delivery_attempts_subscription_idx'],
     ['retention: deliveries finished before the cut-off', `SELECT id FROM webhook_deliveries WHERE finished_at < now() - interval '30 days' ORDER BY finished_at LIMIT 1000`, 'webhook_deliveries_finished_idx'],
     [

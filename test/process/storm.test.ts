@@ -99,10 +99,10 @@ describe('5,000 deliveries held behind an open breaker', () => {
       const most = Math.max(...claims.values());
       expect(most).toBeLessThanOrEqual(2);
       expect(latencies.length).toBeGreaterThan(5);
-      // Idle, the worst here is 114–331 ms; with a core kept busy and other suites running beside
-      // it, the worker's sends came up to 1.26 s after the 201 (issue 42's 1 s is not held then):
-      // bounded at 2 s so that the test asserts fairness, not this machine's spare time.
-      expect(Math.max(...latencies)).toBeLessThan(2000);
+      // Issue 42's bound. The released backlog is handed out after fresh jobs (BullMQ priority), so
+      // tenant B's sends do not queue behind it: 148 ms idle, 217–308 ms with a core kept busy and
+      // the fan-out and feedback tests beside it (before, with the backlog first: up to 2.18 s).
+      expect(Math.max(...latencies)).toBeLessThan(1000);
       expect(Math.max(...rss)).toBeLessThan(300);
       process.stdout.write(
         `storm: ${HELD} held behind the breaker (${failedBeforeHealing} attempts failed first, 3 probes); healed, all delivered ${(drainedIn / 1000).toFixed(1)} s later; ` +

@@ -6,6 +6,7 @@ import type { Disposable } from './bullmq-factory';
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 const ENQUEUE_TIMEOUT_MS = 3000;
 const MIN_RESET_INTERVAL_MS = 2000;
+const BACKLOG_PRIORITY = 1;
 
 /**
  * A job's id: `<delivery id>.<attempt>` for one attempt, so that the relay and a retry enqueueing
@@ -29,7 +30,7 @@ export function deliveryJobId(job: { deliveryId: string; attempt: number; requeu
 export function groupIntoJobs(jobs: DeliveryJob[], perJob: number): { first: DeliveryJob; data: DeliveryJobData & { attempts: DueAttempt[] } }[] {
   const groups = new Map<string, { first: DeliveryJob; attempts: DueAttempt[] }[]>();
   for (const job of jobs) {
-    const key = `${job.tenantId}\u0000${job.endpoint}\u0000${job.delayMs}\u0000${job.requeue === true}`;
+    const key = `${job.tenantId}\u0000${job.endpoint}\u0000${job.delayMs}\u0000${job.requeue === true}\u0000${job.backlog === true}`;
     const chunks = groups.get(key) ?? [];
     const last = chunks.at(-1);
     const due: DueAttempt = { deliveryId: job.deliveryId, attempt: job.attempt, ...(job.direct && { direct: job.direct }) };
@@ -63,7 +64,15 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
         name: 'deliver',
         data,
         // Nothing is kept in Redis after a job ends: PostgreSQL holds each attempt's record.
-        opts: { jobId: deliveryJobId(first, i, data.attempts.length), delay: first.delayMs, removeOnComplete: true, removeOnFail: true, attempts: 1 },
+        opts: {
+          jobId: deliveryJobId(first, i, data.attempts.length),
+          delay: first.delayMs,
+          removeOnComplete: true,
+          removeOnFail: true,
+          attempts: 1,
+          // BullMQ hands out jobs with no priority before any with one: a backlog goes after fresh work.
+          ...(first.backlog && { priority: BACKLOG_PRIORITY }),
+        },
       })),
     );
     let timer: NodeJS.Timeout | undefined;

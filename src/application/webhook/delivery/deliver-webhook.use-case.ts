@@ -103,13 +103,26 @@ export class DeliverWebhook {
   }
 
   /**
-   * The first attempt as the relay made it ready, to be sent as it decided: within its window and
-   * while the subscription's target is the one it read. Otherwise null, and the attempt is claimed.
+   * The first attempt as the relay made it ready, sent without a claim: as the relay decided it
+   * within DIRECT_WINDOW_MS of its read; later, decided again on the subscription read afresh (one
+   * read for the attempts asking at once). Null when it is to be claimed instead: the decision is
+   * other than to send now (the claim applies it), the target changed since, or the job waited
+   * half a lease (the sweeper may then have made another job for it, which claims).
    */
   private async readyFirstAttempt(input: AttemptInput): Promise<DeliveryClaim | null> {
     const { direct } = input;
-    if (!direct || input.attempt !== 1 || this.clock.now().getTime() - direct.readAt > DIRECT_WINDOW_MS) return null;
-    const target = await this.targets.target(direct.subscriptionId, direct.version);
+    const now = this.clock.now();
+    const age = direct ? now.getTime() - direct.readAt : Infinity;
+    if (!direct || input.attempt !== 1 || age > this.settings.attemptLockMs / 2) return null;
+    let { healthy, version } = direct;
+    if (age > DIRECT_WINDOW_MS) {
+      const fresh = await this.targets.now(direct.subscriptionId);
+      if (!fresh) return null;
+      const step = decideAttempt({ eventType: direct.eventType, manual: false, probe: false, subscription: fresh.subscription, pace: fresh.pace }, now);
+      if (step.kind !== 'send') return null;
+      ({ healthy, version } = fresh);
+    }
+    const target = await this.targets.target(direct.subscriptionId, version);
     if (!target) return null;
     return {
       deliveryId: input.deliveryId,
@@ -119,8 +132,8 @@ export class DeliverWebhook {
       eventType: direct.eventType,
       body: direct.body,
       trace: direct.trace,
-      // As read by the relay, which matched the event to it: active, listening, breaker closed.
-      subscription: { id: direct.subscriptionId, ...target, active: true, deleted: false, events: [direct.eventType], healthy: direct.healthy, disabledReason: null, nextProbeAt: null },
+      // Decided to be sent: active, listening to the event, its breaker closed, no pace to keep.
+      subscription: { id: direct.subscriptionId, ...target, active: true, deleted: false, events: [direct.eventType], healthy, disabledReason: null, nextProbeAt: null },
       manual: null,
       probe: false,
       endpoint: input.endpoint,

@@ -110,6 +110,12 @@ export interface DeliveryJob {
    * under the attempt's usual id (a job that failed, or is stuck) can stop it.
    */
   requeue?: boolean;
+  /**
+   * Work that waited (held deliveries released, stranded ones swept): the queue hands it out after
+   * every fresh job (BullMQ's priorities), so that one tenant's recovering backlog never holds up
+   * another tenant's new events, and catches up as the worker has room.
+   */
+  backlog?: boolean;
 }
 
 /** One attempt a job asks for. */

@@ -1,3 +1,4 @@
+import { AttemptSituation } from '../../../domain/webhook/attempt-decision';
 import { PreviousSigningSecret } from '../../../domain/webhook/webhook-subscription';
 
 /** Where a subscription's attempts go and what signs them. */
@@ -8,16 +9,29 @@ export interface SubscriptionTarget {
   previousSecrets: PreviousSigningSecret[];
 }
 
+/** A subscription's delivery state as it is now, for deciding a first attempt afresh. */
+export interface SubscriptionNow {
+  subscription: AttemptSituation['subscription'];
+  pace: AttemptSituation['pace'];
+  /** No failure since its last success, and not turned off. */
+  healthy: boolean;
+  /** Its target's version now (see SubscriptionTargets.target). */
+  version: string;
+}
+
 /**
- * Subscriptions' targets for first attempts sent without a claim (DirectFirstAttempt): kept by
- * the worker while they are what the relay read, so that a drain reads each subscription once,
- * not once an attempt.
+ * Subscriptions as first attempts sent without a claim need them (DirectFirstAttempt): targets
+ * kept by the worker while they are what was read, so that a drain reads each subscription's
+ * secrets once, not once an attempt; and the delivery state read afresh, once for all the
+ * attempts that ask at the same time.
  */
 export abstract class SubscriptionTargets {
   /**
-   * The subscription's target if it is still the one the relay read (`version`), whether kept or
-   * read now; null when it changed since (a PATCH of the URL, a rotation) or the subscription is
-   * gone: the attempt is then claimed and read afresh.
+   * The subscription's target if it is still the one read (`version`), whether kept or read now;
+   * null when it changed since (a PATCH of the URL, a rotation) or the subscription is gone: the
+   * attempt is then claimed and read afresh.
    */
   abstract target(subscriptionId: string, version: string): Promise<SubscriptionTarget | null>;
+  /** The subscription's delivery state now; null when it is deleted or gone. */
+  abstract now(subscriptionId: string): Promise<SubscriptionNow | null>;
 }

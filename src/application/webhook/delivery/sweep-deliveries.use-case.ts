@@ -22,7 +22,8 @@ export class SweepDeliveries {
 
   async execute(input: { limit: number }): Promise<number> {
     const stranded = await this.deliveries.findStranded(this.clock.now(), input.limit, this.settings.attemptLockMs);
-    if (stranded.length > 0) await this.queue.enqueue(stranded.map((job) => ({ ...job, requeue: true })));
+    // A backlog too (all of it, after Redis lost its data): fresh jobs are handed out first.
+    if (stranded.length > 0) await this.queue.enqueue(stranded.map((job) => ({ ...job, requeue: true, backlog: true })));
     return stranded.length;
   }
 }

@@ -44,7 +44,8 @@ export class WakeHeldDeliveries {
     const plan: ReleasePlan = (count) => releasePlan(count, ratePerSecond, () => this.random.next());
     const jobs = await this.held.release(subscriptionId, now, RELEASE_PAGE, plan);
     // If the queue fails here the released deliveries are due and unleased: the sweeper enqueues them.
-    if (jobs.length > 0) await this.queue.enqueue(jobs);
+    // A backlog: handed out after every fresh job, so other tenants' new events do not queue behind it.
+    if (jobs.length > 0) await this.queue.enqueue(jobs.map((job) => ({ ...job, backlog: true })));
     return jobs.length;
   }
 }

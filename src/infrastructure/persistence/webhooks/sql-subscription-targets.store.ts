@@ -1,6 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { SubscriptionTarget, SubscriptionTargets } from '../../../application/webhook/delivery/subscription-targets.port';
+import { SubscriptionNow, SubscriptionTarget, SubscriptionTargets } from '../../../application/webhook/delivery/subscription-targets.port';
+import { DisabledReason } from '../../../domain/webhook/endpoint-health';
+import { GroupWriter } from '../connection/group-writer';
 import { DecryptedSecrets, StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { sqlQuery } from '../connection/sql-statement';
 
@@ -15,7 +17,19 @@ export const TARGET_VERSION_SQL = `md5(url || signing_secret_encrypted || previo
 /** Subscriptions kept at most; past it the map starts again (a worker serves a few thousand). */
 const KEPT = 10_000;
 
-/** Subscriptions' targets read from PostgreSQL and kept in the worker by version. */
+interface StateRow {
+  id: string;
+  version: string;
+  active: boolean;
+  events: string[];
+  disabled_reason: DisabledReason | null;
+  breaker_probe_at: Date | null;
+  rate_limit_per_second: number | null;
+  send_not_before: Date | null;
+  healthy: boolean;
+}
+
+/** Subscriptions' targets read from PostgreSQL and kept in the worker by version; their delivery state read afresh in groups. */
 @Injectable()
 export class SqlSubscriptionTargets extends SubscriptionTargets {
   private readonly kept = new Map<string, { version: string; target: SubscriptionTarget }>();
@@ -33,6 +47,34 @@ export class SqlSubscriptionTargets extends SubscriptionTargets {
     let found = this.kept.get(subscriptionId);
     if (found?.version !== version) found = (await this.read(subscriptionId)) ?? undefined;
     return found?.version === version ? found.target : null;
+  }
+
+  now(subscriptionId: string): Promise<SubscriptionNow | null> {
+    return this.states.add(subscriptionId);
+  }
+
+  /** One read for every subscription asked for at once (a drain asks for one, many times). */
+  private readonly states = new GroupWriter<string, SubscriptionNow | null>((ids) => this.readStates(ids), { maxInFlight: 1, maxBatch: 200 });
+
+  private async readStates(ids: string[]): Promise<(SubscriptionNow | null)[]> {
+    const { rows } = await sqlQuery<StateRow>(
+      this.orm.em,
+      `SELECT id, ${TARGET_VERSION_SQL} AS version, active, events, disabled_reason, breaker_probe_at, rate_limit_per_second, send_not_before,
+              consecutive_failures = 0 AND disabled_reason IS NULL AS healthy
+       FROM webhook_subscriptions WHERE id = ANY($1::text[]) AND deleted_at IS NULL`,
+      [[...new Set(ids)]],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) return null;
+      return {
+        subscription: { id, active: row.active, deleted: false, events: row.events, disabledReason: row.disabled_reason, nextProbeAt: row.breaker_probe_at && new Date(row.breaker_probe_at) },
+        pace: { ratePerSecond: row.rate_limit_per_second, notBefore: row.send_not_before && new Date(row.send_not_before), slotAt: null },
+        healthy: row.healthy,
+        version: row.version,
+      };
+    });
   }
 
   private read(subscriptionId: string): Promise<{ version: string; target: SubscriptionTarget } | null> {

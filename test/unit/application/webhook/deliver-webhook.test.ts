@@ -3,7 +3,7 @@ import { AttemptResult, DeliveryClaim, DeliveryJob, TraceCarrier } from '../../.
 import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
 import { DeliveryClaims } from '../../../../src/application/webhook/delivery/delivery-claims.port';
 import { SubscriptionPace } from '../../../../src/application/webhook/delivery/subscription-pace.port';
-import { SubscriptionTarget, SubscriptionTargets } from '../../../../src/application/webhook/delivery/subscription-targets.port';
+import { SubscriptionNow, SubscriptionTarget, SubscriptionTargets } from '../../../../src/application/webhook/delivery/subscription-targets.port';
 import { EndpointHealthUpdate } from '../../../../src/application/webhook/delivery/endpoint-health-update';
 import { HeldDeliveries } from '../../../../src/application/webhook/delivery/held-deliveries.port';
 import { WakeHeldDeliveries } from '../../../../src/application/webhook/delivery/wake-held-deliveries.use-case';
@@ -81,6 +81,18 @@ class FakeTargets extends SubscriptionTargets {
   async target(subscriptionId: string, version: string) {
     const found = this.versions.get(subscriptionId);
     return found?.version === version ? found.target : null;
+  }
+  /** The subscription's delivery state now, as PostgreSQL would answer; `reads` counts the reads. */
+  state: SubscriptionNow | null = {
+    subscription: { id: 'whsub_1', active: true, deleted: false, events: ['page.version.created'], disabledReason: null, nextProbeAt: null },
+    pace: { ratePerSecond: null, notBefore: null, slotAt: null },
+    healthy: true,
+    version: 'v1',
+  };
+  reads = 0;
+  async now() {
+    this.reads++;
+    return this.state;
   }
 }
 /** The job's tenant and endpoint, as the processor passes them with each attempt. */
@@ -167,16 +179,34 @@ describe('DeliverWebhook', () => {
       expect(store.recorded.map((r) => r.next)).toEqual([{ status: 'delivered' }]);
     });
 
-    it('is claimed and read afresh past the relay’s window (2 s), when the target changed since the read, or for a later attempt', async () => {
+    it('past the relay’s window (2 s) is decided again on the subscription read afresh: sent unclaimed when that says to send', async () => {
       const { deliver, sender, store, clock, targets } = setup();
       store.claimable = null;
       const readAt = clock.now();
       clock.advance(2001);
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(readAt) })).outcome).toBe('delivered');
+      expect(targets.reads).toBe(1);
+      // Its breaker opened since the read: not sent unclaimed (the claim holds it).
+      targets.state = { ...targets.state!, subscription: { ...targets.state!.subscription, nextProbeAt: new Date(clock.now().getTime() + 5000) }, healthy: false };
       expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(readAt) })).outcome).toBe('skipped');
+      // Turned off, or deleted, since: the same.
+      targets.state = { ...targets.state!, subscription: { ...targets.state!.subscription, nextProbeAt: null, active: false } };
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(readAt) })).outcome).toBe('skipped');
+      targets.state = null;
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(readAt) })).outcome).toBe('skipped');
+      expect(sender.sent).toHaveLength(1);
+    });
+
+    it('is claimed when the target changed since the read, for a later attempt, and after half a lease (the sweeper’s job may exist)', async () => {
+      const { deliver, sender, store, clock, targets } = setup();
+      store.claimable = null;
       // A rotation or a new URL since the read: the kept target is another version.
       targets.versions.set('whsub_1', { version: 'v2', target: { url: 'https://hooks.example/new', signingSecret: 'whsec_new', previousSecrets: [] } });
       expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(clock.now(), 'v1') })).outcome).toBe('skipped');
       expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 2, direct: direct(clock.now(), 'v2') })).outcome).toBe('skipped');
+      const readAt = clock.now();
+      clock.advance(15_001);
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(readAt, 'v2') })).outcome).toBe('skipped');
       expect(sender.sent).toEqual([]);
       // With the claim there, the changed target is the one read afresh.
       store.claimable = { ...setup().store.claimable!, subscription: { ...setup().store.claimable!.subscription, url: 'https://hooks.example/new' } };

@@ -81,7 +81,7 @@ describe('SweepDeliveries', () => {
     const settings = { retrySchedule: [1000], attemptLockMs: 30_000 } as WebhookSettings;
     expect(await new SweepDeliveries(store, queue, new FixedClock(T0), settings).execute({ limit: 50 })).toBe(1);
     expect(store.asked).toEqual([{ now: T0, limit: 50, graceMs: 30_000 }]);
-    expect(queue.enqueued).toEqual([[{ ...job(7), requeue: true }]]);
+    expect(queue.enqueued).toEqual([[{ ...job(7), requeue: true, backlog: true }]]);
   });
 });
 

@@ -13,12 +13,13 @@ describe('attempts grouped into queue jobs', () => {
     ]);
   });
 
-  it('never mixes tenants, endpoints, delays or the sweeper’s jobs with others', () => {
+  it('never mixes tenants, endpoints, delays, the sweeper’s jobs or a backlog with others', () => {
     const jobs = groupIntoJobs(
-      [job(1), job(2, { tenantId: 'tenant_b' }), job(3, { endpoint: 'e2' }), job(4, { delayMs: 5000 }), job(5, { requeue: true }), job(6)],
+      [job(1), job(2, { tenantId: 'tenant_b' }), job(3, { endpoint: 'e2' }), job(4, { delayMs: 5000 }), job(5, { requeue: true }), job(6), job(7, { backlog: true })],
       10,
     );
-    expect(jobs.map((j) => j.data.attempts.map((a) => a.deliveryId))).toEqual([['whdlv_1', 'whdlv_6'], ['whdlv_2'], ['whdlv_3'], ['whdlv_4'], ['whdlv_5']]);
+    expect(jobs.map((j) => j.data.attempts.map((a) => a.deliveryId))).toEqual([['whdlv_1', 'whdlv_6'], ['whdlv_2'], ['whdlv_3'], ['whdlv_4'], ['whdlv_5'], ['whdlv_7']]);
+    expect(jobs.at(-1)!.first.backlog).toBe(true);
     expect(jobs.find((j) => j.first.deliveryId === 'whdlv_4')!.first.delayMs).toBe(5000);
   });
 
