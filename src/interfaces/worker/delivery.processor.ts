@@ -1,5 +1,6 @@
 import { DelayedError } from 'bullmq';
-import { DeliverWebhook, DeliveryAttemptReport } from '../../application/webhook/delivery/deliver-webhook.use-case';
+import { DeliverWebhook } from '../../application/webhook/delivery/deliver-webhook.use-case';
+import { DeliveryAttemptReport } from '../../application/webhook/delivery/delivery-attempt-report';
 import { attemptsOf, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
 import type { InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
 import type { Logger } from '../../application/shared/logger.port';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
 import { AttemptSituation, AttemptStep, decideAttempt, heldAfterAttempt } from '../../../domain/webhook/attempt-decision';
-import { HealthChange } from '../../../domain/webhook/endpoint-health';
 import { nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/retry-policy';
 import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
+import { DeliveryAttemptReport } from './delivery-attempt-report';
 import { DeliveryClaim, DIRECT_WINDOW_MS, DueAttempt } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
 import { DeliveryClaims } from './delivery-claims.port';
@@ -19,31 +19,6 @@ import { WebhookSigner } from './webhook-signer.port';
 
 /** Deliveries held in one statement when a breaker opens; any left are held as they are claimed. */
 const HOLD_AT_ONCE = 10_000;
-
-export type DeliveryOutcome = 'skipped' | 'cancelled' | 'put off' | 'held' | 'delivered' | 'failed' | 'retrying';
-
-/** What happened, with the ids a log line of the attempt needs. */
-export interface DeliveryAttemptReport {
-  outcome: DeliveryOutcome;
-  deliveryId: string;
-  attempt: number;
-  eventId?: string;
-  subscriptionId?: string;
-  statusCode?: number | null;
-  durationMs?: number;
-  error?: string | null;
-  /** Set for an attempt a customer asked for. */
-  trigger?: 'manual';
-  /** The platform turned the subscription off (a 410, or failing for too long). */
-  subscriptionDisabled?: boolean;
-  /** Put off until then, unsent: the subscription's rate slot, or a manual attempt's Retry-After. */
-  putOffUntil?: string;
-  /** What the attempt changed in the endpoint's health that the customer is told of. */
-  health?: Exclude<HealthChange, null>;
-  /** The attempt's trace and span, when it was sent. */
-  traceId?: string;
-  spanId?: string;
-}
 
 /** An attempt as its job asks for it, with the job's tenant and endpoint. */
 export type AttemptInput = DueAttempt & { tenantId: string; endpoint: string };
