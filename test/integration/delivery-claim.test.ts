@@ -75,6 +75,18 @@ describe('claiming a delivery attempt', () => {
     expect(await store.claim(deliveryId, 1, new Date(), 10_000)).not.toBeNull();
   });
 
+  it('leaves a never-attempted delivery to its first attempt (which may be on its way unclaimed) for the longer grace, a retried one for a lease', async () => {
+    const first = await pendingDelivery();
+    const retried = await pendingDelivery();
+    await sqlIn(orm, 'UPDATE webhook_deliveries SET attempt_count = 1 WHERE id = ?', [retried]);
+    // Both were due 2 minutes ago: past a lease of 100 s, within a first attempt's grace of 150 s.
+    const found = (await new SqlStrandedDeliveries(orm).findStranded(new Date(), 10_000, 100_000, 150_000)).map((job) => job.deliveryId);
+    expect(found).toContain(retried);
+    expect(found).not.toContain(first);
+    const later = (await new SqlStrandedDeliveries(orm).findStranded(new Date(Date.now() + 60_000), 10_000, 100_000, 150_000)).map((job) => job.deliveryId);
+    expect(later).toContain(first);
+  });
+
   it('records attempts that finish together each as if alone, and skips the stale one only', async () => {
     const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     const ids = await Promise.all(Array.from({ length: 12 }, () => pendingDelivery()));

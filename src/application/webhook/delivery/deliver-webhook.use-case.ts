@@ -4,7 +4,7 @@ import { AttemptSituation, AttemptStep, decideAttempt, heldAfterAttempt } from '
 import { nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/retry-policy';
 import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
 import { DeliveryAttemptReport } from './delivery-attempt-report';
-import { DeliveryClaim, DIRECT_WINDOW_MS, DueAttempt } from './delivery-job';
+import { DeliveryClaim, DIRECT_WINDOW_MS, DueAttempt, unclaimedStartBound } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
 import { DeliveryClaims } from './delivery-claims.port';
 import { EndpointHealthUpdate } from './endpoint-health-update';
@@ -81,14 +81,17 @@ export class DeliverWebhook {
    * The first attempt as the relay made it ready, sent without a claim: as the relay decided it
    * within DIRECT_WINDOW_MS of its read; later, decided again on the subscription read afresh (one
    * read for the attempts asking at once). Null when it is to be claimed instead: the decision is
-   * other than to send now (the claim applies it), the target changed since, or the job waited
-   * half a lease (the sweeper may then have made another job for it, which claims).
+   * other than to send now (the claim applies it), the target changed since, the job waited
+   * half a lease (the sweeper may then have made another job for it, which claims), or the last
+   * claim or record failed.
    */
   private async readyFirstAttempt(input: AttemptInput): Promise<DeliveryClaim | null> {
     const { direct } = input;
     const now = this.clock.now();
     const age = direct ? now.getTime() - direct.readAt : Infinity;
-    if (!direct || input.attempt !== 1 || age > this.settings.attemptLockMs / 2) return null;
+    if (!direct || input.attempt !== 1 || age > unclaimedStartBound(this.settings.attemptLockMs)) return null;
+    // While records fail (the database cut), a claim fails before anything is sent; this would not.
+    if (!this.deliveries.recording()) return null;
     let { healthy, version } = direct;
     if (age > DIRECT_WINDOW_MS) {
       const fresh = await this.targets.now(direct.subscriptionId);

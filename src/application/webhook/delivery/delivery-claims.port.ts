@@ -20,4 +20,11 @@ export abstract class DeliveryClaims {
    * for failing (so `recover` brings it back once the receiver is fixed).
    */
   abstract cancel(claim: DeliveryClaim, at: Date, status?: 'cancelled' | 'failed'): Promise<void>;
+  /**
+   * False from a claim or record that failed (the database cut, say) until one succeeds. A first
+   * attempt is sent without a claim only while records are being written: sent during a cut, its
+   * record would fail and the sweeper would send it again (a duplicate for every such attempt),
+   * where a claim fails before anything is sent.
+   */
+  abstract recording(): boolean;
 }

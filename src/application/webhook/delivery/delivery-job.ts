@@ -95,6 +95,16 @@ export interface DirectFirstAttempt {
 /** How long the relay's read of a subscription is honoured for a first attempt sent without a claim. */
 export const DIRECT_WINDOW_MS = 2000;
 
+/**
+ * How long after the relay's read a first attempt may still start without a claim: half a lease.
+ * Such an attempt holds no lease, so the sweeper waits this much longer than a lease before it
+ * takes a never-attempted delivery for stranded: every unclaimed attempt still has a whole lease
+ * from its start, as a claimed one has (StrandedDeliveries).
+ */
+export function unclaimedStartBound(attemptLockMs: number): number {
+  return attemptLockMs / 2;
+}
+
 export interface DeliveryJob {
   deliveryId: string;
   attempt: number;

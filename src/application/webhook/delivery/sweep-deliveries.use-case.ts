@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
+import { unclaimedStartBound } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
 import { StrandedDeliveries } from './stranded-deliveries.port';
 import { WebhookSettings } from './webhook-settings.port';
@@ -21,7 +22,8 @@ export class SweepDeliveries {
   ) {}
 
   async execute(input: { limit: number }): Promise<number> {
-    const stranded = await this.deliveries.findStranded(this.clock.now(), input.limit, this.settings.attemptLockMs);
+    const lease = this.settings.attemptLockMs;
+    const stranded = await this.deliveries.findStranded(this.clock.now(), input.limit, lease, lease + unclaimedStartBound(lease));
     // A backlog too (all of it, after Redis lost its data): fresh jobs are handed out first.
     if (stranded.length > 0) await this.queue.enqueue(stranded.map((job) => ({ ...job, requeue: true, backlog: true })));
     return stranded.length;

@@ -12,8 +12,9 @@ export class SqlStrandedDeliveries extends StrandedDeliveries {
     super();
   }
 
-  async findStranded(now: Date, limit: number, graceMs: number): Promise<DeliveryJob[]> {
+  async findStranded(now: Date, limit: number, graceMs: number, firstGraceMs = graceMs): Promise<DeliveryJob[]> {
     const before = new Date(now.getTime() - graceMs);
+    const firstBefore = new Date(now.getTime() - firstGraceMs);
     // SKIP LOCKED: two workers' sweeps share the stranded rows instead of both taking each.
     const { rows } = await sqlQuery<{ id: string; attempt_count: number; tenant_id: string; url: string }>(
       this.orm.em,
@@ -21,12 +22,13 @@ export class SqlStrandedDeliveries extends StrandedDeliveries {
          SELECT id FROM webhook_deliveries
          WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2)
            AND (enqueued_at IS NULL OR enqueued_at <= $1)
+           AND (attempt_count > 0 OR manual_id IS NOT NULL OR next_attempt_at <= $4)
          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
        UPDATE webhook_deliveries d SET enqueued_at = $2
        FROM stranded, webhook_subscriptions s
        WHERE d.id = stranded.id AND s.id = d.subscription_id
        RETURNING d.id, d.attempt_count, d.tenant_id, s.url`,
-      [before, now, limit],
+      [before, now, limit, firstBefore],
     );
     return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt_count + 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url) }));
   }

@@ -32,6 +32,10 @@ class FakeStore extends DeliveryClaims {
   async cancel() {
     this.cancelled++;
   }
+  writing = true;
+  recording() {
+    return this.writing;
+  }
 }
 class FakePace extends SubscriptionPace {
   /** The subscription's next free rate slot (GCRA's theoretical arrival time), as PostgreSQL keeps it. */
@@ -197,13 +201,17 @@ describe('DeliverWebhook', () => {
       expect(sender.sent).toHaveLength(1);
     });
 
-    it('is claimed when the target changed since the read, for a later attempt, and after half a lease (the sweeper’s job may exist)', async () => {
+    it('is claimed when the target changed since the read, for a later attempt, while records fail, and after half a lease (the sweeper’s job may exist)', async () => {
       const { deliver, sender, store, clock, targets } = setup();
       store.claimable = null;
       // A rotation or a new URL since the read: the kept target is another version.
       targets.versions.set('whsub_1', { version: 'v2', target: { url: 'https://hooks.example/new', signingSecret: 'whsec_new', previousSecrets: [] } });
       expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(clock.now(), 'v1') })).outcome).toBe('skipped');
       expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 2, direct: direct(clock.now(), 'v2') })).outcome).toBe('skipped');
+      // The last record failed (the database cut): claimed, which fails before sending.
+      store.writing = false;
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(clock.now(), 'v2') })).outcome).toBe('skipped');
+      store.writing = true;
       const readAt = clock.now();
       clock.advance(15_001);
       expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(readAt, 'v2') })).outcome).toBe('skipped');

@@ -64,12 +64,12 @@ describe('RelayOutbox', () => {
 
 /** Stranded deliveries as PostgreSQL would find them. */
 class FoundStranded extends StrandedDeliveries {
-  readonly asked: { now: Date; limit: number; graceMs: number }[] = [];
+  readonly asked: { now: Date; limit: number; graceMs: number; firstGraceMs?: number }[] = [];
   constructor(private readonly stranded: DeliveryJob[]) {
     super();
   }
-  async findStranded(now: Date, limit: number, graceMs: number) {
-    this.asked.push({ now, limit, graceMs });
+  async findStranded(now: Date, limit: number, graceMs: number, firstGraceMs?: number) {
+    this.asked.push({ now, limit, graceMs, firstGraceMs });
     return this.stranded;
   }
 }
@@ -80,7 +80,8 @@ describe('SweepDeliveries', () => {
     const store = new FoundStranded([job(7)]);
     const settings = { retrySchedule: [1000], attemptLockMs: 30_000 } as WebhookSettings;
     expect(await new SweepDeliveries(store, queue, new FixedClock(T0), settings).execute({ limit: 50 })).toBe(1);
-    expect(store.asked).toEqual([{ now: T0, limit: 50, graceMs: 30_000 }]);
+    // A never-attempted delivery waits half a lease more: its first attempt may be on its way unclaimed.
+    expect(store.asked).toEqual([{ now: T0, limit: 50, graceMs: 30_000, firstGraceMs: 45_000 }]);
     expect(queue.enqueued).toEqual([[{ ...job(7), requeue: true, backlog: true }]]);
   });
 });
