@@ -2,13 +2,12 @@ import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { DeliveryJob, DirectFirstAttempt } from '../../../application/webhook/delivery/delivery-job';
 import { decideAttempt } from '../../../domain/webhook/attempt-decision';
-import { DisabledReason } from '../../../domain/webhook/endpoint-health';
 import { OutboxRelayStore } from '../../../application/webhook/delivery/outbox-relay-store.port';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { wantsEvent } from '../../../domain/webhook/webhook-subscription';
 import { endpointKey } from '../../webhooks/endpoint-key';
 import { sqlRows } from '../connection/sql-statement';
-import { TARGET_VERSION_SQL } from './sql-subscription-targets.store';
+import { DELIVERY_STATE_COLUMNS, DeliveryStateRow, deliveryStateOf } from './subscription-delivery-state.sql';
 
 /**
  * Deliveries one relay round writes at most (the round's events are cut to fit, one event at
@@ -18,17 +17,9 @@ import { TARGET_VERSION_SQL } from './sql-subscription-targets.store';
 export const RELAY_ROUND_ROWS = 2000;
 const INSERT_CHUNK = 500;
 
-interface Subscription {
-  id: string;
+interface Subscription extends DeliveryStateRow {
   tenant_id: string;
-  events: string[];
   url: string;
-  version: string;
-  healthy: boolean;
-  rate_limit_per_second: number | null;
-  send_not_before: Date | null;
-  disabled_reason: DisabledReason | null;
-  breaker_probe_at: Date | null;
 }
 
 interface ClaimedEvent {
@@ -67,7 +58,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       if (claimed.length === 0) return { events: 0, deliveries: [], more: false };
       const subscriptions = await sqlRows<Subscription>(
         em,
-        `SELECT id, tenant_id, events, url, ${TARGET_VERSION_SQL} AS version, consecutive_failures = 0 AND disabled_reason IS NULL AS healthy, rate_limit_per_second, send_not_before, disabled_reason, breaker_probe_at
+        `SELECT ${DELIVERY_STATE_COLUMNS}, tenant_id, url
          FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL`,
         [[...new Set(claimed.map((e) => e.tenant_id))]],
       );
@@ -143,16 +134,8 @@ interface NewDelivery {
  * no Retry-After hold. Otherwise the attempt is claimed and decided when its job runs.
  */
 function directFirstAttempt(event: ClaimedEvent, s: Subscription, now: Date): DirectFirstAttempt | undefined {
-  const step = decideAttempt(
-    {
-      eventType: event.type,
-      manual: false,
-      probe: false,
-      subscription: { id: s.id, active: true, deleted: false, events: s.events, disabledReason: s.disabled_reason, nextProbeAt: s.breaker_probe_at && new Date(s.breaker_probe_at) },
-      pace: { ratePerSecond: s.rate_limit_per_second, notBefore: s.send_not_before && new Date(s.send_not_before), slotAt: null },
-    },
-    now,
-  );
+  const { subscription, pace } = deliveryStateOf(s);
+  const step = decideAttempt({ eventType: event.type, manual: false, probe: false, subscription, pace }, now);
   if (step.kind !== 'send') return undefined;
   const trace = event.traceparent ? { traceparent: event.traceparent, tracestate: event.tracestate } : null;
   return { readAt: now.getTime(), subscriptionId: s.id, version: s.version, healthy: s.healthy, eventId: event.id, eventType: event.type, body: event.body, trace };

@@ -1,33 +1,13 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { SubscriptionNow, SubscriptionTarget, SubscriptionTargets } from '../../../application/webhook/delivery/subscription-targets.port';
-import { DisabledReason } from '../../../domain/webhook/endpoint-health';
 import { GroupWriter } from '../connection/group-writer';
 import { DecryptedSecrets, StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { sqlQuery } from '../connection/sql-statement';
-
-/**
- * A subscription's target version: a digest of exactly what a kept target holds (URL and
- * secrets), written once for the relay's read and the worker's. A content digest rather than a
- * timestamp or the row's xmin: nothing else written to the row (health, last success) moves it,
- * and no writer has to remember to.
- */
-export const TARGET_VERSION_SQL = `md5(url || signing_secret_encrypted || previous_signing_secrets::text)`;
+import { DELIVERY_STATE_COLUMNS, DeliveryStateRow, deliveryStateOf, TARGET_VERSION_SQL } from './subscription-delivery-state.sql';
 
 /** Subscriptions kept at most; past it the map starts again (a worker serves a few thousand). */
 const KEPT = 10_000;
-
-interface StateRow {
-  id: string;
-  version: string;
-  active: boolean;
-  events: string[];
-  disabled_reason: DisabledReason | null;
-  breaker_probe_at: Date | null;
-  rate_limit_per_second: number | null;
-  send_not_before: Date | null;
-  healthy: boolean;
-}
 
 /** Subscriptions' targets read from PostgreSQL and kept in the worker by version; their delivery state read afresh in groups. */
 @Injectable()
@@ -57,24 +37,13 @@ export class SqlSubscriptionTargets extends SubscriptionTargets {
   private readonly states = new GroupWriter<string, SubscriptionNow | null>((ids) => this.readStates(ids), { maxInFlight: 1, maxBatch: 200 });
 
   private async readStates(ids: string[]): Promise<(SubscriptionNow | null)[]> {
-    const { rows } = await sqlQuery<StateRow>(
+    const { rows } = await sqlQuery<DeliveryStateRow>(
       this.orm.em,
-      `SELECT id, ${TARGET_VERSION_SQL} AS version, active, events, disabled_reason, breaker_probe_at, rate_limit_per_second, send_not_before,
-              consecutive_failures = 0 AND disabled_reason IS NULL AS healthy
-       FROM webhook_subscriptions WHERE id = ANY($1::text[]) AND deleted_at IS NULL`,
+      `SELECT ${DELIVERY_STATE_COLUMNS} FROM webhook_subscriptions WHERE id = ANY($1::text[]) AND deleted_at IS NULL`,
       [[...new Set(ids)]],
     );
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => {
-      const row = byId.get(id);
-      if (!row) return null;
-      return {
-        subscription: { id, active: row.active, deleted: false, events: row.events, disabledReason: row.disabled_reason, nextProbeAt: row.breaker_probe_at && new Date(row.breaker_probe_at) },
-        pace: { ratePerSecond: row.rate_limit_per_second, notBefore: row.send_not_before && new Date(row.send_not_before), slotAt: null },
-        healthy: row.healthy,
-        version: row.version,
-      };
-    });
+    const byId = new Map(rows.map((row) => [row.id, deliveryStateOf(row)]));
+    return ids.map((id) => byId.get(id) ?? null);
   }
 
   private read(subscriptionId: string): Promise<{ version: string; target: SubscriptionTarget } | null> {
