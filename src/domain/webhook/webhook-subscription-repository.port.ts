@@ -20,8 +20,12 @@ export abstract class WebhookSubscriptionRepository {
   abstract addWithin(subscription: WebhookSubscription, limit: number): Promise<boolean>;
   /** Updates an existing subscription (never its secrets). */
   abstract save(subscription: WebhookSubscription): Promise<void>;
-  /** Writes a subscription's endpoint health (and `active`, which it may turn off) and the events it recorded. */
-  abstract saveHealth(subscription: WebhookSubscription): Promise<void>;
+  /**
+   * Writes a subscription's delivery state, loaded for update: its endpoint's health (and
+   * `active`, which the health may turn off), what the customer was told of it, its pace, and the
+   * events it recorded. The one writer of that state (decisions.md 128).
+   */
+  abstract saveDeliveryState(subscription: WebhookSubscription): Promise<void>;
   /** Writes a subscription's secrets after a rotation (encrypted, as at creation). */
   abstract saveSecrets(subscription: WebhookSubscription): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { newTypeId } from '../shared/type-id';
 import { movedForward } from '../shared/clock.port';
 import { afterFailure, afterSuccess, EndpointHealth, HealthChange, HealthPolicy, NO_ATTEMPT_YET, turnedBackOn } from './endpoint-health';
 import { HealthNotices, NOTHING_TOLD, notice } from './health-notices';
+import { DeliveryPace, HeldWake, heldWake, NO_PACE, pausedUntil, takeSlot } from './delivery-pace';
 import { healthEvent } from './webhook-subscription.events';
 
 export interface NewWebhookSubscription {
@@ -64,6 +65,8 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     readonly health: EndpointHealth = NO_ATTEMPT_YET,
     /** What the customer was told of that health (health-notices.ts): the events are damped. */
     readonly healthNotices: HealthNotices = NOTHING_TOLD,
+    /** The pace of its deliveries: rate slots, Retry-After, held ones' wake-ups (delivery-pace.ts). */
+    readonly pace: DeliveryPace = NO_PACE,
   ) {
     super();
   }
@@ -136,6 +139,34 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     else this.change({ health, healthNotices: told });
     if (change && send) this.record(healthEvent(change, this, at));
     return change;
+  }
+
+  /** The next rate slot of an attempt (its time); now when the subscription has no rate. */
+  takeRateSlot(now: Date): Date {
+    if (this.rateLimitPerSecond === null) return now;
+    const { slot, pace } = takeSlot(this.pace, this.rateLimitPerSecond, now);
+    this.change({ pace });
+    return slot;
+  }
+
+  /** Its receiver answered with a Retry-After: no attempt to it before `until`. */
+  pauseUntil(until: Date): void {
+    this.change({ pace: pausedUntil(this.pace, until) });
+  }
+
+  /** What the worker's wake-up does now for the deliveries this subscription holds (delivery-pace.ts). */
+  heldWake(now: Date): HeldWake {
+    return heldWake({ active: this.active, deleted: this.isDeleted(), nextProbeAt: this.health.nextProbeAt, pace: this.pace }, now);
+  }
+
+  /** A held delivery went as the breaker's probe: no other until `leaseUntil`, when another may if it never reports. */
+  probeWoken(deliveryId: string, leaseUntil: Date): void {
+    this.change({ health: { ...this.health, nextProbeAt: leaseUntil }, pace: { ...this.pace, lastProbeId: deliveryId } });
+  }
+
+  /** A page of held deliveries went, spread until `spreadUntil`: the next page goes no earlier. */
+  pageReleased(spreadUntil: Date): void {
+    this.change({ pace: { ...this.pace, nextReleaseAt: spreadUntil } });
   }
 
   delete(now: Date): void {

@@ -48,10 +48,10 @@ export class InMemorySubscriptions extends WebhookSubscriptionRepository {
 
   /** The health and `active` as the aggregate has them, and the events it recorded, in order. */
   readonly events: DomainEvent[] = [];
-  async saveHealth(subscription: WebhookSubscription): Promise<void> {
+  async saveDeliveryState(subscription: WebhookSubscription): Promise<void> {
     const stored = this.rows.get(subscription.id)!;
     this.events.push(...subscription.pullEvents());
-    this.rows.set(subscription.id, WebhookSubscription.restore({ ...stored, health: subscription.health, healthNotices: subscription.healthNotices, active: subscription.active, updatedAt: subscription.updatedAt }));
+    this.rows.set(subscription.id, WebhookSubscription.restore({ ...stored, health: subscription.health, healthNotices: subscription.healthNotices, pace: subscription.pace, active: subscription.active, updatedAt: subscription.updatedAt }));
   }
 
   async saveSecrets(subscription: WebhookSubscription): Promise<void> {

@@ -7,8 +7,8 @@ import { DeliveryAttemptReport } from './delivery-attempt-report';
 import { DeliveryClaim, DIRECT_WINDOW_MS, DueAttempt, unclaimedStartBound } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
 import { DeliveryClaims } from './delivery-claims.port';
-import { EndpointHealthUpdate } from './endpoint-health-update';
 import { HeldDeliveries } from './held-deliveries.port';
+import { SubscriptionDeliveryState } from './subscription-delivery-state';
 import { SubscriptionPace } from './subscription-pace.port';
 import { SubscriptionTargets } from './subscription-targets.port';
 import { Random } from './random.port';
@@ -39,7 +39,7 @@ export class DeliverWebhook {
     private readonly pace: SubscriptionPace,
     private readonly held: HeldDeliveries,
     private readonly wake: WakeHeldDeliveries,
-    private readonly health: EndpointHealthUpdate,
+    private readonly state: SubscriptionDeliveryState,
     private readonly queue: DeliveryQueue,
     private readonly sender: WebhookSender,
     private readonly signer: WebhookSigner,
@@ -125,7 +125,7 @@ export class DeliverWebhook {
     const now = this.clock.now();
     const step = decideAttempt(situation, now, this.random.next());
     if (step.kind !== 'take-slot') return step;
-    const slotAt = await this.pace.takeRateSlot(claim.subscription.id, claim.pace.ratePerSecond!, now);
+    const slotAt = await this.state.takeRateSlot(claim.tenantId, claim.subscription.id, now);
     return decideAttempt({ ...situation, pace: { ...claim.pace, slotAt } }, now, this.random.next());
   }
 
@@ -151,17 +151,17 @@ export class DeliverWebhook {
     const now = this.clock.now();
     const manual = claim.manual !== null;
     const outcome = outcomeOf(result.statusCode, result.retryAfterMs);
-    const { change, breakerOpen } = await this.health.after(claim, outcome, now, probe);
+    const { change, breakerOpen } = await this.state.afterAttempt(claim, outcome, now, probe);
     // A manual delivery is one attempt: its own schedule is empty, the original's is left alone.
     let next = nextStep(claim.attempt, outcome, manual ? [] : this.settings.retrySchedule, now, this.random.next());
     if (heldAfterAttempt({ manual, breakerOpen, next: next.status, reason: next.status === 'failed' ? next.reason : undefined })) next = { status: 'pending', nextAttemptAt: null };
     await this.deliveries.record(claim, result, next, now);
     // The breaker opened: what waits for it is held now, so its jobs find nothing to take.
     if (change === 'breaker-opened') await this.held.holdAll(subscription.id, now, HOLD_AT_ONCE);
-    if (change === 'recovered') await this.wake.releasePage(subscription.id, claim.pace.ratePerSecond, now);
+    if (change === 'recovered') await this.wake.releasePage(claim.tenantId, subscription.id, now);
     // The receiver asked for a pause: every attempt to it waits, not only this delivery's next.
     const pause = retryAfterBound(result.retryAfterMs);
-    if (pause > 0) await this.pace.holdSubscription(subscription.id, new Date(now.getTime() + pause));
+    if (pause > 0) await this.state.pauseUntil(claim.tenantId, subscription.id, new Date(now.getTime() + pause));
     const report = { ...result, ...(change && { health: change }), ...(change === 'disabled' && { subscriptionDisabled: true }) };
     if (next.status !== 'pending') return { outcome: next.status, ...report };
     // Held with its subscription (the breaker is open): no job; the worker wakes it.

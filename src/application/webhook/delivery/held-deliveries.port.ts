@@ -1,11 +1,17 @@
+import { HeldWakeState } from '../../../domain/webhook/delivery-pace';
 import { DeliveryClaim, DeliveryJob } from './delivery-job';
 
-/** A subscription whose held deliveries may move now. */
-export interface HeldSubscription {
+/** A subscription that holds deliveries, and what deciding its wake-up reads (read without its lock). */
+export interface HeldSubscription extends HeldWakeState {
   id: string;
-  /** Its breaker is open and its probe is due: one held delivery goes, as the probe. */
-  probing: boolean;
-  ratePerSecond: number | null;
+  tenantId: string;
+}
+
+/** The subscription whose held deliveries move: its jobs name its tenant and endpoint. */
+export interface HeldOwner {
+  id: string;
+  tenantId: string;
+  url: string;
 }
 
 /** When a release's deliveries go, as offsets from now, and how long until the next page may. */
@@ -13,7 +19,9 @@ export type ReleasePlan = (count: number) => { offsetsMs: number[]; spreadMs: nu
 
 /**
  * Deliveries held by their subscription (open breaker, receiver's Retry-After): parked, with no
- * job, and woken per subscription (the probe, then the rest in pages), never one by one.
+ * job, and woken per subscription (the probe, then the rest in pages), never one by one. Only
+ * the deliveries move here: whether they may is the subscription's (SubscriptionDeliveryState),
+ * decided under its lock in the same unit of work.
  */
 export abstract class HeldDeliveries {
   /** Parks the claimed attempt with its subscription: unsent, uncounted, its lease given back. */
@@ -24,18 +32,16 @@ export abstract class HeldDeliveries {
    * are held when claimed. Returns how many.
    */
   abstract holdAll(subscriptionId: string, now: Date, limit: number): Promise<number>;
-  /** Subscriptions with held deliveries whose probe is due or which may release them now, at most `limit`; empty when none. */
-  abstract due(now: Date, limit: number): Promise<HeldSubscription[]>;
+  /** Subscriptions holding deliveries, after `after` in id order, at most `limit`. */
+  abstract holding(after: string, limit: number): Promise<HeldSubscription[]>;
   /**
-   * Takes the open breaker's probe if it is due and no one took it: a held delivery is woken as
-   * the probe (each in turn), the probe leased until `leaseUntil` (another may go after it if this one
-   * never reports). Null when none is held or the probe is not due.
+   * Wakes one held delivery as the breaker's probe: one never claimed when there is one, then
+   * each in turn after `lastProbeId`. Null when none is held.
    */
-  abstract wakeProbe(subscriptionId: string, now: Date, leaseUntil: Date): Promise<DeliveryJob | null>;
+  abstract wakeProbe(owner: HeldOwner, lastProbeId: string | null, now: Date): Promise<DeliveryJob | null>;
   /**
-   * Releases the next page (at most `pageSize`) of held deliveries at the plan's times, if the subscription may
-   * release now (its breaker closed, or it is off; no Retry-After; the last page's spread
-   * passed); the next page not before the plan's spread. Empty when nothing may go.
+   * Releases the next page (at most `pageSize`, oldest first) of held deliveries at the plan's
+   * times; the plan's spread says when the next page may go. No jobs when none is held.
    */
-  abstract release(subscriptionId: string, now: Date, pageSize: number, plan: ReleasePlan): Promise<DeliveryJob[]>;
+  abstract release(owner: HeldOwner, now: Date, pageSize: number, plan: ReleasePlan): Promise<{ jobs: DeliveryJob[]; spreadMs: number }>;
 }

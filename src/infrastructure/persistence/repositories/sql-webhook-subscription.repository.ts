@@ -27,6 +27,10 @@ export interface SubscriptionRow {
   breaker_probes: number;
   health_failing_sent_at: string | null;
   health_recovery_owed: boolean;
+  /** send_not_before in epoch ms, fractional (rate slots are finer than a millisecond). */
+  send_not_before_ms: number | null;
+  held_release_at: string | null;
+  breaker_probe_delivery_id: string | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -46,7 +50,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     if (options.forUpdate) requireTransaction(this.em, 'a subscription read for update');
     const rows = await sqlRows<SubscriptionRow>(
       this.em,
-      `SELECT * FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      `SELECT *, (extract(epoch FROM send_not_before) * 1000)::float8 AS send_not_before_ms FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [id, tenantId],
     );
     if (rows.length === 0) return null;
@@ -62,6 +66,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       rateLimitPerSecond: row.rate_limit_per_second,
       health: healthOf(row),
       healthNotices: { failingSentAt: row.health_failing_sent_at === null ? null : new Date(row.health_failing_sent_at), recoveryOwed: row.health_recovery_owed },
+      pace: { notBeforeMs: row.send_not_before_ms, nextReleaseAt: row.held_release_at === null ? null : new Date(row.held_release_at), lastProbeId: row.breaker_probe_delivery_id },
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
       deletedAt: row.deleted_at ? new Date(row.deleted_at) : null,
@@ -91,18 +96,19 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     return inserted.length === 1;
   }
 
-  async saveHealth(s: WebhookSubscription): Promise<void> {
+  async saveDeliveryState(s: WebhookSubscription): Promise<void> {
     const h = s.health;
     await writeForRelay(
       this.em,
       `WITH subscription AS (
          UPDATE webhook_subscriptions SET consecutive_failures = $3, last_success_at = $4, last_failure_at = $5, disable_at = $6, disabled_reason = $7,
-           breaker_probe_at = $8, breaker_probes = $9, active = $10, updated_at = $11, health_failing_sent_at = $12, health_recovery_owed = $13
+           breaker_probe_at = $8, breaker_probes = $9, active = $10, updated_at = $11, health_failing_sent_at = $12, health_recovery_owed = $13,
+           send_not_before = to_timestamp($14::float8 / 1000), held_release_at = $15, breaker_probe_delivery_id = $16
          WHERE id = $1 AND tenant_id = $2 RETURNING 1)
-       ${outboxInsert(14, { after: 'subscription' })}`,
+       ${outboxInsert(17, { after: 'subscription' })}`,
       [
         s.id, s.tenantId, h.consecutiveFailures, h.lastSuccessAt, h.lastFailureAt, h.disableAt, h.disabledReason, h.nextProbeAt, h.probesMade, s.active, s.updatedAt,
-        s.healthNotices.failingSentAt, s.healthNotices.recoveryOwed,
+        s.healthNotices.failingSentAt, s.healthNotices.recoveryOwed, s.pace.notBeforeMs, s.pace.nextReleaseAt, s.pace.lastProbeId,
         ...outboxParams(recordedEvents(s)),
       ],
     );

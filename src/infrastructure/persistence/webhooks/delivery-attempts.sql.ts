@@ -114,15 +114,7 @@ export const RECORD_ATTEMPTS_SQL = `WITH r AS (
                                                 created_at, trigger, redelivery_of)
          SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at,
                 trigger, redelivery_of FROM r
-         ON CONFLICT (delivery_id, attempt_number) DO NOTHING),
-       -- A healthy endpoint's last success, written at most once a second (the drain's many
-       -- successes would otherwise queue on the row's lock); one that was failing or turned off
-       -- is left to the subscription's own rules (WebhookSubscription.attemptFinished).
-       noted AS (
-         UPDATE webhook_subscriptions s SET last_success_at = ok.at
-         FROM (SELECT subscription_id, max(created_at) AS at FROM r WHERE status = 'delivered' GROUP BY subscription_id) ok
-         WHERE s.id = ok.subscription_id AND s.consecutive_failures = 0 AND s.disabled_reason IS NULL
-           AND (s.last_success_at IS NULL OR s.last_success_at < ok.at - interval '1 second'))
+         ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
        UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
        FROM r WHERE d.id = ANY($3::text[]) AND d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;

@@ -86,7 +86,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
             eventId: event.id,
             type: event.type,
             endpoint: endpointKey(event.tenant_id, s.url),
-            direct: directFirstAttempt(event, s, now),
+            ...firstAttempt(event, s, now),
           });
           if (chunk.length === INSERT_CHUNK) {
             deliveries.push(...(await insertDeliveries(em, chunk, now)));
@@ -125,34 +125,42 @@ interface NewDelivery {
   eventId: string;
   type: string;
   endpoint: string;
-  direct: DirectFirstAttempt | undefined;
+  direct?: DirectFirstAttempt;
+  /** Made held with its subscription (open breaker, Retry-After): no job; the worker's wake-up moves it. */
+  held?: true;
 }
 
 /**
- * The first attempt made ready to send, when what the relay read says it is to be sent at once
- * (the domain's decideAttempt, as a claim would decide it): no rate slot to take, no breaker open,
- * no Retry-After hold. Otherwise the attempt is claimed and decided when its job runs.
+ * The first attempt as what the relay read decides it (the domain's decideAttempt, as a claim
+ * would): made ready to send when it is to be sent at once (no rate slot to take, no breaker open,
+ * no Retry-After hold); made held when its subscription holds it, so that it is never claimed only
+ * to be parked (a held delivery is claimed at most twice: the probe, or its release); otherwise
+ * claimed and decided when its job runs.
  */
-function directFirstAttempt(event: ClaimedEvent, s: Subscription, now: Date): DirectFirstAttempt | undefined {
+function firstAttempt(event: ClaimedEvent, s: Subscription, now: Date): Pick<NewDelivery, 'direct' | 'held'> {
   const { subscription, pace } = deliveryStateOf(s);
   const step = decideAttempt({ eventType: event.type, manual: false, probe: false, subscription, pace }, now);
-  if (step.kind !== 'send') return undefined;
+  if (step.kind === 'hold') return { held: true };
+  if (step.kind !== 'send') return {};
   const trace = event.traceparent ? { traceparent: event.traceparent, tracestate: event.tracestate } : null;
-  return { readAt: now.getTime(), subscriptionId: s.id, version: s.version, healthy: s.healthy, eventId: event.id, eventType: event.type, body: event.body, trace };
+  return { direct: { readAt: now.getTime(), subscriptionId: s.id, version: s.version, healthy: s.healthy, eventId: event.id, eventType: event.type, body: event.body, trace } };
 }
 
-/** Inserts one chunk of deliveries; returns the jobs of those made now (not made before). */
+/** Inserts one chunk of deliveries (held ones with no time); returns the jobs of those made now (not made before), none for held ones. */
 async function insertDeliveries(em: EntityManager, chunk: NewDelivery[], now: Date): Promise<DeliveryJob[]> {
   const rows = await sqlRows<{ id: string }>(
     em,
     `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
-           SELECT id, tenant_id, subscription_id, event_id, event_type, 'pending', 0, $6, $6, $6
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS d(id, tenant_id, subscription_id, event_id, event_type)
+           SELECT id, tenant_id, subscription_id, event_id, event_type, 'pending', 0, CASE WHEN held THEN NULL ELSE $6::timestamptz END, $6, $6
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::bool[]) AS d(id, tenant_id, subscription_id, event_id, event_type, held)
            ON CONFLICT (event_id, subscription_id, manual_id) DO NOTHING RETURNING id`,
-    [chunk.map((r) => r.id), chunk.map((r) => r.tenantId), chunk.map((r) => r.subscriptionId), chunk.map((r) => r.eventId), chunk.map((r) => r.type), now],
+    [
+      chunk.map((r) => r.id), chunk.map((r) => r.tenantId), chunk.map((r) => r.subscriptionId), chunk.map((r) => r.eventId), chunk.map((r) => r.type), now,
+      chunk.map((r) => r.held === true),
+    ],
   );
   const made = new Set(rows.map((row) => row.id));
   return chunk
-    .filter((r) => made.has(r.id))
+    .filter((r) => made.has(r.id) && !r.held)
     .map((r) => ({ deliveryId: r.id, attempt: 1, delayMs: 0, tenantId: r.tenantId, endpoint: r.endpoint, ...(r.direct && { direct: r.direct }) }));
 }

@@ -4,8 +4,9 @@ import { DeliveryQueue } from '../../../../src/application/webhook/delivery/deli
 import { DeliveryClaims } from '../../../../src/application/webhook/delivery/delivery-claims.port';
 import { SubscriptionPace } from '../../../../src/application/webhook/delivery/subscription-pace.port';
 import { SubscriptionNow, SubscriptionTarget, SubscriptionTargets } from '../../../../src/application/webhook/delivery/subscription-targets.port';
-import { EndpointHealthUpdate } from '../../../../src/application/webhook/delivery/endpoint-health-update';
-import { HeldDeliveries } from '../../../../src/application/webhook/delivery/held-deliveries.port';
+import { SubscriptionDeliveryState } from '../../../../src/application/webhook/delivery/subscription-delivery-state';
+import { NO_PACE } from '../../../../src/domain/webhook/delivery-pace';
+import { HeldDeliveries, HeldOwner } from '../../../../src/application/webhook/delivery/held-deliveries.port';
 import { WakeHeldDeliveries } from '../../../../src/application/webhook/delivery/wake-held-deliveries.use-case';
 import { Random } from '../../../../src/application/webhook/delivery/random.port';
 import { AttemptLabel, WebhookSender } from '../../../../src/application/webhook/delivery/webhook-sender.port';
@@ -16,6 +17,7 @@ import { FixedClock } from '../../../support/fakes/fixed-clock';
 import { NO_ATTEMPT_YET } from '../../../../src/domain/webhook/endpoint-health';
 import { NOTHING_TOLD } from '../../../../src/domain/webhook/health-notices';
 import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
+import { StateOf } from '../../../../src/domain/shared/aggregate-root';
 import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
 import { InMemorySubscriptions } from '../../../support/fakes/in-memory-webhooks';
 
@@ -38,22 +40,9 @@ class FakeStore extends DeliveryClaims {
   }
 }
 class FakePace extends SubscriptionPace {
-  /** The subscription's next free rate slot (GCRA's theoretical arrival time), as PostgreSQL keeps it. */
-  nextSlot: Date | null = null;
-  slotsTaken = 0;
-  async takeRateSlot(_id: string, ratePerSecond: number, now: Date) {
-    const slot = this.nextSlot && this.nextSlot > now ? this.nextSlot : now;
-    this.nextSlot = new Date(slot.getTime() + 1000 / ratePerSecond);
-    this.slotsTaken++;
-    return slot;
-  }
   putOffs: { until: Date; slotTaken: boolean }[] = [];
   async putOff(_c: DeliveryClaim, until: Date, slotTaken: boolean) {
     this.putOffs.push({ until, slotTaken });
-  }
-  holds: Date[] = [];
-  async holdSubscription(_id: string, until: Date) {
-    this.holds.push(until);
   }
 }
 /** Held deliveries as PostgreSQL keeps them: parked ones, and the releases asked for. */
@@ -68,15 +57,15 @@ class FakeHeld extends HeldDeliveries {
     this.heldAll.push(subscriptionId);
     return 0;
   }
-  async due() {
+  async holding() {
     return [];
   }
   async wakeProbe() {
     return null;
   }
-  async release(subscriptionId: string) {
-    this.released.push(subscriptionId);
-    return [];
+  async release(owner: HeldOwner) {
+    this.released.push(owner.id);
+    return { jobs: [], spreadMs: 0 };
   }
 }
 /** Subscriptions' targets as the worker keeps them, by version. */
@@ -147,13 +136,14 @@ function setup() {
   const subscriptions = new InMemorySubscriptions();
   subscriptions.rows.set('whsub_1', WebhookSubscription.restore({
     id: 'whsub_1', tenantId: 't', url: 'https://hooks.example/x', events: ['page.version.created'], active: true, signingSecret: 'whsec_s', previousSecrets: [],
-    rateLimitPerSecond: null, health: NO_ATTEMPT_YET, healthNotices: NOTHING_TOLD, createdAt: clock.now(), updatedAt: clock.now(), deletedAt: null,
+    rateLimitPerSecond: null, health: NO_ATTEMPT_YET, healthNotices: NOTHING_TOLD, pace: NO_PACE, createdAt: clock.now(), updatedAt: clock.now(), deletedAt: null,
   }));
   const unitOfWork = new ImmediateUnitOfWork();
   const held = new FakeHeld();
-  const wake = new WakeHeldDeliveries(held, queue, clock, settings, random);
+  const state = new SubscriptionDeliveryState(subscriptions, unitOfWork, settings);
+  const wake = new WakeHeldDeliveries(held, state, queue, clock, settings, random);
   const targets = new FakeTargets();
-  const deliver = new DeliverWebhook(store, targets, pace, held, wake, new EndpointHealthUpdate(subscriptions, unitOfWork, settings), queue, sender, new FakeSigner(), settings, clock, random);
+  const deliver = new DeliverWebhook(store, targets, pace, held, wake, state, queue, sender, new FakeSigner(), settings, clock, random);
   store.claimable = {
     deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}', trace: TRACE,
     subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'], healthy: true, disabledReason: null, nextProbeAt: null },
@@ -163,7 +153,12 @@ function setup() {
     pace: { ratePerSecond: null, notBefore: null, slotAt: null },
   };
   const health = () => subscriptions.rows.get('whsub_1')!.health;
-  return { store, pace, held, queue, sender, deliver, clock, subscriptions, unitOfWork, health, targets };
+  /** The subscription's pace as its repository keeps it; `limit` sets its rate first. */
+  const stored = (change: Partial<StateOf<WebhookSubscription>> = {}) => {
+    subscriptions.rows.set('whsub_1', WebhookSubscription.restore({ ...subscriptions.rows.get('whsub_1')!, ...change }));
+    return subscriptions.rows.get('whsub_1')!;
+  };
+  return { stored, store, pace, held, queue, sender, deliver, clock, subscriptions, unitOfWork, health, targets };
 }
 
 describe('DeliverWebhook', () => {
@@ -307,10 +302,20 @@ describe('DeliverWebhook', () => {
     expect(subscriptions.events.map((e) => e.type)).toEqual(['webhook_subscription.failing', 'webhook_subscription.recovered']);
   });
 
-  it('leaves a healthy endpoint’s success to the record (no health update under the row lock)', async () => {
-    const { deliver, unitOfWork } = setup();
+  it('notes a healthy endpoint’s last success at most once a second (a drain would queue on the row lock)', async () => {
+    const { deliver, unitOfWork, clock, health } = setup();
     await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
-    expect(unitOfWork.runs).toBe(0);
+    expect(unitOfWork.runs).toBe(1);
+    expect(health().lastSuccessAt).toEqual(clock.now());
+    const first = clock.now();
+    clock.advance(999);
+    await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
+    expect(unitOfWork.runs).toBe(1);
+    expect(health().lastSuccessAt).toEqual(first);
+    clock.advance(1);
+    await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
+    expect(unitOfWork.runs).toBe(2);
+    expect(health().lastSuccessAt).toEqual(clock.now());
   });
 
   it('does nothing for an attempt it cannot claim (a duplicate job)', async () => {
@@ -379,7 +384,7 @@ describe('DeliverWebhook', () => {
 
   describe('receivers set the pace', () => {
     it('after a 429 with Retry-After retries no sooner than asked, and holds every attempt to that subscription until then', async () => {
-      const { deliver, pace, store, queue } = setup();
+      const { deliver, store, queue, stored } = setup();
       const sender = (deliver as unknown as { sender: FakeSender }).sender;
       sender.answers = [{ statusCode: 429, retryAfterMs: 4000 }];
       const report = await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
@@ -387,14 +392,14 @@ describe('DeliverWebhook', () => {
       // The schedule says 1 s (±20 %); the receiver said 4 s.
       expect(store.recorded[0].next).toEqual({ status: 'pending', nextAttemptAt: new Date('2026-11-22T12:00:04.000Z') });
       expect(queue.jobs[0].delayMs).toBe(4000);
-      expect(pace.holds).toEqual([new Date('2026-11-22T12:00:04.000Z')]);
+      expect(stored().pace.notBeforeMs).toBe(new Date('2026-11-22T12:00:04.000Z').getTime());
     });
 
     it('bounds a Retry-After of days at a day', async () => {
-      const { deliver, pace, store } = setup();
+      const { deliver, stored } = setup();
       (deliver as unknown as { sender: FakeSender }).sender.answers = [{ statusCode: 503, retryAfterMs: 30 * 86_400_000 }];
       await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
-      expect(pace.holds).toEqual([new Date('2026-11-23T12:00:00.000Z')]);
+      expect(stored().pace.notBeforeMs).toBe(new Date('2026-11-23T12:00:00.000Z').getTime());
     });
 
     it('holds a scheduled attempt, unsent and uncounted, while its subscription is held by a Retry-After: parked, no job', async () => {
@@ -420,7 +425,8 @@ describe('DeliverWebhook', () => {
     });
 
     it('at a rate of 5 a second sends the first at once and gives the next ones slots 200 ms apart, kept when their jobs come back', async () => {
-      const { deliver, pace, store, sender, clock } = setup();
+      const { deliver, pace, store, sender, clock, stored } = setup();
+      stored({ rateLimitPerSecond: 5 });
       store.claimable!.pace = { ratePerSecond: 5, notBefore: null, slotAt: null };
       const reports = [];
       for (let i = 0; i < 3; i++) reports.push(await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 }));
@@ -431,25 +437,26 @@ describe('DeliverWebhook', () => {
       ]);
       // The second comes back at its slot: sent without taking another.
       clock.advance(200);
-      store.claimable!.pace = { ratePerSecond: 5, notBefore: pace.nextSlot, slotAt: new Date('2026-11-22T12:00:00.200Z') };
-      const taken = pace.slotsTaken;
+      const nextSlot = stored().pace.notBeforeMs;
+      store.claimable!.pace = { ratePerSecond: 5, notBefore: new Date(nextSlot!), slotAt: new Date('2026-11-22T12:00:00.200Z') };
       expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
-      expect(pace.slotsTaken).toBe(taken);
+      expect(stored().pace.notBeforeMs).toBe(nextSlot);
       expect(sender.sent).toHaveLength(2);
     });
 
     it('gives an attempt that comes back late for its slot a new one, so it cannot land next to the following slot', async () => {
-      const { deliver, pace, store, sender, clock } = setup();
+      const { deliver, pace, store, sender, clock, stored } = setup();
       // Its slot was 12:00:00.000; the job comes back 120 ms late (over the 100 ms allowed at 5 a second).
       clock.advance(120);
-      pace.nextSlot = new Date('2026-11-22T12:00:00.400Z');
-      store.claimable!.pace = { ratePerSecond: 5, notBefore: pace.nextSlot, slotAt: new Date('2026-11-22T12:00:00.000Z') };
+      stored({ rateLimitPerSecond: 5, pace: { ...NO_PACE, notBeforeMs: new Date('2026-11-22T12:00:00.400Z').getTime() } });
+      store.claimable!.pace = { ratePerSecond: 5, notBefore: new Date('2026-11-22T12:00:00.400Z'), slotAt: new Date('2026-11-22T12:00:00.000Z') };
       const report = await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
       expect(report.outcome).toBe('put off');
       expect(pace.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:00.400Z'), slotTaken: true }]);
       expect(sender.sent).toEqual([]);
       // 90 ms late is within it: sent.
       const again = setup();
+      again.stored({ rateLimitPerSecond: 5 });
       again.clock.advance(90);
       again.store.claimable!.pace = { ratePerSecond: 5, notBefore: null, slotAt: new Date('2026-11-22T12:00:00.000Z') };
       expect((await again.deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');

@@ -100,12 +100,10 @@ describe('5,000 deliveries held behind an open breaker', () => {
       expect(most).toBeLessThanOrEqual(2);
       expect(latencies.length).toBeGreaterThan(5);
       // The released backlog is handed out after fresh jobs (BullMQ priority), so tenant B's sends
-      // do not queue behind it: 148 ms alone, 217–308 ms with a core kept busy and two delivery
-      // suites beside it, 312–780 ms in six clean-clone CI runs, once 1,347 ms in a full `npm test`
-      // (before, with the backlog first: up to 2.18 s). Issue 42's 1 s is what it is measured
-      // against (printed below); the bound stays at 2 s so that the suite tests fairness, not how
-      // much of this machine the other suites leave the worker.
-      expect(Math.max(...latencies)).toBeLessThan(2000);
+      // do not queue behind it. Issue 42's bound. This file runs alone (scripts/test.sh): beside
+      // the 50,000-delivery fan-out suite it once measured 2.07 s, which was that suite's share
+      // of the two cores, not fairness; alone with both cores kept busy by `yes`, 597–826 ms.
+      expect(Math.max(...latencies)).toBeLessThan(1000);
       expect(Math.max(...rss)).toBeLessThan(300);
       process.stdout.write(
         `storm: ${HELD} held behind the breaker (${failedBeforeHealing} attempts failed first, 3 probes); healed, all delivered ${(drainedIn / 1000).toFixed(1)} s later; ` +
