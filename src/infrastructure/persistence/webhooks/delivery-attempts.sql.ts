@@ -71,7 +71,7 @@ export interface ClaimRow {
  * indexes. The claim commits without waiting for the disk (synchronous_commit off for this statement's
  * own transaction only): it is a lease, not a fact. Lost in a crash of PostgreSQL, the
  * delivery is simply pending again and is sent by the next job or the sweeper, as after a
- * killed worker (decisions.md 28 and 55). The attempt's record stays durable. This halves
+ * killed worker (decisions.md 28 and 55). Since decisions.md 130 the record commits so too. This halved
  * the disk flushes a delivery waits for; the drain was waiting on them (IO:WALSync,
  * LWLock:WALWrite in pg_stat_activity).
  *
@@ -102,9 +102,13 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
  * Writes a group of attempts: each one's log row (once per attempt number) and its delivery's next
  * state, only if the delivery is still at the attempt before and unfinished (a first attempt sent
  * without a claim holds no lease: one a claim ended meanwhile stays ended). `d.id = ANY($3)` keeps the update on
- * the primary key however stale the statistics (see the claim).
+ * the primary key however stale the statistics (see the claim). It commits without waiting for
+ * the disk, as the claim does (decisions.md 130): lost in a crash of PostgreSQL, a record leaves
+ * its delivery pending, and the delivery is sent again (at least once, never lost); a connection
+ * cut still fails the statement before anything is taken as written.
  */
-export const RECORD_ATTEMPTS_SQL = `WITH r AS (
+export const RECORD_ATTEMPTS_SQL = `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)),
+       r AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[],
                               $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::timestamptz[], $15::text[], $16::text[])
            AS r(id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms,
@@ -117,4 +121,4 @@ export const RECORD_ATTEMPTS_SQL = `WITH r AS (
          ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
        UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
-       FROM r WHERE d.id = ANY($3::text[]) AND d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;
+       FROM r CROSS JOIN unflushed WHERE d.id = ANY($3::text[]) AND d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;
