@@ -1,5 +1,4 @@
-import { DomainEvent } from '../shared/domain-event';
-import { newTypeId } from '../shared/type-id';
+import { DomainEvent, domainEvent } from '../shared/domain-event';
 
 /** Payload of `page.version.created`: what a receiver needs to fetch or show the new version. */
 export interface PageVersionCreatedData {
@@ -18,17 +17,11 @@ export function pageVersionCreated(input: {
   version: number;
   at: Date;
 }): DomainEvent<PageVersionCreatedData> {
-  return {
-    id: newTypeId('evt', input.at.getTime()),
-    type: 'page.version.created',
-    tenantId: input.tenantId,
-    occurredAt: input.at,
-    data: {
-      pageVersionId: input.pageVersionId,
-      pageId: input.pageId,
-      pageGroupId: input.pageGroupId,
-      version: input.version,
-      createdAt: input.at.toISOString(),
-    },
-  };
+  return domainEvent('page.version.created', input.tenantId, input.at, {
+    pageVersionId: input.pageVersionId,
+    pageId: input.pageId,
+    pageGroupId: input.pageGroupId,
+    version: input.version,
+    createdAt: input.at.toISOString(),
+  });
 }

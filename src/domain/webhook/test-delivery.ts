@@ -1,6 +1,6 @@
 import { TEST_EVENT_TYPE } from '../events/event-catalogue';
 import { AggregateRoot, StateOf } from '../shared/aggregate-root';
-import { DomainEvent } from '../shared/domain-event';
+import { DomainEvent, domainEvent } from '../shared/domain-event';
 import { newTypeId } from '../shared/type-id';
 
 export interface WebhookTestData {
@@ -25,13 +25,7 @@ export class TestDelivery extends AggregateRoot<StateOf<TestDelivery>> {
   }
 
   static to(subscription: { tenantId: string; subscriptionId: string }, now: Date): TestDelivery {
-    const event: DomainEvent<WebhookTestData> = {
-      id: newTypeId('evt', now.getTime()),
-      type: TEST_EVENT_TYPE,
-      tenantId: subscription.tenantId,
-      occurredAt: now,
-      data: { subscriptionId: subscription.subscriptionId },
-    };
+    const event: DomainEvent<WebhookTestData> = domainEvent(TEST_EVENT_TYPE, subscription.tenantId, now, { subscriptionId: subscription.subscriptionId });
     const delivery = new TestDelivery(newTypeId('whdlv', now.getTime()), subscription.tenantId, subscription.subscriptionId, event.id, now);
     delivery.record(event);
     return delivery;

@@ -1,5 +1,4 @@
-import { DomainEvent } from '../shared/domain-event';
-import { newTypeId } from '../shared/type-id';
+import { DomainEvent, domainEvent } from '../shared/domain-event';
 import { HealthChange } from './endpoint-health';
 import { SubscriptionViewSource, toSubscriptionView, WebhookSubscriptionView } from './webhook-subscription.view';
 
@@ -12,11 +11,5 @@ export const HEALTH_EVENT_TYPES = {
 
 /** Its data is the subscription as GET answers it (never its secret), with its health after the change. */
 export function healthEvent(change: Exclude<HealthChange, null>, subscription: SubscriptionViewSource & { tenantId: string }, at: Date): DomainEvent<WebhookSubscriptionView> {
-  return {
-    id: newTypeId('evt', at.getTime()),
-    type: HEALTH_EVENT_TYPES[change],
-    tenantId: subscription.tenantId,
-    occurredAt: at,
-    data: toSubscriptionView(subscription),
-  };
+  return domainEvent(HEALTH_EVENT_TYPES[change], subscription.tenantId, at, toSubscriptionView(subscription));
 }
