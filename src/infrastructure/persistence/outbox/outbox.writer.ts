@@ -21,6 +21,8 @@ export function eventBody(event: DomainEvent): string {
 // Every outbox row is written from these, inside the statement that writes what it reports.
 // The trace context is the one the statement runs in: its deliveries' attempts join that trace.
 const OUTBOX_COLUMNS = 'id, tenant_id, type, body, created_at, traceparent, tracestate';
+/** How a statement that writes events begins them (outboxInsert): such a statement wakes the relay. */
+const OUTBOX_TABLE_INSERT = 'INSERT INTO outbox_events';
 const OUTBOX_RECORD = 'id text, tenant_id text, type text, body json, created_at timestamptz, traceparent text, tracestate text';
 // `body` arrives as a JSON value inside the parameter, not as a string in it: PostgreSQL's json
 // type keeps a value's text exactly as given, so `body::text` is the event's body byte for byte,
@@ -44,7 +46,7 @@ export function outboxInsert(param: number, options: { after?: string; relayed?:
   const columns = options.relayed ? `${OUTBOX_COLUMNS}, published_at` : OUTBOX_COLUMNS;
   const values = options.relayed ? `${OUTBOX_VALUES}, e.created_at` : OUTBOX_VALUES;
   const when = options.after ? ` WHERE EXISTS (SELECT 1 FROM ${options.after})` : '';
-  return `INSERT INTO outbox_events (${columns}) SELECT ${values} FROM json_to_recordset($${param}::json) AS e(${OUTBOX_RECORD})${when}`;
+  return `${OUTBOX_TABLE_INSERT} (${columns}) SELECT ${values} FROM json_to_recordset($${param}::json) AS e(${OUTBOX_RECORD})${when}`;
 }
 
 /**
@@ -59,6 +61,19 @@ export function outboxParams(events: readonly DomainEvent[]): unknown[] {
       `{"id":${JSON.stringify(e.id)},"tenant_id":${JSON.stringify(e.tenantId)},"type":${JSON.stringify(e.type)},"body":${eventBody(e)},"created_at":${JSON.stringify(e.occurredAt.toISOString())},${context}}`,
   );
   return [`[${rows.join(',')}]`];
+}
+
+/**
+ * The one way a repository writes aggregates (issue 43, item 1): `text` runs only once every event
+ * the aggregates recorded has been taken into its parameters (`outboxParams(recordedEvents(…))`,
+ * written by the statement's `outboxInsert`). An aggregate still holding one would lose it without
+ * a word, so the write throws instead, before anything is written (and the unit of work rolls
+ * back). A statement that writes events wakes the relay after the unit of work commits.
+ */
+export function writeAggregates<T>(em: EntityManager, aggregates: readonly AggregateRoot[], text: string, params: readonly unknown[]): Promise<T[]> {
+  const unsaved = aggregates.flatMap((aggregate) => aggregate.peekEvents().map((event) => event.type));
+  if (unsaved.length > 0) return Promise.reject(new Error(`events recorded and not written by the repository's statement: ${unsaved.join(', ')}`));
+  return text.includes(OUTBOX_TABLE_INSERT) ? writeForRelay<T>(em, text, params) : sqlRows<T>(em, text, params);
 }
 
 /**

@@ -5,7 +5,7 @@ import { BrandRepository } from '../../../domain/brand/brand-repository.port';
 import { Appearance, BrandState } from '../../../domain/brand/brand.state';
 import { BoundedMemo } from '../../memo/bounded-memo';
 import { Theme } from '../../../domain/brand/theme';
-import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
+import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
 import { storedBrandView } from '../stored/stored-views';
 
@@ -99,8 +99,9 @@ export class SqlBrandRepository extends BrandRepository {
   // The events' rows are written by the same statement, after the brand's: atomic without a
   // transaction of its own (a create is one statement), and only if the brand's row was written.
   async add(brand: Brand): Promise<void> {
-    const rows = await writeForRelay<{ version: string }>(
+    const rows = await writeAggregates<{ version: string }>(
       this.em,
+      [brand],
       INSERT_BRAND,
       [brand.id, brand.tenantId, ...this.fields(brand), brand.createdAt, brand.updatedAt, storedBrandView(brand), ...outboxParams(recordedEvents(brand))],
     );
@@ -119,8 +120,9 @@ export class SqlBrandRepository extends BrandRepository {
 
   /** The UPDATE and its events in one statement; with `version`, only if the row is still that version. */
   private async update(brand: Brand, version: string | null): Promise<boolean> {
-    const rows = await writeForRelay<{ version: string }>(
+    const rows = await writeAggregates<{ version: string }>(
       this.em,
+      [brand],
       UPDATE_BRAND,
       [...this.fields(brand), brand.updatedAt, storedBrandView(brand), brand.id, brand.tenantId, version, ...outboxParams(recordedEvents(brand))],
     );

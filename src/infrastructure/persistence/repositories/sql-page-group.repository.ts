@@ -5,6 +5,7 @@ import { PageGroupRepository } from '../../../domain/page-group/page-group-repos
 import { pagesCountOf } from '../stored/page-count.sql';
 import { requireTransaction, sqlQuery, sqlRows } from '../connection/sql-statement';
 import { storedPageGroupView } from '../stored/stored-views';
+import { writeAggregates } from '../outbox/outbox.writer';
 import { BoundedMemo } from '../../memo/bounded-memo';
 
 interface PageGroupRow {
@@ -80,8 +81,9 @@ export class SqlPageGroupRepository extends PageGroupRepository {
   }
 
   async add(group: PageGroup): Promise<void> {
-    await sqlQuery(
+    await writeAggregates(
       this.em,
+      [group],
       `INSERT INTO page_groups (id, tenant_id, created_at, ${OWN_COLUMNS})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::json, $12::json, $13::json, $14, $15, $16, $17)`,
       [group.id, group.tenantId, group.createdAt, ...this.ownFields(group)],
@@ -89,8 +91,9 @@ export class SqlPageGroupRepository extends PageGroupRepository {
   }
 
   async save(group: PageGroup): Promise<void> {
-    await sqlQuery(
+    await writeAggregates(
       this.em,
+      [group],
       `UPDATE page_groups SET (${OWN_COLUMNS}) = ($1, $2, $3, $4, $5, $6, $7, $8::json, $9::json, $10::json, $11, $12, $13, $14)
        WHERE id = $15 AND tenant_id = $16`,
       [...this.ownFields(group), group.id, group.tenantId],

@@ -6,7 +6,7 @@ import { PageVersion } from '../../../domain/page/page-version';
 import { PageRepository } from '../../../domain/page/page-repository.port';
 import { PageVersionRepository } from '../../../domain/page/page-version-repository.port';
 import { ConcurrentChangeError, NotFoundError } from '../../../domain/shared/domain-error';
-import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
+import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
 
 interface PageRow {
@@ -63,7 +63,7 @@ export class SqlPageRepository extends PageRepository {
     // one. Still exact: a delete that committed first has set `live` false (trigger of
     // Migration...20261123000000), so the count matches nothing (READ COMMITTED re-reads the row
     // after the wait) and the page is a 404; a delete that comes later waits for this commit.
-    const rows = await writeForRelay<{ n: number }>(this.em, CREATE_PAGE, [
+    const rows = await writeAggregates<{ n: number }>(this.em, [page, firstVersion], CREATE_PAGE, [
       page.pageGroupId, randomInt(PAGE_COUNTER_SHARDS), page.tenantId,
       page.id, page.pageTemplateId, page.supplementaryContext, page.createdAt, page.updatedAt,
       firstVersion.id, firstVersion.number, firstVersion.createdAt,
@@ -114,7 +114,7 @@ export class SqlPageVersionRepository extends PageVersionRepository {
   /** One statement: the version, the page's new content and their events. */
   async saveNew(page: Page, version: PageVersion): Promise<void> {
     try {
-      await writeForRelay(this.em, CREATE_VERSION, [
+      await writeAggregates(this.em, [page, version], CREATE_VERSION, [
         version.id, version.tenantId, version.pageId, version.pageGroupId, version.number, version.pageTemplateId, version.supplementaryContext, version.createdAt,
         page.updatedAt,
         ...outboxParams(recordedEvents(page, version)),

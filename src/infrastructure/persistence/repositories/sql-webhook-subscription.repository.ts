@@ -7,7 +7,7 @@ import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-s
 import { SecretCipher } from '../../crypto/secret-cipher';
 import { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
-import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
+import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
 
 export interface SubscriptionRow {
   id: string;
@@ -85,8 +85,9 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     // reference the tenant are not held up) until the unit of work commits; the count is then a
     // new statement, which sees what the one before committed.
     await sqlRows(this.em, 'SELECT 1 FROM tenants WHERE id = $1 FOR NO KEY UPDATE', [s.tenantId]);
-    const inserted = await sqlRows<{ id: string }>(
+    const inserted = await writeAggregates<{ id: string }>(
         this.em,
+        [s],
         `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at, rate_limit_per_second)
          SELECT $1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $11
          WHERE (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id = $2 AND deleted_at IS NULL) < $10
@@ -98,8 +99,9 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
 
   async saveDeliveryState(s: WebhookSubscription): Promise<void> {
     const h = s.health;
-    await writeForRelay(
+    await writeAggregates(
       this.em,
+      [s],
       `WITH subscription AS (
          UPDATE webhook_subscriptions SET consecutive_failures = $3, last_success_at = $4, last_failure_at = $5, disable_at = $6, disabled_reason = $7,
            breaker_probe_at = $8, breaker_probes = $9, active = $10, updated_at = $11, health_failing_sent_at = $12, health_recovery_owed = $13,
@@ -116,8 +118,9 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
 
   async saveSecrets(s: WebhookSubscription): Promise<void> {
     const previous: StoredPreviousSecret[] = s.previousSecrets.map((old) => ({ secret: this.cipher.encrypt(old.secret), expiresAt: old.expiresAt.toISOString() }));
-    await sqlRows(
+    await writeAggregates(
       this.em,
+      [s],
       `UPDATE webhook_subscriptions SET signing_secret_encrypted = $1, previous_signing_secrets = $2::jsonb, updated_at = $3 WHERE id = $4 AND tenant_id = $5`,
       [this.cipher.encrypt(s.signingSecret), JSON.stringify(previous), s.updatedAt, s.id, s.tenantId],
     );
@@ -127,8 +130,9 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     // Secrets change only by a rotation (saveSecrets): a PATCH never re-encrypts them. Old
     // secrets the aggregate dropped as expired are removed from the stored list as they are
     // (told apart by their expiry; the caller holds the row lock, so the list is the one loaded).
-    await sqlRows(
+    await writeAggregates(
       this.em,
+      [s],
       `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5, rate_limit_per_second = $9,
          consecutive_failures = $10, disable_at = $11, disabled_reason = $12, breaker_probe_at = $13, breaker_probes = $14,
          previous_signing_secrets = (SELECT coalesce(jsonb_agg(old ORDER BY n), '[]'::jsonb)

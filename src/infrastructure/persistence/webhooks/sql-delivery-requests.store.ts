@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DeliveryRequests, ManualDelivery } from '../../../application/webhook/subscriptions/delivery-requests.port';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { TestDelivery } from '../../../domain/webhook/test-delivery';
-import { outboxInsert, outboxParams, recordedEvents, writeForRelay } from '../outbox/outbox.writer';
+import { outboxInsert, outboxParams, recordedEvents, writeAggregates, writeForRelay } from '../outbox/outbox.writer';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
 
 /** A manual delivery row: `manual_id` is its own id; the relay hands it to the queue (enqueued_at NULL). */
@@ -101,8 +101,9 @@ export class SqlDeliveryRequests extends DeliveryRequests {
     if ((await this.room(delivery.tenantId, pendingMax)) === 0) return 'no-room';
     // The event in the log as relayed already: the relay fans events out to subscriptions, this
     // one has its only delivery here, written by the same statement.
-    await writeForRelay(
+    await writeAggregates(
       this.em,
+      [delivery],
       `WITH event AS (${outboxInsert(5, { relayed: true })} RETURNING id, type)
        ${INSERT_MANUAL} SELECT $1, $2, $3, event.id, event.type, 'pending', 0, $4, $4, $4, $1, NULL FROM event`,
       [delivery.id, delivery.tenantId, delivery.subscriptionId, delivery.createdAt, ...outboxParams(recordedEvents(delivery))],
