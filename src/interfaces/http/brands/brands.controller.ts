@@ -31,7 +31,7 @@ export class BrandsController {
   @ApiErrors(400)
   @Header('Content-Type', 'application/json; charset=utf-8')
   async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<string> {
-    // Each brand's JSON is kept by PostgreSQL (Migration...060000): sent as it is.
+    // Each brand's JSON is stored with its row by every writer (view_json, decisions.md 77): sent as it is.
     const page = await this.listBrands.execute({ tenantId, ...toListRequest('brands', 'brand', query) });
     return toEnvelopeJson('brands', page);
   }

@@ -1,0 +1,39 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+// Issue 43, item 5: the docs that describe the code as it is name only files that exist. A file
+// may be named by its path from the repository's root or by its last folders (as
+// docs/architecture.md names them in a room's paragraph: `outbox/relay-wake.ts`).
+// docs/decisions.md and docs/performance-analysis.md are records of their day and keep the names
+// of their day.
+const ROOT = join(__dirname, '..', '..', '..');
+const DOCS = ['docs/architecture.md', 'docs/webhooks.md', 'docs/scaling.md', 'README.md'].filter((doc) => existsSync(join(ROOT, doc)));
+const PATH = /(?<![\w/.:-])((?:[\w-]+\/)+[\w.-]+\.(?:ts|mjs|cjs|js|sh|json|md))(?![\w/])/g;
+
+/** The paths a document names (code spans and text alike), but URLs, globs and the build's output (dist/). */
+export function namedPaths(text: string): string[] {
+  return [...new Set([...text.matchAll(PATH)].map((m) => m[1]))].filter((path) => !path.includes('*') && !path.startsWith('dist/'));
+}
+
+describe('the docs of the code as it is', () => {
+  it('find paths in a text: rooted, relative to src/, in code spans, not in URLs', () => {
+    expect(namedPaths('see `src/main.ts`, (interfaces/http/openapi/same-shape.ts) and https://example.com/a/b.md, node_modules/x/*.js or dist/main.js')).toEqual([
+      'src/main.ts',
+      'interfaces/http/openapi/same-shape.ts',
+    ]);
+  });
+
+  it.each(DOCS)('%s names only files that exist', (doc) => {
+    const files = ['src', 'test', 'bench', 'scripts', 'docs', 'openapi', 'client', 'examples'].flatMap((top) => filesUnder(top));
+    const exists = (path: string) => files.some((file) => file === path || file.endsWith(`/${path}`));
+    expect(namedPaths(readFileSync(join(ROOT, doc), 'utf8')).filter((path) => !exists(path))).toEqual([]);
+  });
+});
+
+/** Every file below a top folder of the repository, as paths from its root. */
+function filesUnder(top: string): string[] {
+  if (!existsSync(join(ROOT, top))) return [];
+  return (readdirSync(join(ROOT, top), { recursive: true, withFileTypes: true }) as { name: string; parentPath: string; isFile(): boolean }[])
+    .filter((entry) => entry.isFile() && !entry.parentPath.includes('node_modules'))
+    .map((entry) => join(entry.parentPath, entry.name).slice(ROOT.length + 1));
+}
