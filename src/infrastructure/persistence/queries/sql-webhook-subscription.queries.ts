@@ -6,7 +6,7 @@ import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/web
 import { DeliveryAttemptView, toDeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { EventType } from '../../../domain/events/event-catalogue';
 import { sqlParams, sqlRows } from '../connection/sql-statement';
-import { HEALTH_COLUMNS, HealthColumns, healthOf } from '../repositories/sql-webhook-subscription.repository';
+import { HEALTH_COLUMNS, HealthColumns, healthOf } from '../stored/webhook-subscription.row';
 
 @Injectable()
 export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {

@@ -1,40 +1,12 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { EventType } from '../../../domain/events/event-catalogue';
 import { WebhookSubscription } from '../../../domain/webhook/webhook-subscription';
-import { DisabledReason, EndpointHealth } from '../../../domain/webhook/endpoint-health';
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { SecretCipher } from '../../crypto/secret-cipher';
 import { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
+import { healthOf, SubscriptionRow } from '../stored/webhook-subscription.row';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
 import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
-
-export interface SubscriptionRow {
-  id: string;
-  tenant_id: string;
-  url: string;
-  events: EventType[];
-  active: boolean;
-  signing_secret_encrypted: string;
-  previous_signing_secrets: StoredPreviousSecret[];
-  rate_limit_per_second: number | null;
-  consecutive_failures: number;
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  disable_at: string | null;
-  disabled_reason: DisabledReason | null;
-  breaker_probe_at: string | null;
-  breaker_probes: number;
-  health_failing_sent_at: string | null;
-  health_recovery_owed: boolean;
-  /** send_not_before in epoch ms, fractional (rate slots are finer than a millisecond). */
-  send_not_before_ms: number | null;
-  held_release_at: string | null;
-  breaker_probe_delivery_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
 
 /** Plain SQL rather than an entity mapping: the secret column is encrypted on the way in and out. */
 @Injectable()
@@ -144,23 +116,4 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       ],
     );
   }
-}
-
-/** The health columns of a subscription's row (the worker writes them; a PATCH may clear them). */
-export type HealthColumns = Pick<SubscriptionRow, 'consecutive_failures' | 'last_success_at' | 'last_failure_at' | 'disable_at' | 'disabled_reason' | 'breaker_probe_at' | 'breaker_probes'>;
-
-/** The columns of HealthColumns, for a SELECT. */
-export const HEALTH_COLUMNS = 'consecutive_failures, last_success_at, last_failure_at, disable_at, disabled_reason, breaker_probe_at, breaker_probes';
-
-export function healthOf(row: HealthColumns): EndpointHealth {
-  const at = (value: string | Date | null) => (value === null ? null : new Date(value));
-  return {
-    consecutiveFailures: row.consecutive_failures,
-    lastSuccessAt: at(row.last_success_at),
-    lastFailureAt: at(row.last_failure_at),
-    disableAt: at(row.disable_at),
-    disabledReason: row.disabled_reason,
-    nextProbeAt: at(row.breaker_probe_at),
-    probesMade: row.breaker_probes,
-  };
 }
