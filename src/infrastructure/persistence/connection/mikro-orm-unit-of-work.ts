@@ -1,7 +1,7 @@
 import { EntityManager, RequestContext } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../../application/shared/unit-of-work.port';
-import { wakingRelayAfter } from '../outbox/relay-wake';
+import { committedThen } from './after-commit';
 
 @Injectable()
 export class MikroOrmUnitOfWork extends UnitOfWork {
@@ -11,14 +11,15 @@ export class MikroOrmUnitOfWork extends UnitOfWork {
 
   /**
    * Repositories use the context EntityManager, which inside here is the transaction's fork.
-   * Rows for the relay written inside wake it once this, the outermost transaction, has committed.
+   * What the writes inside asked for after the commit (the relay's wake-up) runs once this, the
+   * outermost transaction, has committed (connection/after-commit.ts).
    */
   run<T>(work: () => Promise<T>): Promise<T> {
-    return this.inContext(() => wakingRelayAfter(this.em, () => this.em.transactional(() => work())));
+    return this.inContext(() => committedThen(() => this.em.transactional(() => work())));
   }
 
   runOneWrite<T>(work: () => Promise<T>): Promise<T> {
-    return this.inContext(() => wakingRelayAfter(this.em, work));
+    return this.inContext(() => committedThen(work));
   }
 
   /** A request or a CLI command has its context already; the worker's use cases get one here. */

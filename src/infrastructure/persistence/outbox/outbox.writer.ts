@@ -81,6 +81,6 @@ export function writeAggregates<T>(em: EntityManager, aggregates: readonly Aggre
  * queue) on the unit of work's connection; the unit of work wakes the relay after its commit.
  */
 export function writeForRelay<T>(em: EntityManager, text: string, params: readonly unknown[]): Promise<T[]> {
-  noteRelayWork();
+  noteRelayWork(em);
   return sqlRows<T>(em, text, params);
 }

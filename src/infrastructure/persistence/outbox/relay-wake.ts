@@ -1,47 +1,27 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { afterCommit } from '../connection/after-commit';
 import { sqlRows } from '../connection/sql-statement';
 
 export const OUTBOX_CHANNEL = 'outbox_events';
 
-/**
- * The relay's wake-up (NOTIFY) is sent by the unit of work after its transaction commits, never
- * inside it. A transaction that has issued NOTIFY takes one lock for the whole database at its
- * commit and keeps it until its commit record is on disk, so every event-writing commit of every
- * process waited for the previous one's flush, one flush at a time (pg_stat_activity showed POST
- * pages queued behind each other's WAL flushes). Sent afterwards, from no transaction, the
- * NOTIFY writes nothing to the WAL and holds that lock for microseconds.
- *
- * Lost wake-ups cost latency only: the relay also polls (WEBHOOK_RELAY_POLL_MS), and a process
- * that dies between the commit and the NOTIFY leaves its work for that poll.
- */
-interface Scope {
-  wroteRelayWork: boolean;
-}
-const scope = new AsyncLocalStorage<Scope>();
+// The relay's wake-up (NOTIFY) is sent by the unit of work after its transaction commits, never
+// inside it. A transaction that has issued NOTIFY takes one lock for the whole database at its
+// commit and keeps it until its commit record is on disk, so every event-writing commit of every
+// process waited for the previous one's flush, one flush at a time (pg_stat_activity showed POST
+// pages queued behind each other's WAL flushes). Sent afterwards, from no transaction, the
+// NOTIFY writes nothing to the WAL and holds that lock for microseconds.
+//
+// Lost wake-ups cost latency only: the relay also polls (WEBHOOK_RELAY_POLL_MS), and a process
+// that dies between the commit and the NOTIFY leaves its work for that poll.
 
 /**
- * Runs `work` (the unit of work's transaction, or its one statement) and wakes the relay once it
- * has committed, if it wrote rows for the relay. Nested inside another such scope, it leaves that
- * to the outermost one, which commits last. Only the unit of work calls this.
- */
-export async function wakingRelayAfter<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
-  if (scope.getStore()) return work();
-  const state: Scope = { wroteRelayWork: false };
-  const result = await scope.run(state, work);
-  if (state.wroteRelayWork) wakeRelay(em);
-  return result;
-}
-
-/**
- * Called by the writer of rows for the relay (outbox.writer.ts) before it writes them. Outside a
+ * Called by the writer of rows for the relay (outbox.writer.ts) before it writes them: the relay
+ * is woken after the surrounding unit of work commits (connection/after-commit.ts). Outside a
  * unit of work it throws: such rows would wait for the relay's poll, and a use case that forgot
  * its unit of work would be found only by its latency.
  */
-export function noteRelayWork(): void {
-  const state = scope.getStore();
-  if (!state) throw new Error('rows for the relay were written outside a unit of work (UnitOfWork.run)');
-  state.wroteRelayWork = true;
+export function noteRelayWork(em: EntityManager): void {
+  if (!afterCommit('wake the relay', () => wakeRelay(em))) throw new Error('rows for the relay were written outside a unit of work (UnitOfWork.run)');
 }
 
 // Commits share NOTIFYs: one is sent at the next turn of the event loop after a commit, and

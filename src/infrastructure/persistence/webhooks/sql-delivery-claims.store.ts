@@ -5,7 +5,7 @@ import { DeliveryClaims } from '../../../application/webhook/delivery/delivery-c
 import { newTypeId } from '../../../domain/shared/type-id';
 import { NextStep } from '../../../domain/webhook/retry-policy';
 import { DecryptedSecrets } from '../../crypto/decrypted-secrets';
-import { endpointKey } from '../../webhooks/endpoint-key';
+import { endpointKey } from './endpoint-key';
 import { GroupWriter } from '../connection/group-writer';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
 import { AttemptRecord, CLAIM_ATTEMPTS_SQL, ClaimRequest, ClaimRow, RECORD_ATTEMPTS_SQL } from './delivery-attempts.sql';

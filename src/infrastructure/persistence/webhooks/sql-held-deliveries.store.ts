@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { DeliveryClaim, DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
 import { HeldDeliveries, HeldOwner, HeldSubscription, ReleasePlan } from '../../../application/webhook/delivery/held-deliveries.port';
-import { endpointKey } from '../../webhooks/endpoint-key';
+import { endpointKey } from './endpoint-key';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
 
 /** A held delivery: pending, no time set (parked), scheduled (a manual one is never held). */

@@ -5,7 +5,7 @@ import { decideAttempt } from '../../../domain/webhook/attempt-decision';
 import { OutboxRelayStore } from '../../../application/webhook/delivery/outbox-relay-store.port';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { wantsEvent } from '../../../domain/webhook/webhook-subscription';
-import { endpointKey } from '../../webhooks/endpoint-key';
+import { endpointKey } from './endpoint-key';
 import { sqlRows } from '../connection/sql-statement';
 import { DELIVERY_STATE_COLUMNS, DeliveryStateRow, deliveryStateOf } from './subscription-delivery-state.sql';
 

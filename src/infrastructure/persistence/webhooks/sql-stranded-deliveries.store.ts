@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
 import { StrandedDeliveries } from '../../../application/webhook/delivery/stranded-deliveries.port';
-import { endpointKey } from '../../webhooks/endpoint-key';
+import { endpointKey } from './endpoint-key';
 import { sqlQuery } from '../connection/sql-statement';
 
 /** Deliveries due with no live job, for the sweeper (SweepDeliveries). */

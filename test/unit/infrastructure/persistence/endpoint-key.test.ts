@@ -1,4 +1,4 @@
-import { endpointKey } from '../../../../src/infrastructure/webhooks/endpoint-key';
+import { endpointKey } from '../../../../src/infrastructure/persistence/webhooks/endpoint-key';
 
 describe('endpointKey (the unit of the worker caps)', () => {
   it('is one key per tenant and origin, whatever the path or query, and never holds the URL', () => {

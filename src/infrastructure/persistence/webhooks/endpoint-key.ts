@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BoundedMemo } from '../memo/bounded-memo';
+import { BoundedMemo } from '../../memo/bounded-memo';
 
 /**
  * The receiver a delivery goes to, as the worker's in-flight caps count it: the tenant and the
