@@ -12,7 +12,7 @@ export function endpointScenarios({ tenantId, brandId, pageGroupId, templateId, 
   return [
     { name: BASELINES.bare, path: '/bench/constant', method: 'GET', baseline: true },
     { name: BASELINES.rawPg, path: '/bench/raw-brands', method: 'GET', baseline: true },
-    // The API process's bare node:http server on the next port (interfaces/http/bench/bare-floor.server.ts).
+    // The API process's bare node:http server on the next port (interfaces/bench/bare-floor.server.ts).
     ...(tenantId ? [{ name: BASELINES.floor, url: `${FLOOR_BASE}/floor/brands?tenant=${tenantId}`, method: 'GET', baseline: true }] : []),
     { name: 'GET /v0/brands (20 items)', path: '/v0/brands', method: 'GET' },
     { name: 'GET /v0/brands/{id}', path: `/v0/brands/${brandId}`, method: 'GET' },

@@ -10,7 +10,7 @@ import { recreateDatabase } from '../database.mjs';
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const PORT = 3917;
 export const BASE = `http://127.0.0.1:${PORT}`;
-/** Where the API process serves baseline (c), the bare node:http floor (interfaces/http/bench/bare-floor.server.ts). */
+/** Where the API process serves baseline (c), the bare node:http floor (interfaces/bench/bare-floor.server.ts). */
 export const FLOOR_PORT = 3920;
 const NODE = process.execPath;
 // The services run with the memory settings of `npm start` and the Dockerfile.

@@ -45,7 +45,7 @@ import { SqlEventQueries } from './persistence/queries/sql-event.queries';
 import { SqlBulkSeeder } from './persistence/seeding/sql-bulk-seeder';
 import { SqlIdempotencyStore } from './persistence/repositories/sql-idempotency.store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
-import { NoApiKeyCache } from './rate-limit/no-api-key.cache';
+import { NoApiKeyCache } from './api-keys/no-api-key.cache';
 import { SqlBrandQueries } from './persistence/queries/sql-brand.queries';
 import { SqlPageGroupQueries } from './persistence/queries/sql-page-group.queries';
 import { SqlPageQueries } from './persistence/queries/sql-page.queries';

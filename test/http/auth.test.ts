@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { inContext, sqlIn } from '../support/database';
-import { RedisApiKeyCache } from '../../src/infrastructure/rate-limit/redis-api-key.cache';
+import { RedisApiKeyCache } from '../../src/infrastructure/api-keys/redis-api-key.cache';
 import { connectedLimiter } from '../support/redis-limiter';
 import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis-rate-limiter';
 import { RevokeApiKey } from '../../src/application/api-key/revoke-api-key.use-case';

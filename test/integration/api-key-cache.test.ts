@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import IORedis from 'ioredis';
-import { RedisApiKeyCache } from '../../src/infrastructure/rate-limit/redis-api-key.cache';
+import { RedisApiKeyCache } from '../../src/infrastructure/api-keys/redis-api-key.cache';
 import { freePort as closedPort } from '../support/ports';
 
 // The key cache in the real Redis: its entries, its count, the revocation mark a late remember

@@ -1,4 +1,4 @@
-import { startBareFloor } from '../../src/interfaces/http/bench/bare-floor.server';
+import { startBareFloor } from '../../src/interfaces/bench/bare-floor.server';
 import { freePort } from '../support/ports';
 import { testDatabaseUrl } from '../support/test-database-url';
 

@@ -1,4 +1,4 @@
-import { benchPool } from '../../src/interfaces/http/bench/bench-pool';
+import { benchPool } from '../../src/interfaces/bench/bench-pool';
 import { proxiedTestDatabase } from '../support/proxied-test-database';
 
 // The bench's baselines (b) and (c) run on pools of their own in the API's process. A connection

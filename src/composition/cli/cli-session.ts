@@ -7,8 +7,8 @@ import type { Logger } from '../../application/shared/logger.port';
 import { CliSession } from '../../interfaces/cli/cli-context';
 import IORedis from 'ioredis';
 import { chooseQueueBackend } from '../../infrastructure/queue/queue-backend';
-import { RedisApiKeyCache } from '../../infrastructure/rate-limit/redis-api-key.cache';
-import { UnreachableApiKeyCache } from '../../infrastructure/rate-limit/unreachable-api-key.cache';
+import { RedisApiKeyCache } from '../../infrastructure/api-keys/redis-api-key.cache';
+import { UnreachableApiKeyCache } from '../../infrastructure/api-keys/unreachable-api-key.cache';
 
 /** Opens the database (migrating it) and the use cases for one CLI command. */
 export async function openCliSession(

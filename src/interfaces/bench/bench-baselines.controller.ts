@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Pool } from 'pg';
-import { TenantId } from '../guards/tenant.decorator';
+import { TenantId } from '../http/guards/tenant.decorator';
 import { RAW_BRANDS_SQL, rawBrandList } from './raw-brand-list';
 
 export const BENCH_POOL = Symbol('BENCH_POOL');

@@ -2,7 +2,7 @@ import type IORedis from 'ioredis';
 import { ApiKeyCache, CachedKey } from '../../application/api-key/api-key-cache.port';
 import type { RateLimitDecision } from '../../application/rate-limit/rate-limiter.port';
 import type { ApiKeyPrincipal } from '../../domain/api-key/api-key-repository.port';
-import { decision, windowAt } from './fixed-window';
+import { decision, windowAt } from '../rate-limit/fixed-window';
 
 /**
  * How long an entry lives. A principal: how long a copy could outlive a revocation whose mark was
