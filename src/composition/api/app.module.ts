@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { InfrastructureDeps, InfrastructureModule } from '../../infrastructure/infrastructure.module';
-import { HttpModule } from '../../interfaces/http/http.module';
+import { InfrastructureDeps, InfrastructureModule } from '../shared/infrastructure.module';
+import { HttpModule } from './http.module';
 import { UseCasesModule } from '../shared/use-cases.module';
 
 /** The API process: adapters, use cases and the HTTP driving adapter. */

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import type { InfrastructureDeps } from '../../infrastructure/infrastructure.module';
+import type { InfrastructureDeps } from '../shared/infrastructure.module';
 import { BENCH_POOL } from '../../interfaces/bench/bench-baselines.controller';
 import { benchPool } from '../../interfaces/bench/bench-pool';
-import { BenchModule } from '../../interfaces/bench/bench.module';
+import { BenchModule } from './bench.module';
 import { AppModule } from './app.module';
 
 /**

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { BenchAppModule } from './bench-app.module';
-import type { InfrastructureDeps } from '../../infrastructure/infrastructure.module';
+import type { InfrastructureDeps } from '../shared/infrastructure.module';
 import { NestPinoLogger } from '../../infrastructure/logging/nest-logger';
 import { requestContext } from '../../infrastructure/persistence/connection/request-context.middleware';
 import { startTracing } from '../../infrastructure/tracing/tracing';

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { InfrastructureDeps, InfrastructureModule } from '../../infrastructure/infrastructure.module';
+import { InfrastructureDeps, InfrastructureModule } from '../shared/infrastructure.module';
 import { UseCasesModule } from '../shared/use-cases.module';
 
 /** The CLI process: the same adapters and use cases as the API, with no HTTP. */

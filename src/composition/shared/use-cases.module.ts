@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { USE_CASES } from '../../application/use-cases';
+import { USE_CASES } from './use-cases';
 
 /** The application layer as Nest providers; the layer itself knows nothing of modules. */
 @Global()

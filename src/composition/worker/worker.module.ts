@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DeliveryQueue } from '../../application/webhook/delivery/delivery-queue.port';
-import { InfrastructureDeps, InfrastructureModule } from '../../infrastructure/infrastructure.module';
-import { WebhookWorkerModule } from '../../infrastructure/webhooks/webhook-worker-infrastructure.module';
+import { InfrastructureDeps, InfrastructureModule } from '../shared/infrastructure.module';
+import { WebhookWorkerModule } from './webhook-worker-infrastructure.module';
 import { UseCasesModule } from '../shared/use-cases.module';
 
 /** The webhook worker: the shared adapters and use cases, plus the delivery machinery. */

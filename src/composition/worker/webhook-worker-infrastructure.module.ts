@@ -13,21 +13,21 @@ import { WebhookSettings } from '../../application/webhook/delivery/webhook-sett
 import { WebhookSigner } from '../../application/webhook/delivery/webhook-signer.port';
 import { RetentionSettings } from '../../application/webhook/delivery/retention-settings.port';
 import { RetentionStore } from '../../application/webhook/delivery/retention-store.port';
-import { WORKER_USE_CASES } from '../../application/webhook/delivery/worker-use-cases';
-import { AppConfig, attemptSlots } from '../config/app-config';
+import { WORKER_USE_CASES } from './worker-use-cases';
+import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
-import { PgOutboxSignal } from '../persistence/outbox/pg-outbox.signal';
-import { SqlDeliveryClaims } from '../persistence/webhooks/sql-delivery-claims.store';
-import { SqlSubscriptionTargets } from '../persistence/webhooks/sql-subscription-targets.store';
-import { DecryptedSecrets } from '../crypto/decrypted-secrets';
-import { SqlStrandedDeliveries } from '../persistence/webhooks/sql-stranded-deliveries.store';
-import { SqlSubscriptionPace } from '../persistence/webhooks/sql-subscription-pace.store';
-import { SqlHeldDeliveries } from '../persistence/webhooks/sql-held-deliveries.store';
-import { SqlOutboxRelayStore } from '../persistence/webhooks/sql-outbox-relay.store';
-import { SqlRetentionStore } from '../persistence/webhooks/sql-retention.store';
-import { ConfigWebhookSettings, MathRandom } from './config-webhook.settings';
-import { HmacWebhookSigner } from './hmac-webhook.signer';
-import { HttpWebhookSender } from './http-webhook.sender';
+import { PgOutboxSignal } from '../../infrastructure/persistence/outbox/pg-outbox.signal';
+import { SqlDeliveryClaims } from '../../infrastructure/persistence/webhooks/sql-delivery-claims.store';
+import { SqlSubscriptionTargets } from '../../infrastructure/persistence/webhooks/sql-subscription-targets.store';
+import { DecryptedSecrets } from '../../infrastructure/crypto/decrypted-secrets';
+import { SqlStrandedDeliveries } from '../../infrastructure/persistence/webhooks/sql-stranded-deliveries.store';
+import { SqlSubscriptionPace } from '../../infrastructure/persistence/webhooks/sql-subscription-pace.store';
+import { SqlHeldDeliveries } from '../../infrastructure/persistence/webhooks/sql-held-deliveries.store';
+import { SqlOutboxRelayStore } from '../../infrastructure/persistence/webhooks/sql-outbox-relay.store';
+import { SqlRetentionStore } from '../../infrastructure/persistence/webhooks/sql-retention.store';
+import { ConfigWebhookSettings, MathRandom } from '../../infrastructure/webhooks/config-webhook.settings';
+import { HmacWebhookSigner } from '../../infrastructure/webhooks/hmac-webhook.signer';
+import { HttpWebhookSender } from '../../infrastructure/webhooks/http-webhook.sender';
 
 /** The webhook worker's adapters and use cases, on top of the InfrastructureModule. */
 @Module({})

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BenchBaselinesController } from './bench-baselines.controller';
+import { BenchBaselinesController } from '../../interfaces/bench/bench-baselines.controller';
 
 @Module({ controllers: [BenchBaselinesController] })
 export class BenchModule {}

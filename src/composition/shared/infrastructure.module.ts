@@ -1,0 +1,122 @@
+import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { BrandQueries } from '../../application/brand/brand-queries.port';
+import { PageGroupQueries } from '../../application/page-group/page-group-queries.port';
+import { PageQueries } from '../../application/page/page-queries.port';
+import { TemplateQueries } from '../../application/template/template-queries.port';
+import { BulkSeeder } from '../../application/seed/bulk-seeder.port';
+import { IdempotencyStore } from '../../application/idempotency/idempotency-store.port';
+import { RateLimiter } from '../../application/rate-limit/rate-limiter.port';
+import { ApiKeyCache } from '../../application/api-key/api-key-cache.port';
+import { RateLimitSettings } from '../../application/rate-limit/rate-limit-settings.port';
+import { UnitOfWork } from '../../application/shared/unit-of-work.port';
+import { EventQueries } from '../../application/event/event-queries.port';
+import { Metrics } from '../../application/shared/metrics.port';
+import { PrometheusMetrics } from '../../infrastructure/metrics/prometheus.metrics';
+import { PageSessionRepository } from '../../domain/page/page-session-repository.port';
+import { PageRepository } from '../../domain/page/page-repository.port';
+import { PageVersionRepository } from '../../domain/page/page-version-repository.port';
+import { PageGroupRepository } from '../../domain/page-group/page-group-repository.port';
+import { TemplateRepository } from '../../domain/template/template-repository.port';
+import { WebhookLimits } from '../../application/webhook/subscriptions/webhook-limits.port';
+import { TargetPolicy } from '../../application/webhook/subscriptions/target-policy.port';
+import { WebhookSubscriptionQueries } from '../../application/webhook/subscriptions/webhook-subscription-queries.port';
+import { SigningSecretGenerator } from '../../domain/webhook/signing-secret-generator.port';
+import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription-repository.port';
+import { resolveEncryptionKey } from '../../infrastructure/crypto/encryption-key';
+import { RandomSigningSecretGenerator } from '../../infrastructure/crypto/random-signing-secret.generator';
+import { SecretCipher } from '../../infrastructure/crypto/secret-cipher';
+import { SqlWebhookSubscriptionQueries } from '../../infrastructure/persistence/queries/sql-webhook-subscription.queries';
+import { SqlWebhookSubscriptionRepository } from '../../infrastructure/persistence/repositories/sql-webhook-subscription.repository';
+import { AddressTargetPolicy } from '../../infrastructure/webhooks/address-target.policy';
+import { ReadinessProbe } from '../../application/health/readiness-probe.port';
+import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets.port';
+import { ApiKeyRepository } from '../../domain/api-key/api-key-repository.port';
+import { BrandRepository } from '../../domain/brand/brand-repository.port';
+import { Clock } from '../../domain/shared/clock.port';
+import { TenantRepository } from '../../domain/tenant/tenant-repository.port';
+import { AppConfig } from '../../infrastructure/config/app-config';
+import { Sha256ApiKeySecrets } from '../../infrastructure/crypto/sha256-api-key-secrets';
+import { DatabaseReadinessProbe } from '../../infrastructure/persistence/connection/database-readiness.probe';
+import { MikroOrmUnitOfWork } from '../../infrastructure/persistence/connection/mikro-orm-unit-of-work';
+import { SqlDeliveryRequests } from '../../infrastructure/persistence/webhooks/sql-delivery-requests.store';
+import { DeliveryRequests } from '../../application/webhook/subscriptions/delivery-requests.port';
+import { SqlEventQueries } from '../../infrastructure/persistence/queries/sql-event.queries';
+import { SqlBulkSeeder } from '../../infrastructure/persistence/seeding/sql-bulk-seeder';
+import { SqlIdempotencyStore } from '../../infrastructure/persistence/repositories/sql-idempotency.store';
+import { MemoryRateLimiter } from '../../infrastructure/rate-limit/memory-rate-limiter';
+import { NoApiKeyCache } from '../../infrastructure/api-keys/no-api-key.cache';
+import { SqlBrandQueries } from '../../infrastructure/persistence/queries/sql-brand.queries';
+import { SqlPageGroupQueries } from '../../infrastructure/persistence/queries/sql-page-group.queries';
+import { SqlPageQueries } from '../../infrastructure/persistence/queries/sql-page.queries';
+import { SqlTemplateQueries } from '../../infrastructure/persistence/queries/sql-template.queries';
+import { SqlPageGroupRepository } from '../../infrastructure/persistence/repositories/sql-page-group.repository';
+import { SqlPageRepository, SqlPageVersionRepository } from '../../infrastructure/persistence/repositories/sql-page.repository';
+import { SqlTemplateRepository } from '../../infrastructure/persistence/repositories/sql-template.repository';
+import { SqlPageSessionRepository } from '../../infrastructure/persistence/repositories/sql-page-session.repository';
+import { MikroOrmApiKeyRepository } from '../../infrastructure/persistence/repositories/mikro-orm-api-key.repository';
+import { SqlBrandRepository } from '../../infrastructure/persistence/repositories/sql-brand.repository';
+import { MikroOrmTenantRepository } from '../../infrastructure/persistence/repositories/mikro-orm-tenant.repository';
+import { SystemClock } from '../../infrastructure/time/system-clock';
+import { LOGGER, type Logger } from '../../application/shared/logger.port';
+
+export interface InfrastructureDeps {
+  config: AppConfig;
+  orm: MikroORM;
+  logger: Logger;
+  /** Shared (Redis) when the process has one; else counted in this process. */
+  rateLimiter?: RateLimiter;
+  /** Keys already seen, beside their budgets (Redis); none when not given (every key from PostgreSQL). */
+  apiKeyCache?: ApiKeyCache;
+  /** One per process; a fresh one (without Node's default metrics) when not given. */
+  metrics?: Metrics;
+}
+
+/**
+ * Binds every port to its adapter. The ORM is made (and migrated) by the composition root before
+ * Nest starts, so a bad database stops the process before it listens.
+ */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(deps: InfrastructureDeps): DynamicModule {
+    const providers = [
+      { provide: LOGGER, useValue: deps.logger },
+      { provide: MikroORM, useValue: deps.orm },
+      // The global EntityManager resolves to the request's fork (RequestContext middleware, or a
+      // fork made by the CLI), and refuses to work outside one.
+      { provide: EntityManager, useValue: deps.orm.em },
+      { provide: Clock, useClass: SystemClock },
+      { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
+      { provide: TenantRepository, useClass: MikroOrmTenantRepository },
+      { provide: ApiKeyRepository, useClass: MikroOrmApiKeyRepository },
+      { provide: BrandRepository, useClass: SqlBrandRepository },
+      { provide: BrandQueries, useClass: SqlBrandQueries },
+      { provide: TemplateRepository, useClass: SqlTemplateRepository },
+      { provide: PageGroupRepository, useClass: SqlPageGroupRepository },
+      { provide: PageGroupQueries, useClass: SqlPageGroupQueries },
+      { provide: PageRepository, useClass: SqlPageRepository },
+      { provide: PageVersionRepository, useClass: SqlPageVersionRepository },
+      { provide: PageSessionRepository, useClass: SqlPageSessionRepository },
+      { provide: PageQueries, useClass: SqlPageQueries },
+      { provide: TemplateQueries, useClass: SqlTemplateQueries },
+      { provide: UnitOfWork, useClass: MikroOrmUnitOfWork },
+      { provide: DeliveryRequests, useClass: SqlDeliveryRequests },
+      { provide: EventQueries, useClass: SqlEventQueries },
+      { provide: BulkSeeder, useClass: SqlBulkSeeder },
+      { provide: IdempotencyStore, useClass: SqlIdempotencyStore },
+      { provide: RateLimiter, useValue: deps.rateLimiter ?? new MemoryRateLimiter() },
+      { provide: ApiKeyCache, useValue: deps.apiKeyCache ?? new NoApiKeyCache() },
+      { provide: RateLimitSettings, useValue: deps.config.rateLimit },
+      { provide: Metrics, useValue: deps.metrics ?? new PrometheusMetrics({ defaultMetrics: false }) },
+      { provide: SecretCipher, useValue: new SecretCipher(resolveEncryptionKey(deps.config.secretsEncryptionKey, deps.config.dataDir, deps.logger)) },
+      { provide: SigningSecretGenerator, useClass: RandomSigningSecretGenerator },
+      { provide: TargetPolicy, useValue: new AddressTargetPolicy(deps.config.webhooks.allowPrivateTargets) },
+      { provide: WebhookLimits, useValue: { subscriptionsPerTenant: deps.config.webhooks.subscriptionsPerTenant, manualPendingPerTenant: deps.config.webhooks.manualPendingPerTenant } },
+      { provide: WebhookSubscriptionRepository, useClass: SqlWebhookSubscriptionRepository },
+      { provide: WebhookSubscriptionQueries, useClass: SqlWebhookSubscriptionQueries },
+      { provide: ReadinessProbe, useClass: DatabaseReadinessProbe },
+    ];
+    return { module: InfrastructureModule, providers, exports: providers.map((p) => p.provide) };
+  }
+}
