@@ -7,7 +7,7 @@ import { RelayOutbox } from '../../application/webhook/delivery/relay-outbox.use
 import { PurgeOldDeliveries } from '../../application/webhook/delivery/purge-old-deliveries.use-case';
 import { SweepDeliveries } from '../../application/webhook/delivery/sweep-deliveries.use-case';
 import { WakeHeldDeliveries } from '../../application/webhook/delivery/wake-held-deliveries.use-case';
-import { attemptsOf, DeliveryJobData } from '../../application/webhook/delivery/delivery-job';
+import { DeliveryJobData } from '../../application/webhook/delivery/delivery-job';
 import { WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
 import { InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
 import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
@@ -19,6 +19,8 @@ import { HttpWebhookSender } from '../../infrastructure/webhooks/http-webhook.se
 import { deliveryProcessor } from '../../interfaces/worker/delivery.processor';
 import { RelayLoop } from '../../interfaces/worker/relay.loop';
 import { IntervalLoop } from '../../interfaces/worker/interval.loop';
+import { logQueueWorkerEvents } from '../../interfaces/worker/queue-worker.events';
+import { retentionLoop, sweepLoop, wakeLoop } from '../../interfaces/worker/upkeep.loops';
 import { superviseWorker } from './supervised-worker';
 import { WorkerModule } from './worker.module';
 import { Metrics } from '../../application/shared/metrics.port';
@@ -77,62 +79,24 @@ export async function startWebhookWorker(deps: {
   const slots = attemptSlots(config.webhooks);
   const limits = new InFlightLimits(config.webhooks.tenantConcurrency, config.webhooks.endpointConcurrency, slots.perWorker, slots.reserve);
   const processor = deliveryProcessor(context.get(DeliverWebhook), logger, limits, deps.metrics);
-  let lastError = 0;
   const queueWorker = superviseWorker((): Disposable<Worker<DeliveryJobData>> => {
     const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, processor, {
       // Jobs being handed out, not attempts in flight: an attempt runs on once it has its slot.
       concurrency: Math.min(slots.total, JOBS_AT_ONCE),
       lockDuration: config.webhooks.attemptLockMs,
     });
-    made.value.on('error', (error: Error) => {
-      // Redis being away produces an error per reconnect try: one line every 10 s is enough.
-      if (!stopping && Date.now() - lastError > 10_000) logger.warn({ err: { message: error.message } }, 'delivery worker connection error');
-      lastError = Date.now();
-    });
-    // The attempt failed inside (database, Redis, a bug): its job is gone (removeOnFail), the
-    // delivery is still due in PostgreSQL, and the sweeper makes it a new job after one lease.
-    made.value.on('failed', (job, error) =>
-      logger.warn({ attempts: job ? attemptsOf(job.data) : [], err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'),
-    );
+    logQueueWorkerEvents(made.value, logger, () => stopping);
     return made;
   }, logger);
 
   if (deps.metrics) registerQueueGauges(deps.metrics, () => deliveryQueue.queue());
   const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: 200 });
   await relay.start();
-  const sweeper = context.get(SweepDeliveries);
-  const sweep = new IntervalLoop(
-    're-enqueued stranded deliveries',
-    async () => {
-      const deliveries = await sweeper.execute({ limit: 1000 });
-      return deliveries > 0 ? { deliveries } : null;
-    },
-    logger,
-    config.webhooks.sweepIntervalMs,
-  );
+  const sweep = sweepLoop(context.get(SweepDeliveries), logger, config.webhooks.sweepIntervalMs);
   sweep.start();
-  // Held deliveries (open breakers, Retry-After) are woken per subscription on the same interval.
-  const waker = context.get(WakeHeldDeliveries);
-  const wake = new IntervalLoop(
-    'woke held deliveries',
-    async () => {
-      const woken = await waker.execute({ limit: 100 });
-      return woken.probes + woken.released > 0 ? woken : null;
-    },
-    logger,
-    config.webhooks.sweepIntervalMs,
-  );
+  const wake = wakeLoop(context.get(WakeHeldDeliveries), logger, config.webhooks.sweepIntervalMs);
   wake.start();
-  const purge = context.get(PurgeOldDeliveries);
-  const retention = new IntervalLoop(
-    'purged webhook history past its retention',
-    async () => {
-      const purged = await purge.execute({ batch: 1000, maxBatches: 50 });
-      return purged.deliveries + purged.events > 0 ? purged : null;
-    },
-    logger,
-    RETENTION_INTERVAL_MS,
-  );
+  const retention = retentionLoop(context.get(PurgeOldDeliveries), logger, RETENTION_INTERVAL_MS);
   retention.start();
   void retention.tick();
   logger.info({ queue: backend.kind, concurrency: config.webhooks.concurrency }, 'webhook worker started');
