@@ -4,7 +4,7 @@
 // The parts: lib/options (arguments), lib/services (processes and database), lib/host (the
 // flagged host changes), lib/scenarios, lib/measure (the API), lib/webhooks, lib/stats and
 // lib/report (what is printed and recorded). Load generators: wrk (closed loop) and
-// bench/open-loop.c (constant rate), one per model (decisions.md 78).
+// bench/processes/open-loop.c (constant rate), one per model (decisions.md 78).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';

@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import pg from 'pg';
-import { recreateDatabase } from './database.mjs';
+import { recreateDatabase } from './lib/database.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const require = createRequire(join(ROOT, 'package.json'));

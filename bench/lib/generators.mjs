@@ -2,7 +2,7 @@
 // - closed loop (maximum throughput): wrk, 32 connections (Debian package `wrk`). It reads an 18 KB
 //   list response for a fraction of what a Node generator spends, and it shares its core with
 //   PostgreSQL and Redis.
-// - open loop at a constant rate (half load, the latency curve): bench/open-loop.c, compiled here.
+// - open loop at a constant rate (half load, the latency curve): bench/processes/open-loop.c, compiled here.
 //   Request i is due at start + i / rate whatever happened to earlier ones and its latency runs
 //   from when it was due (no coordinated omission). Packaged tools tried on this machine's
 //   distribution: wrk2 and vegeta are not packaged; `h2load --rps` and `hey -q` pace each client
@@ -19,7 +19,7 @@ const BENCH = join(import.meta.dirname, '..');
 export function missingTools() {
   const missing = [];
   if (spawnSync('wrk', ['-v']).error !== undefined) missing.push('wrk (the closed-loop generator): apt-get install wrk');
-  if (openLoopBinary() === null) missing.push('a C compiler for bench/open-loop.c: apt-get install gcc');
+  if (openLoopBinary() === null) missing.push('a C compiler for bench/processes/open-loop.c: apt-get install gcc');
   return missing;
 }
 
@@ -36,7 +36,7 @@ export function runWrk(spec) {
       WRK_HEADERS: Object.entries(spec.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n'),
       WRK_PATHS_FILE: spec.paths ? pathsFile : '',
     };
-    const args = ['-t1', `-c${spec.connections ?? 32}`, `-d${spec.duration ?? 5}s`, '--timeout', '10s', '-s', join(BENCH, 'wrk.lua'), spec.url];
+    const args = ['-t1', `-c${spec.connections ?? 32}`, `-d${spec.duration ?? 5}s`, '--timeout', '10s', '-s', join(BENCH, 'processes', 'wrk.lua'), spec.url];
     const run = spawnSync('wrk', args, { env, encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
     return JSON.parse(run.stdout.trim().split('\n').pop());
@@ -45,9 +45,9 @@ export function runWrk(spec) {
   }
 }
 
-/** bench/open-loop.c, compiled once into bench/data/ (again when the source is newer); null when it cannot be. */
+/** bench/processes/open-loop.c, compiled once into bench/data/ (again when the source is newer); null when it cannot be. */
 export function openLoopBinary() {
-  const source = join(BENCH, 'open-loop.c');
+  const source = join(BENCH, 'processes', 'open-loop.c');
   const binary = join(BENCH, 'data', 'open-loop');
   if (existsSync(binary) && statSync(binary).mtimeMs >= statSync(source).mtimeMs) return binary;
   mkdirSync(join(BENCH, 'data'), { recursive: true });
@@ -58,7 +58,7 @@ export function openLoopBinary() {
 /** One scenario at `spec.overallRate` requests a second: { p50Ms, p99Ms, maxMs, errors, generator }. */
 export function runOpenLoop(spec) {
   const binary = openLoopBinary();
-  if (binary === null) throw new Error('bench/open-loop.c could not be compiled');
+  if (binary === null) throw new Error('bench/processes/open-loop.c could not be compiled');
   const url = new URL(spec.url);
   const body = spec.body ?? '';
   const head = Object.entries(spec.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('');

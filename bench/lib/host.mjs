@@ -2,8 +2,8 @@
 // when the run ends (--pin, --autovacuum; bench/lib/options.mjs).
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
-import { moveHelperThreads } from '../helper-threads.mjs';
-import { pinServices } from '../pin-services.mjs';
+import { moveHelperThreads } from './helper-threads.mjs';
+import { pinServices } from './pin-services.mjs';
 
 export function hostChanges(options, log) {
   let undo = [];
@@ -41,7 +41,7 @@ export function hostChanges(options, log) {
       }
     },
 
-    /** --pin: PostgreSQL and Redis onto core 1 (bench/pin-services.mjs says why) until `unpinServices`. */
+    /** --pin: PostgreSQL and Redis onto core 1 (bench/lib/pin-services.mjs says why) until `unpinServices`. */
     async pinServices() {
       if (!pin) return;
       const unpin = await pinServices({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, core: 1, log });

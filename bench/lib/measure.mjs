@@ -1,5 +1,5 @@
 // The API's measurements: maximum throughput (closed loop, wrk), latency at half of it and the
-// latency curve (open loop at a constant rate, bench/open-loop.c), in interleaved rounds.
+// latency curve (open loop at a constant rate, bench/processes/open-loop.c), in interleaved rounds.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BASELINES, runOrder } from './scenarios.mjs';
@@ -14,11 +14,11 @@ function cpuTimes() {
   return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
 }
 
-/** One measurement by bench/load.mjs (its own process, on core 1 when pinned), with the CPU steal while it ran. */
+/** One measurement by bench/processes/load.mjs (its own process, on core 1 when pinned), with the CPU steal while it ran. */
 export function load(services, host, spec) {
   const before = cpuTimes();
   return new Promise((resolve, reject) => {
-    const child = services.node(1, join(ROOT, 'bench', 'load.mjs'), [JSON.stringify(spec)], {}, undefined, [], spec.overallRate ? host.generatorPriority : []);
+    const child = services.node(1, join(ROOT, 'bench', 'processes', 'load.mjs'), [JSON.stringify(spec)], {}, undefined, [], spec.overallRate ? host.generatorPriority : []);
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.on('exit', (code) => {

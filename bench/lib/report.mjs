@@ -80,7 +80,7 @@ function webhookCosts(w) {
     ([name, rate, c]) =>
       `| ${name} | ${rate} | ${c.cpuUsPerDeliveryTotal} (${['worker', 'postgres', 'redis', 'receiver', 'other'].map((k) => c.cpuUsPerDelivery[k] ?? 0).join(', ')}) | ${c.coresBusy} | ${c.redisCommandsPerDelivery} | ${c.postgresTransactionsPerDelivery} |`,
   );
-  return `What one delivery of the drain cost (bench/drain-cost.mjs; CPU from /proc, Redis commands including those inside its scripts, PostgreSQL transactions):
+  return `What one delivery of the drain cost (bench/lib/drain-cost.mjs; CPU from /proc, Redis commands including those inside its scripts, PostgreSQL transactions):
 
 | drain | deliveries/s | CPU µs per delivery (worker, PostgreSQL, Redis, receiver, other) | cores busy | Redis commands | PostgreSQL transactions |
 |---|---|---|---|---|---|
@@ -129,19 +129,19 @@ export function markdown(result, soak = null) {
   const d = m.diskFlush;
   const floor = hasFloor(result);
   const rows = result.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.ratioToBareNest} | ${s.ratioToRawPg} |${floor ? ` ${s.ratioToFloor} |` : ''} ${halfLoadCell(s)} |`);
-  const openLoop = m.openLoopGenerator === 'c' ? 'bench/open-loop.c' : 'bench/constant-rate.mjs';
+  const openLoop = m.openLoopGenerator === 'c' ? 'bench/processes/open-loop.c' : 'bench/processes/constant-rate.mjs';
   return `# Performance
 
 Measured by \`npm run bench${m.hostChanges?.pin || m.hostChanges?.autovacuum ? ` -- --${[m.hostChanges.pin && 'pin', m.hostChanges.autovacuum && 'autovacuum'].filter(Boolean).join(' --')}` : ''}\`${m.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${m.cpus} cores, ${m.memoryGb} GiB, Node ${m.node}); ${placement(m)}.
 Maximum throughput: ${m.loadGenerator ?? 'autocannon'}, 32 connections, after a warm-up. Half load and the latency curve: an open-loop generator at a constant rate (${openLoop}${m.openLoopPriority === 'nice -20' ? ', at the top CPU priority of its core, so that it sends on time' : ''}), latency counted from when each request was due (no coordinated omission), after 1 s of warm-up. PATCH goes round 100 brands of the tenant. Each round measures the reads, then the writes, after a checkpoint.
 Data set: ${m.seed.tenants} tenants, ${m.seed.brands} brands, ${m.seed.pageGroups} page groups, ${m.seed.sessions} sessions (all in the measured page group). Medians of ${m.rounds} interleaved round(s) of ${m.durationSeconds} s.
 Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs${floor ? '; (c) a bare \`node:http\` server in the same process running that query with no framework, key, limit or log: the floor of what this machine allows for the list' : ''}.${rawPgPaired(result) ? ' (b) is measured again after each endpoint: an endpoint\'s ÷ (b) is the median over the rounds of its throughput against the mean of the (b) measured right before and right after it (each round\'s in `ratioToRawPgEachRound`), since the host\'s speed moves within a run; ÷ (a) and ÷ (c) are ratios of the rounds\' medians.' : ''}
-${d ? `The disk under PostgreSQL, before the load (bench/fsync-probe.mjs, 8 KB + fdatasync at ${d.rate}/s for ${d.flushes} flushes): p50 ${d.p50Ms} ms, p99 ${d.p99Ms} ms, max ${d.maxMs} ms; ${d.over50Ms} flushes over 50 ms, so ${Math.round(d.shareOfArrivalsWaitingOver50Ms * 1000) / 10} % of commits arriving at any moment would wait > 50 ms for the disk alone.\n` : ''}
+${d ? `The disk under PostgreSQL, before the load (bench/probes/fsync-probe.mjs, 8 KB + fdatasync at ${d.rate}/s for ${d.flushes} flushes): p50 ${d.p50Ms} ms, p99 ${d.p99Ms} ms, max ${d.maxMs} ms; ${d.over50Ms} flushes over 50 ms, so ${Math.round(d.shareOfArrivalsWaitingOver50Ms * 1000) / 10} % of commits arriving at any moment would wait > 50 ms for the disk alone.\n` : ''}
 | scenario | req/s | p50 ms | p99 ms | errors | ÷ (a) | ÷ (b) |${floor ? ' ÷ (c) |' : ''} half load: req/s → ms (median of rounds) |
 |---|---|---|---|---|---|---|---|${floor ? '---|' : ''}
 ${rows.join('\n')}
 
-Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).
+Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/processes/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).
 
 ${webhookCosts(w)}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
 

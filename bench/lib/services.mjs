@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { recreateDatabase } from '../database.mjs';
+import { recreateDatabase } from './database.mjs';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const PORT = 3917;
@@ -150,12 +150,12 @@ export function createServices(options, log) {
       };
     },
 
-    // The disk's own flush latency at a commit-like rate, before any load (bench/fsync-probe.mjs):
+    // The disk's own flush latency at a commit-like rate, before any load (bench/probes/fsync-probe.mjs):
     // a durable write cannot answer faster than its commit's flush, so this bounds every write's p99.
     probeDiskFlush() {
       const dataDirectory = process.env.BENCH_PG_DATA_PARENT ?? '/var/lib/postgresql';
       if (!existsSync(dataDirectory)) return null;
-      const run = spawnSync(NODE, [join(ROOT, 'bench', 'fsync-probe.mjs'), options.quick ? '3' : '10', '300', dataDirectory], { encoding: 'utf8' });
+      const run = spawnSync(NODE, [join(ROOT, 'bench', 'probes', 'fsync-probe.mjs'), options.quick ? '3' : '10', '300', dataDirectory], { encoding: 'utf8' });
       if (run.status !== 0) return null;
       const result = JSON.parse(run.stdout.trim());
       log(`disk flush (8 KB + fdatasync, 300/s, ${dataDirectory}): p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  max ${result.maxMs} ms  over 50 ms ${result.over50Ms}  arrivals waiting > 50 ms ${Math.round(result.shareOfArrivalsWaitingOver50Ms * 1000) / 10} %`);

@@ -3,7 +3,7 @@
 // to its event's arrival at a fixed rate of events.
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { describeCost, startDrainCost } from '../drain-cost.mjs';
+import { describeCost, startDrainCost } from './drain-cost.mjs';
 import { arrivalLatencies, quantile } from './stats.mjs';
 import { BASE, ROOT, SERVICE_FLAGS } from './services.mjs';
 
@@ -18,10 +18,10 @@ const RECEIVER_PORT = 3918;
 // through them besides the deliveries it counts.
 const UNPUBLISHED_EVENTS = 'SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL';
 
-/** Pages created at a fixed rate by bench/event-feed.mjs; each 201's arrival time by page id. */
+/** Pages created at a fixed rate by bench/processes/event-feed.mjs; each 201's arrival time by page id. */
 function feed(services, host, spec) {
   return new Promise((resolve, reject) => {
-    const child = services.node(1, join(ROOT, 'bench', 'event-feed.mjs'), [JSON.stringify(spec)], {}, undefined, [], host.generatorPriority);
+    const child = services.node(1, join(ROOT, 'bench', 'processes', 'event-feed.mjs'), [JSON.stringify(spec)], {}, undefined, [], host.generatorPriority);
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`event feed exited ${code}`))));
@@ -46,7 +46,7 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
   const subscription = await (
     await fetch(`${BASE}/v0/webhook_subscriptions`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${RECEIVER_PORT}/hooks`, events: ['page.version.created'] }) })
   ).json();
-  const receiver = services.node(1, join(ROOT, 'bench', 'receiver.mjs'), [], { SIGNING_SECRET: subscription.signingSecret, PORT: String(RECEIVER_PORT) });
+  const receiver = services.node(1, join(ROOT, 'bench', 'processes', 'receiver.mjs'), [], { SIGNING_SECRET: subscription.signingSecret, PORT: String(RECEIVER_PORT) });
   const waiters = [];
   let count = 0;
   let summary;
@@ -108,7 +108,7 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
   const { rows: sample } = await services.runStatement("SELECT body FROM outbox_events WHERE type = 'page.version.created' ORDER BY id DESC LIMIT 1");
   const ceilingOf = async (perJob) => {
     const spec = { redisUrl: options.redisUrl, url: `http://127.0.0.1:${RECEIVER_PORT}/hooks`, signingSecret: subscription.signingSecret, body: sample[0].body, count: options.backlog, concurrency: DRAIN_IN_FLIGHT, perJob };
-    const child = services.node(0, join(ROOT, 'bench', 'bullmq-baseline.mjs'), [JSON.stringify(spec)], {}, ['pipe', 'pipe', 'inherit'], SERVICE_FLAGS);
+    const child = services.node(0, join(ROOT, 'bench', 'processes', 'bullmq-baseline.mjs'), [JSON.stringify(spec)], {}, ['pipe', 'pipe', 'inherit'], SERVICE_FLAGS);
     await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     receiver.kill('SIGUSR2');
     await waitLine((l) => l === 'reset');

@@ -25,6 +25,8 @@ export class SoakServices {
   constructor(env) {
     this.env = env;
     this.children = new Map();
+    // Every process started and not yet exited: what stop() ends, whatever the map holds by then.
+    this.alive = new Set();
     this.peaks = { api: 0, worker: 0 };
     this.exits = [];
     this.restarts = [];
@@ -38,6 +40,10 @@ export class SoakServices {
   }
 
   start(role) {
+    // One process a role: a restart after an exit and a kill's successor can both be due at once
+    // (the worker exited on its own just before a chaos kill); the second start found the first's
+    // process running, and that one was left behind when the soak ended.
+    if (this.children.has(role)) return this.children.get(role);
     // SOAK_LOGS=<folder>: each process's log lines (at SOAK_LOG_LEVEL, default info) in a file of its own.
     const logs = process.env.SOAK_LOGS;
     const out = logs ? openSync(join(logs, `${role}-${++this.started}.log`), 'w') : 'ignore';
@@ -47,14 +53,16 @@ export class SoakServices {
       stdio: ['ignore', out, 'pipe'],
     });
     let stderr = '';
+    this.alive.add(child);
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
     child.once('exit', (code, signal) => {
+      this.alive.delete(child);
       if (this.children.get(role) === child) this.children.delete(role);
       if (child.expectedExit) return;
       // As a process supervisor does (systemd, Kubernetes): a process that exits on its own (the
       // database was cut while it started, say) is started again a second later, and counted.
       this.exits.push({ role, code, signal, said: lastWords(stderr) });
-      if (!this.stopping) this.restarts.push(setTimeout(() => this.stopping || this.start(role), 1000));
+      if (!this.stopping) this.restarts.push(setTimeout(() => this.stopping || this.children.has(role) || this.start(role), 1000));
     });
     this.children.set(role, child);
     return child;
@@ -92,7 +100,7 @@ export class SoakServices {
     clearInterval(this.sampler);
     this.sample();
     await Promise.all(
-      [...this.children.values()].map((child) => {
+      [...this.alive].map((child) => {
         child.expectedExit = true;
         const exited = new Promise((done) => child.once('exit', done));
         child.kill('SIGTERM');

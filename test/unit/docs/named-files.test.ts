@@ -7,7 +7,7 @@ import { join } from 'node:path';
 // docs/decisions.md and docs/performance-analysis.md are records of their day and keep the names
 // of their day.
 const ROOT = join(__dirname, '..', '..', '..');
-const DOCS = ['docs/architecture.md', 'docs/webhooks.md', 'docs/scaling.md', 'README.md'].filter((doc) => existsSync(join(ROOT, doc)));
+const DOCS = ['docs/architecture.md', 'docs/webhooks.md', 'docs/scaling.md', 'README.md', 'bench/README.md'].filter((doc) => existsSync(join(ROOT, doc)));
 const PATH = /(?<![\w/.:-])((?:[\w-]+\/)+[\w.-]+\.(?:ts|mjs|cjs|js|sh|json|md))(?![\w/])/g;
 
 /** The paths a document names (code spans and text alike), but URLs, globs and the build's output (dist/). */

@@ -1,4 +1,4 @@
-// `node bench/cpu-share.mjs [seconds]`: where the machine's CPU goes while a load runs, by
+// `node bench/lib/cpu-share.mjs [seconds]`: where the machine's CPU goes while a load runs, by
 // process group (PostgreSQL backends, Redis, each node process by its script), as a share of one
 // core, from /proc/<pid>/stat before and after. Used to find which process limits a run whose
 // own process is not busy (the webhook drain: the worker was 25–31 % idle).

@@ -1,5 +1,5 @@
 // What PostgreSQL's active client sessions wait on, sampled every 10 ms while a benchmark runs:
-//   node bench/pg-waits.mjs [seconds] (BENCH_DATABASE_URL, default the bench database)
+//   node bench/probes/pg-waits.mjs [seconds] (BENCH_DATABASE_URL, default the bench database)
 // Prints the count of samples per wait ("cpu" when running), then the moments when four or more
 // sessions were active at once. It showed the write endpoints' commits waiting on the disk's
 // fdatasync in their slow windows (IO:WALSync, LWLock:WALWrite), see docs/performance-analysis.md.

@@ -1,4 +1,4 @@
--- wrk script for bench/load.mjs: method, headers and body come from the environment (wrk passes
+-- wrk script for bench/processes/load.mjs: method, headers and body come from the environment (wrk passes
 -- no options to scripts but its trailing arguments), the paths to go round from a file, and the
 -- result is printed as one JSON line so that load.mjs reads it as it reads autocannon's.
 local method = os.getenv("WRK_METHOD") or "GET"

@@ -1,6 +1,6 @@
 // Requests at a constant arrival rate from Node, for the webhook latency run's pages
-// (bench/event-feed.mjs), which must read each answer's body; the API's own fixed-rate
-// measurements use bench/open-loop.c (decisions.md 78). Request i is due at
+// (bench/processes/event-feed.mjs), which must read each answer's body; the API's own fixed-rate
+// measurements use bench/processes/open-loop.c (decisions.md 78). Request i is due at
 // start + i / rate whatever happened to earlier ones, and its latency is counted from when it was
 // due, not from when it was sent (no coordinated omission, as wrk2 does). A warm-up at the same
 // rate comes first and is not counted: it opens the connections and warms both JITs, which

@@ -4,7 +4,7 @@
 // flushes' durations are the floor under every write endpoint's latency on this machine.
 // At a given rate the flushes are paced (one due every 1/rate s), as commits arrive at a fixed
 // request rate; without one they run back to back. Each figure is one flush's own duration.
-//   node bench/fsync-probe.mjs [seconds=10] [rate=0 (back to back)] [directory=/var/lib/postgresql]
+//   node bench/probes/fsync-probe.mjs [seconds=10] [rate=0 (back to back)] [directory=/var/lib/postgresql]
 import { closeSync, fdatasyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -15,8 +15,8 @@ import { Queue, Worker } from 'bullmq';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { HmacWebhookSigner } = require('../dist/infrastructure/webhooks/hmac-webhook.signer.js');
-const { HttpWebhookSender } = require('../dist/infrastructure/webhooks/http-webhook.sender.js');
+const { HmacWebhookSigner } = require('../../dist/infrastructure/webhooks/hmac-webhook.signer.js');
+const { HttpWebhookSender } = require('../../dist/infrastructure/webhooks/http-webhook.sender.js');
 
 const spec = JSON.parse(process.argv[2]);
 const connection = { url: spec.redisUrl, maxRetriesPerRequest: null };

@@ -1,7 +1,7 @@
 // Pages created through the API at a fixed rate for the webhook latency run (bench/lib/webhooks.mjs):
 // reads one spec as JSON from argv, prints, as JSON, when each 201 arrived by the page id in its
 // body (`answeredKey`). Not a load generator of the API's measurements (those are wrk and
-// bench/open-loop.c): it must read every answer's body, which they do not.
+// bench/processes/open-loop.c): it must read every answer's body, which they do not.
 import { constantRate } from './constant-rate.mjs';
 
 const spec = JSON.parse(process.argv[2]);

@@ -3,12 +3,12 @@
 // SERVER span as server-span.middleware.ts makes it, and the attempt's span with its header as
 // attempt-span.ts does, against the same work with the OpenTelemetry API left without a provider
 // (no-op), in one process, rounds of each after a warm-up. Needs `npm run -s build`. Usage:
-//   node bench/trace-cost.mjs [iterations per round, default 200000] [rounds, default 5]
+//   node bench/probes/trace-cost.mjs [iterations per round, default 200000] [rounds, default 5]
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 const { attemptSpan } = require(join(ROOT, 'dist', 'infrastructure', 'tracing', 'attempt-span.js'));
 const { serverSpan } = require(join(ROOT, 'dist', 'interfaces', 'http', 'middleware', 'server-span.middleware.js'));
 const { startTracing } = require(join(ROOT, 'dist', 'infrastructure', 'tracing', 'tracing.js'));
