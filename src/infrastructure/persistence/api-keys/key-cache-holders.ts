@@ -12,6 +12,8 @@ const BEAT_MS = 20_000;
  * copy that a revocation could have missed is left.
  */
 export const HOLDER_FRESH_MS = 90_000;
+/** A holder's row this old is deleted by the next process that starts (far past HOLDER_FRESH_MS). */
+export const FORGOTTEN_AFTER_MS = 3_600_000;
 
 /**
  * An API process's registration as a holder of the Redis key cache (api_key_cache_holders):
@@ -20,6 +22,9 @@ export const HOLDER_FRESH_MS = 90_000;
  */
 export async function registerKeyCacheHolder(orm: MikroORM, logger: Logger): Promise<{ holder: string; stop(): Promise<void> }> {
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  // Rows of processes gone without a clean stop (killed) are no holders after HOLDER_FRESH_MS;
+  // each start removes those an hour old, so the table holds at most an hour of starts.
+  await sqlRows(orm.em.fork(), `DELETE FROM api_key_cache_holders WHERE seen_at < now() - make_interval(secs => $1)`, [FORGOTTEN_AFTER_MS / 1000]);
   const beat = () =>
     sqlRows(orm.em.fork(), 'INSERT INTO api_key_cache_holders (holder, seen_at) VALUES ($1, now()) ON CONFLICT (holder) DO UPDATE SET seen_at = now()', [holder]);
   await beat();
