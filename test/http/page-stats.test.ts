@@ -21,7 +21,7 @@ async function pageOfNewTenant() {
   const group = await platform(t).group(tenant.tenantId);
   const created = (await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey).expect(201)).body;
   const page = (await new SqlPageRepository(t.orm.em.fork()).findById(tenant.tenantId, created.pageId))!;
-  const record = (at: string, utm: UtmValues = {}) => inUnitOfWork(t.orm, () => new SqlPageSessionRepository(t.orm.em).saveNew(PageSession.record(page, utm, new Date(at))));
+  const record = (at: string, utm: UtmValues = {}) => inUnitOfWork(t.orm, () => new SqlPageSessionRepository(t.orm.em).add(PageSession.record(page, utm, new Date(at))));
   return { tenant, page, record, base: `/v0/page_groups/${group.pageGroupId}/pages/${page.id}/stats` };
 }
 

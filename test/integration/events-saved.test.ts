@@ -49,13 +49,13 @@ describe('every event an aggregate recorded', () => {
     const { page, firstVersion } = aPage(group);
     extras.push(recordExtra(page, group.tenantId));
     const pageEvents = [...page.peekEvents(), ...firstVersion.peekEvents()].map((e) => e.id);
-    await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
+    await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
     const second = PageVersion.next(page, 1, new Date());
     extras.push(recordExtra(second, group.tenantId));
-    await inUnitOfWork(orm, () => new SqlPageVersionRepository(orm.em).saveNew(page, second), { oneWrite: true });
+    await inUnitOfWork(orm, () => new SqlPageVersionRepository(orm.em).add(page, second), { oneWrite: true });
 
     const subscription = aSubscription(tenantId);
-    await inUnitOfWork(orm, () => subscriptions().addWithin(subscription, 100));
+    await inUnitOfWork(orm, () => subscriptions().add(subscription, 100));
     extras.push(recordExtra(subscription, tenantId));
     await inUnitOfWork(orm, () => subscriptions().saveDeliveryState(subscription));
 
@@ -80,10 +80,10 @@ describe('every event an aggregate recorded', () => {
 
     const subscription = aSubscription(tenantId);
     const subscriptionEvent = recordExtra(subscription, tenantId);
-    await refused(() => subscriptions().addWithin(subscription, 100));
+    await refused(() => subscriptions().add(subscription, 100));
     expect(await sqlIn(orm, 'SELECT 1 FROM webhook_subscriptions WHERE id = ?', [subscription.id])).toEqual([]);
     subscription.pullEvents();
-    await inUnitOfWork(orm, () => subscriptions().addWithin(subscription, 100));
+    await inUnitOfWork(orm, () => subscriptions().add(subscription, 100));
     subscription.update({ url: 'https://hooks.example.com/changed' }, new Date());
     recordExtra(subscription, tenantId);
     await refused(() => subscriptions().save(subscription));

@@ -26,7 +26,7 @@ describe('page and outbox in one transaction', () => {
     const group = await groupOfNewTenant();
     const { page, firstVersion } = aPage(group);
     const eventId = firstVersion.peekEvents()[0].id;
-    await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
+    await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
     expect(await count('SELECT count(*) AS n FROM pages WHERE id = ?', [page.id])).toBe(1);
     expect(await count('SELECT count(*) AS n FROM page_versions WHERE id = ?', [firstVersion.id])).toBe(1);
     expect(await count('SELECT count(*) AS n FROM outbox_events WHERE id = ? AND published_at IS NULL', [eventId])).toBe(1);
@@ -41,7 +41,7 @@ describe('page and outbox in one transaction', () => {
     const before = await version();
     for (let i = 0; i < 2; i++) {
       const { page, firstVersion } = aPage(group);
-      await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
+      await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
     }
     expect(await version()).toBe(before);
     expect(await count('SELECT coalesce(sum(pages_count), 0) AS n FROM page_group_counters WHERE page_group_id = ?', [group.id])).toBe(2);
@@ -53,7 +53,7 @@ describe('page and outbox in one transaction', () => {
     const group = await groupOfNewTenant();
     const create = () => {
       const { page, firstVersion } = aPage(group);
-      return inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
+      return inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
     };
     await sqlIn(orm, 'UPDATE page_groups SET deleted_at = now() WHERE id = ?', [group.id]);
     await expect(create()).rejects.toBeInstanceOf(NotFoundError);
@@ -70,7 +70,7 @@ describe('page and outbox in one transaction', () => {
     await expect(
       inContext(orm, () =>
         new MikroOrmUnitOfWork(orm.em).run(async () => {
-          await new SqlPageRepository(orm.em).saveNew(page, firstVersion);
+          await new SqlPageRepository(orm.em).add(page, firstVersion);
           throw new Error('something later in the same unit of work failed');
         }),
       ),
@@ -90,7 +90,7 @@ describe('page and outbox in one transaction', () => {
       await repo.save(loaded);
     });
     const { page, firstVersion } = aPage(group);
-    await expect(inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true })).rejects.toThrow(NotFoundError);
+    await expect(inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true })).rejects.toThrow(NotFoundError);
     expect(await count('SELECT count(*) AS n FROM pages WHERE id = ?', [page.id])).toBe(0);
     expect(await count('SELECT count(*) AS n FROM outbox_events WHERE tenant_id = ?', [group.tenantId])).toBe(0);
   });
@@ -105,7 +105,7 @@ describe('page and outbox in one transaction', () => {
       await holder.query('UPDATE page_groups SET deleted_at = now() WHERE id = $1', [group.id]);
       const pid = (await holder.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
       const { page, firstVersion } = aPage(group);
-      const saving = inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
+      const saving = inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
       const outcome = saving.then(() => 'saved', (error: unknown) => error);
       // The page's statement waits on the delete's lock of the group's counter rows.
       await eventually(
@@ -134,7 +134,7 @@ describe('page and outbox in one transaction', () => {
       await holder.query('SELECT shard FROM page_group_counters WHERE page_group_id = $1 AND shard <> 5 FOR UPDATE', [group.id]);
       for (let i = 0; i < 2; i++) {
         const { page, firstVersion } = aPage(group);
-        await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
+        await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
       }
       await holder.query('COMMIT');
       const counts = await sqlIn<{ shard: number; pages_count: number }>(orm, 
@@ -150,12 +150,12 @@ describe('page and outbox in one transaction', () => {
   it('lets only one of two versions with the same number in, with no event for the loser', async () => {
     const group = await groupOfNewTenant();
     const { page, firstVersion } = aPage(group);
-    await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
+    await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
     const a = PageVersion.next(page, 1, new Date());
     const b = PageVersion.next(page, 1, new Date());
     const loserEvent = b.peekEvents()[0].id;
-    await inUnitOfWork(orm, () => new SqlPageVersionRepository(orm.em).saveNew(page, a));
-    await expect(inUnitOfWork(orm, () => new SqlPageVersionRepository(orm.em).saveNew(page, b))).rejects.toThrow(ConcurrentChangeError);
+    await inUnitOfWork(orm, () => new SqlPageVersionRepository(orm.em).add(page, a));
+    await expect(inUnitOfWork(orm, () => new SqlPageVersionRepository(orm.em).add(page, b))).rejects.toThrow(ConcurrentChangeError);
     expect(await count('SELECT count(*) AS n FROM page_versions WHERE page_id = ?', [page.id])).toBe(2);
     expect(await count('SELECT count(*) AS n FROM outbox_events WHERE id = ?', [loserEvent])).toBe(0);
     expect(await inContext(orm, () => new SqlPageVersionRepository(orm.em).latestNumber(group.tenantId, page.id))).toBe(2);

@@ -51,7 +51,7 @@ describe('relay wake-up after the commit', () => {
     const { page, firstVersion } = newPage(group);
     const eventId = firstVersion.peekEvents()[0].id;
     const seen = visibleAtNextWake(() => [eventId]);
-    await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
+    await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
     expect(await seen).toBe(1);
   });
 
@@ -62,7 +62,7 @@ describe('relay wake-up after the commit', () => {
     const seen = visibleAtNextWake(() => [eventId]);
     await inContext(orm, () =>
       new MikroOrmUnitOfWork(orm.em).run(async () => {
-        await new SqlPageRepository(orm.em).saveNew(page, firstVersion);
+        await new SqlPageRepository(orm.em).add(page, firstVersion);
         // Still uncommitted here: a wake-up sent now would find nothing and the event would wait
         // for the relay's poll.
         await orm.em.execute('SELECT pg_sleep(0.05)');

@@ -92,7 +92,7 @@ describe('page groups: view_head and view_tail around the count', () => {
     await new SqlPageGroupRepository(orm.em.fork()).add(group);
     for (let i = 0; i < 2; i++) {
       const { page, firstVersion } = aPage(group);
-      await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).saveNew(page, firstVersion), { oneWrite: true });
+      await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
     }
     const repo = new SqlPageGroupRepository(orm.em.fork());
     const loaded = await loadedGroup(tenantId, group.id);

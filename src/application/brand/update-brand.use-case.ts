@@ -33,7 +33,7 @@ export class UpdateBrand {
     const written = await this.unitOfWork.runOneWrite(async () => {
       const brand = await foundOrFail('brand', 'brand', input.brandId, () => this.brands.findLatestKnown(input.tenantId, input.brandId));
       brand.update(input.changes, this.clock.now());
-      return (await this.brands.saveIfUnchanged(brand)) ? toBrandView(brand) : null;
+      return (await this.brands.save(brand, { ifUnchanged: true })) ? toBrandView(brand) : null;
     });
     return written ?? this.updateLocked(input);
   }

@@ -54,7 +54,7 @@ export class CreatePageVersion {
     const page = await foundOrFail('page', 'pagevar', input.pageId, () => this.pages.findById(input.tenantId, input.pageId, { forUpdate: true }));
     if (input.pageGroupId !== undefined && page.pageGroupId !== input.pageGroupId) throw new NotFoundError('page', input.pageId);
     const version = page.newVersion(await this.versions.latestNumber(page.tenantId, page.id), changes, this.clock.now());
-    await this.versions.saveNew(page, version);
+    await this.versions.add(page, version);
     return toPageVersionView(version);
   }
 }

@@ -41,7 +41,7 @@ export class CreatePage {
       { tenantId: input.tenantId, pageGroupId: input.pageGroupId, pageTemplateId: templateId, supplementaryContext: input.supplementaryContext },
       this.clock.now(),
     );
-    await this.pages.saveNew(page, firstVersion);
+    await this.pages.add(page, firstVersion);
     return toPageCreatedView(page);
   }
 }

@@ -20,7 +20,7 @@ export class RecordSession {
     return this.unitOfWork.run(async () => {
       const page = await foundOrFail('page', 'pagevar', input.pageId, () => this.pages.findById(input.tenantId, input.pageId));
       const session = PageSession.record(page, input.utm, this.clock.now());
-      await this.sessions.saveNew(session);
+      await this.sessions.add(session);
       return { sessionId: session.id, pageId: page.id };
     });
   }

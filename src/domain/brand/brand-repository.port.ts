@@ -9,18 +9,17 @@ export abstract class BrandRepository {
   abstract findById(tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<Brand | null>;
   /**
    * As findById without a lock, except that the brand may be the copy this process last read or
-   * wrote, which may be older than the row: only for `saveIfUnchanged`, which refuses to write a
+   * wrote, which may be older than the row: only for `save` with `ifUnchanged`, which refuses to write a
    * brand whose row changed since (and then a fresh read is needed).
    */
   abstract findLatestKnown(tenantId: string, id: string): Promise<Brand | null>;
   /** Inserts a brand just created (Brand.create) and the events it recorded, atomically. */
   abstract add(brand: Brand): Promise<void>;
-  /** Writes the changes of a brand read with findById and the events it recorded, atomically. */
-  abstract save(brand: Brand): Promise<void>;
   /**
-   * As `save`, for a brand read without a lock: writes only if no other write reached the brand
-   * since this read, and answers whether it wrote (an optimistic write). When it did not,
-   * nothing is written, its events included.
+   * Writes the changes of a brand read with findById and the events it recorded, atomically.
+   * With `ifUnchanged`, for a brand read without a lock: writes only if no other write reached
+   * the brand since this read (an optimistic write, expecting the version read). Answers whether
+   * it wrote; when it did not, nothing is written, its events included.
    */
-  abstract saveIfUnchanged(brand: Brand): Promise<boolean>;
+  abstract save(brand: Brand, options?: { ifUnchanged?: boolean }): Promise<boolean>;
 }

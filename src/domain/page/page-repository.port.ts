@@ -8,5 +8,5 @@ export abstract class PageRepository {
    * Writes a new page, its first version, their events and the group's `pagesCount + 1` in one
    * transaction. Throws NotFoundError if the group was deleted meanwhile (nothing is written).
    */
-  abstract saveNew(page: Page, firstVersion: PageVersion): Promise<void>;
+  abstract add(page: Page, firstVersion: PageVersion): Promise<void>;
 }

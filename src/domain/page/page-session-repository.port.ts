@@ -2,5 +2,5 @@ import { PageSession } from './page-session';
 
 export abstract class PageSessionRepository {
   /** Writes the session and adds its UTM values to the group's distinct values, in the unit of work. */
-  abstract saveNew(session: PageSession): Promise<void>;
+  abstract add(session: PageSession): Promise<void>;
 }

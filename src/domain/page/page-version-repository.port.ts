@@ -9,5 +9,5 @@ export abstract class PageVersionRepository {
    * unit of work (or a transaction of their own). Throws ConcurrentChangeError when another
    * version took the same number first.
    */
-  abstract saveNew(page: Page, version: PageVersion): Promise<void>;
+  abstract add(page: Page, version: PageVersion): Promise<void>;
 }

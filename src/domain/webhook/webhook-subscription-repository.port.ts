@@ -17,7 +17,7 @@ export abstract class WebhookSubscriptionRepository {
    * written atomically, so concurrent creations cannot pass the limit together). False when the
    * limit was reached and nothing was written. The secret is stored encrypted. In a unit of work.
    */
-  abstract addWithin(subscription: WebhookSubscription, limit: number): Promise<boolean>;
+  abstract add(subscription: WebhookSubscription, limit: number): Promise<boolean>;
   /** Updates an existing subscription (never its secrets). */
   abstract save(subscription: WebhookSubscription): Promise<void>;
   /**

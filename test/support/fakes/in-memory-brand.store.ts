@@ -34,12 +34,12 @@ export class InMemoryBrands extends BrandRepository {
     this.write(brand);
   }
 
-  async save(brand: Brand): Promise<void> {
-    if (!this.rows.has(brand.id)) throw new Error(`brand ${brand.id} was never added`);
-    this.write(brand);
-  }
-
-  async saveIfUnchanged(brand: Brand): Promise<boolean> {
+  async save(brand: Brand, options: { ifUnchanged?: boolean } = {}): Promise<boolean> {
+    if (!options.ifUnchanged) {
+      if (!this.rows.has(brand.id)) throw new Error(`brand ${brand.id} was never added`);
+      this.write(brand);
+      return true;
+    }
     const racer = this.beforeNextWrite;
     this.beforeNextWrite = undefined;
     await racer?.();

@@ -74,7 +74,7 @@ export class InMemoryPages extends PageRepository {
     const page = this.pages.get(id);
     return page && page.tenantId === tenantId ? page : null;
   }
-  async saveNew(page: Page, firstVersion: PageVersion) {
+  async add(page: Page, firstVersion: PageVersion) {
     this.pages.set(page.id, page);
     this.versions.push(firstVersion);
     this.outbox.push(...firstVersion.pullEvents());
@@ -89,7 +89,7 @@ export class InMemoryVersions extends PageVersionRepository {
   async latestNumber(_tenantId: string, pageId: string) {
     return Math.max(0, ...this.store.versions.filter((v) => v.pageId === pageId).map((v) => v.number));
   }
-  async saveNew(page: Page, version: PageVersion) {
+  async add(page: Page, version: PageVersion) {
     if (this.conflicts > 0) {
       this.conflicts--;
       // Someone else took this number meanwhile.
@@ -105,7 +105,7 @@ export class InMemoryVersions extends PageVersionRepository {
 /** Sessions as recorded, in order. */
 export class InMemorySessions extends PageSessionRepository {
   readonly rows: PageSession[] = [];
-  async saveNew(session: PageSession) {
+  async add(session: PageSession) {
     this.rows.push(session);
   }
 }

@@ -33,7 +33,7 @@ export class InMemorySubscriptions extends WebhookSubscriptionRepository {
     return true;
   }
 
-  async addWithin(subscription: WebhookSubscription, limit: number): Promise<boolean> {
+  async add(subscription: WebhookSubscription, limit: number): Promise<boolean> {
     const live = [...this.rows.values()].filter((s) => s.tenantId === subscription.tenantId && !s.isDeleted()).length;
     if (live >= limit) return false;
     this.rows.set(subscription.id, copy(subscription));

@@ -24,7 +24,7 @@ export class CreateWebhookSubscription {
   async execute(input: NewWebhookSubscription): Promise<WebhookSubscriptionView> {
     const subscription = WebhookSubscription.create(input, this.secrets.generate(), this.clock.now());
     this.targets.check(subscription.url);
-    const added = await this.unitOfWork.run(() => this.subscriptions.addWithin(subscription, this.limits.subscriptionsPerTenant));
+    const added = await this.unitOfWork.run(() => this.subscriptions.add(subscription, this.limits.subscriptionsPerTenant));
     if (!added) throw new SubscriptionLimitError(this.limits.subscriptionsPerTenant);
     return toSubscriptionView(subscription, true);
   }

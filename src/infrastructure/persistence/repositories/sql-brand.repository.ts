@@ -10,7 +10,7 @@ import { requireTransaction, sqlRows } from '../connection/sql-statement';
 import { storedBrandView } from '../stored/stored-views';
 
 interface BrandRow {
-  /** The row version (ROW_VERSION), what an optimistic write checks (saveIfUnchanged). */
+  /** The row version (ROW_VERSION), what an optimistic write checks (save with ifUnchanged). */
   version: string;
   id: string;
   tenant_id: string;
@@ -40,7 +40,7 @@ const INSERT_BRAND = `WITH brand AS (
     INSERT INTO brands (${COLUMNS}, view_json) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10) RETURNING ${ROW_VERSION} AS version),
   event AS (${outboxInsert(11, { after: 'brand' })})
   SELECT version FROM brand`;
-// With $10, a row version: only if the row is still that version (saveIfUnchanged).
+// With $10, a row version: only if the row is still that version (save with ifUnchanged).
 const UPDATE_BRAND = `WITH brand AS (
     UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6,
       view_json = $7
@@ -60,7 +60,7 @@ const UPDATE_BRAND = `WITH brand AS (
  */
 @Injectable()
 export class SqlBrandRepository extends BrandRepository {
-  /** The row version each brand was read or written at, for saveIfUnchanged. */
+  /** The row version each brand was read or written at, for an optimistic save. */
   private readonly versions = new WeakMap<Brand, string>();
   /**
    * The brands this process last read or wrote, each with its row version, for findLatestKnown:
@@ -108,13 +108,10 @@ export class SqlBrandRepository extends BrandRepository {
     this.remember(brand, rows[0].version);
   }
 
-  async save(brand: Brand): Promise<void> {
-    await this.update(brand, null);
-  }
-
-  async saveIfUnchanged(brand: Brand): Promise<boolean> {
+  async save(brand: Brand, options: { ifUnchanged?: boolean } = {}): Promise<boolean> {
+    if (!options.ifUnchanged) return this.update(brand, null);
     const version = this.versions.get(brand);
-    if (version === undefined) throw new Error('saveIfUnchanged needs a brand this repository read or wrote');
+    if (version === undefined) throw new Error('an optimistic save needs a brand this repository read or wrote');
     return this.update(brand, version);
   }
 

@@ -10,7 +10,7 @@ export class SqlPageSessionRepository extends PageSessionRepository {
     super();
   }
 
-  async saveNew(session: PageSession): Promise<void> {
+  async add(session: PageSession): Promise<void> {
     const { utm } = session;
     requireTransaction(this.em, 'recording a session');
     await sqlRows(

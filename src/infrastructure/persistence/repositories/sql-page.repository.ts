@@ -51,7 +51,7 @@ export class SqlPageRepository extends PageRepository {
     return rows.length === 0 ? null : toPage(rows[0]);
   }
 
-  async saveNew(page: Page, firstVersion: PageVersion): Promise<void> {
+  async add(page: Page, firstVersion: PageVersion): Promise<void> {
     // One statement: the group's count, the page, its version 1 and their events, atomic without a
     // BEGIN/COMMIT round trip each and without the ORM's change sets. Each insert reads the row
     // the previous one returned, so when the count matches no live group nothing is written.
@@ -112,7 +112,7 @@ export class SqlPageVersionRepository extends PageVersionRepository {
   }
 
   /** One statement: the version, the page's new content and their events. */
-  async saveNew(page: Page, version: PageVersion): Promise<void> {
+  async add(page: Page, version: PageVersion): Promise<void> {
     try {
       await writeAggregates(this.em, [page, version], CREATE_VERSION, [
         version.id, version.tenantId, version.pageId, version.pageGroupId, version.number, version.pageTemplateId, version.supplementaryContext, version.createdAt,

@@ -51,7 +51,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     return rows.length === 1;
   }
 
-  async addWithin(s: WebhookSubscription, limit: number): Promise<boolean> {
+  async add(s: WebhookSubscription, limit: number): Promise<boolean> {
     requireTransaction(this.em, 'adding a subscription within the limit');
     // Creations for one tenant take turns on its row (NO KEY UPDATE: other writes that only
     // reference the tenant are not held up) until the unit of work commits; the count is then a

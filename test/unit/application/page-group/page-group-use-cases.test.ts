@@ -74,7 +74,7 @@ describe('RecordSession', () => {
   it("records a visit with its UTM values for the tenant's page, and nothing for another tenant's", async () => {
     const { recordSession, pages, sessions, tenant } = setup();
     const { page, firstVersion } = Page.create({ tenantId: tenant.id, pageGroupId: 'page_01jdq8x0m2f3e4r5t6y7u8i9o0', pageTemplateId: null }, T0);
-    await pages.saveNew(page, firstVersion);
+    await pages.add(page, firstVersion);
     expect(await recordSession.execute({ tenantId: tenant.id, pageId: page.id, utm: { source: 'newsletter' } })).toEqual({ sessionId: sessions.rows[0].id, pageId: page.id });
     expect(sessions.rows[0]).toMatchObject({ pageId: page.id, pageGroupId: page.pageGroupId, utm: { source: 'newsletter' }, createdAt: T0 });
     await expect(recordSession.execute({ tenantId: 'tenant_01jdq8w9k1a2b3c4d5e6f7g8ha', pageId: page.id, utm: {} })).rejects.toThrow(NotFoundError);
