@@ -1,18 +1,15 @@
 import { HeldWakeState } from '../../../domain/webhook/delivery-pace';
 import { DeliveryClaim, DeliveryJob } from './delivery-job';
 
-/** A subscription that holds deliveries, and what deciding its wake-up reads (read without its lock). */
-export interface HeldSubscription extends HeldWakeState {
-  id: string;
-  tenantId: string;
-}
-
 /** The subscription whose held deliveries move: its jobs name its tenant and endpoint. */
 export interface HeldOwner {
   id: string;
   tenantId: string;
   url: string;
 }
+
+/** A subscription that holds deliveries, and what deciding its wake-up reads (read without its lock). */
+export interface HeldSubscription extends HeldOwner, HeldWakeState {}
 
 /** When a release's deliveries go, as offsets from now, and how long until the next page may. */
 export type ReleasePlan = (count: number) => { offsetsMs: number[]; spreadMs: number };

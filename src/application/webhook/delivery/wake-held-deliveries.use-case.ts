@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
 import { RELEASE_PAGE, releasePlan } from '../../../domain/webhook/attempt-decision';
 import { heldWake } from '../../../domain/webhook/delivery-pace';
-import { WebhookSubscription } from '../../../domain/webhook/webhook-subscription';
 import { DeliveryJob } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
-import { HeldDeliveries, HeldOwner, ReleasePlan } from './held-deliveries.port';
+import { HeldDeliveries, ReleasePlan } from './held-deliveries.port';
 import { Random } from './random.port';
 import { SubscriptionDeliveryState } from './subscription-delivery-state';
 import { WebhookSettings } from './webhook-settings.port';
@@ -42,7 +41,7 @@ export class WakeHeldDeliveries {
       const wake = heldWake(subscription, now);
       if (wake === 'probe') probes += (await this.wakeProbe(subscription.tenantId, subscription.id, now)) ? 1 : 0;
       // A deleted subscription keeps no state: what it held goes (and ends unsent as it is claimed).
-      else if (wake === 'release' && subscription.deleted) released += await this.enqueued((await this.held.release(ownerOf(subscription, ''), now, RELEASE_PAGE, this.plan(null))).jobs);
+      else if (wake === 'release' && subscription.deleted) released += await this.enqueued((await this.held.release(subscription, now, RELEASE_PAGE, this.plan(null))).jobs);
       else if (wake === 'release') released += await this.releasePage(subscription.tenantId, subscription.id, now);
     }
     return { probes, released };
@@ -52,7 +51,7 @@ export class WakeHeldDeliveries {
   async releasePage(tenantId: string, subscriptionId: string, now: Date): Promise<number> {
     const jobs = await this.state.changed(tenantId, subscriptionId, [] as DeliveryJob[], async (subscription) => {
       if (subscription.heldWake(now) !== 'release') return [];
-      const { jobs, spreadMs } = await this.held.release(ownerOf(subscription, subscription.url), now, RELEASE_PAGE, this.plan(subscription.rateLimitPerSecond));
+      const { jobs, spreadMs } = await this.held.release(subscription, now, RELEASE_PAGE, this.plan(subscription.rateLimitPerSecond));
       if (jobs.length > 0) subscription.pageReleased(new Date(now.getTime() + spreadMs));
       return jobs;
     });
@@ -62,7 +61,7 @@ export class WakeHeldDeliveries {
   private async wakeProbe(tenantId: string, subscriptionId: string, now: Date): Promise<boolean> {
     const probe = await this.state.changed(tenantId, subscriptionId, null, async (subscription) => {
       if (subscription.heldWake(now) !== 'probe') return null;
-      const job = await this.held.wakeProbe(ownerOf(subscription, subscription.url), subscription.pace.lastProbeId, now);
+      const job = await this.held.wakeProbe(subscription, subscription.pace.lastProbeId, now);
       if (job) subscription.probeWoken(job.deliveryId, new Date(now.getTime() + this.settings.attemptLockMs));
       return job;
     });
@@ -83,8 +82,4 @@ export class WakeHeldDeliveries {
   private plan(ratePerSecond: number | null): ReleasePlan {
     return (count) => releasePlan(count, ratePerSecond, () => this.random.next());
   }
-}
-
-function ownerOf(subscription: Pick<WebhookSubscription, 'id' | 'tenantId'>, url: string): HeldOwner {
-  return { id: subscription.id, tenantId: subscription.tenantId, url };
 }

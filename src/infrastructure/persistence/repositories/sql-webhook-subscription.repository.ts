@@ -4,7 +4,7 @@ import { WebhookSubscription } from '../../../domain/webhook/webhook-subscriptio
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { SecretCipher } from '../../crypto/secret-cipher';
 import { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
-import { healthOf, SubscriptionRow } from '../stored/webhook-subscription.row';
+import { healthOf, PACE_COLUMNS, paceOf, SubscriptionRow } from '../stored/webhook-subscription.row';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
 import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
 
@@ -22,7 +22,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     if (options.forUpdate) requireTransaction(this.em, 'a subscription read for update');
     const rows = await sqlRows<SubscriptionRow>(
       this.em,
-      `SELECT *, (extract(epoch FROM send_not_before) * 1000)::float8 AS send_not_before_ms FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      `SELECT *, ${PACE_COLUMNS} FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [id, tenantId],
     );
     if (rows.length === 0) return null;
@@ -38,7 +38,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       rateLimitPerSecond: row.rate_limit_per_second,
       health: healthOf(row),
       healthNotices: { failingSentAt: row.health_failing_sent_at === null ? null : new Date(row.health_failing_sent_at), recoveryOwed: row.health_recovery_owed },
-      pace: { notBeforeMs: row.send_not_before_ms, nextReleaseAt: row.held_release_at === null ? null : new Date(row.held_release_at), lastProbeId: row.breaker_probe_delivery_id },
+      pace: paceOf(row),
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
       deletedAt: row.deleted_at ? new Date(row.deleted_at) : null,

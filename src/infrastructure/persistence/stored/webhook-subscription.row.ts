@@ -1,4 +1,5 @@
 import type { EventType } from '../../../domain/events/event-catalogue';
+import type { DeliveryPace } from '../../../domain/webhook/delivery-pace';
 import type { DisabledReason, EndpointHealth } from '../../../domain/webhook/endpoint-health';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 
@@ -49,4 +50,13 @@ export function healthOf(row: HealthColumns): EndpointHealth {
     nextProbeAt: at(row.breaker_probe_at),
     probesMade: row.breaker_probes,
   };
+}
+
+/** The pace columns of a subscription's row, for a SELECT (send_not_before in fractional epoch ms: rate slots are finer than a millisecond). */
+export const PACE_COLUMNS = '(extract(epoch FROM send_not_before) * 1000)::float8 AS send_not_before_ms, held_release_at, breaker_probe_delivery_id';
+
+export type PaceColumns = Pick<SubscriptionRow, 'send_not_before_ms' | 'held_release_at' | 'breaker_probe_delivery_id'>;
+
+export function paceOf(row: PaceColumns): DeliveryPace {
+  return { notBeforeMs: row.send_not_before_ms, nextReleaseAt: row.held_release_at === null ? null : new Date(row.held_release_at), lastProbeId: row.breaker_probe_delivery_id };
 }

@@ -4,6 +4,7 @@ import { DeliveryClaim, DeliveryJob } from '../../../application/webhook/deliver
 import { HeldDeliveries, HeldOwner, HeldSubscription, ReleasePlan } from '../../../application/webhook/delivery/held-deliveries.port';
 import { endpointKey } from './endpoint-key';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
+import { PACE_COLUMNS, PaceColumns, paceOf } from '../stored/webhook-subscription.row';
 
 /** A held delivery: pending, no time set (parked), scheduled (a manual one is never held). */
 const HELD = `status IN ('pending', 'sending') AND next_attempt_at IS NULL AND manual_id IS NULL`;
@@ -49,13 +50,9 @@ export class SqlHeldDeliveries extends HeldDeliveries {
   async holding(after: string, limit: number): Promise<HeldSubscription[]> {
     // Through webhook_deliveries_held_idx (held rows only); the subscriptions' state is read
     // without a lock: the wake-up decides again under it (SubscriptionDeliveryState).
-    const rows = await sqlRows<{
-      id: string; tenant_id: string; active: boolean; deleted: boolean; breaker_probe_at: Date | null; send_not_before_ms: number | null;
-      held_release_at: Date | null; breaker_probe_delivery_id: string | null;
-    }>(
+    const rows = await sqlRows<PaceColumns & { id: string; tenant_id: string; url: string; active: boolean; deleted: boolean; breaker_probe_at: Date | null }>(
       this.orm.em,
-      `SELECT s.id, s.tenant_id, s.active, s.deleted_at IS NOT NULL AS deleted, s.breaker_probe_at, (extract(epoch FROM s.send_not_before) * 1000)::float8 AS send_not_before_ms,
-              s.held_release_at, s.breaker_probe_delivery_id
+      `SELECT s.id, s.tenant_id, s.url, s.active, s.deleted_at IS NOT NULL AS deleted, s.breaker_probe_at, ${PACE_COLUMNS}
        FROM webhook_subscriptions s
        WHERE s.id IN (SELECT DISTINCT subscription_id FROM webhook_deliveries WHERE ${HELD} AND subscription_id > $1)
        ORDER BY s.id LIMIT $2`,
@@ -64,10 +61,11 @@ export class SqlHeldDeliveries extends HeldDeliveries {
     return rows.map((row) => ({
       id: row.id,
       tenantId: row.tenant_id,
+      url: row.url,
       active: row.active,
       deleted: row.deleted,
       nextProbeAt: row.breaker_probe_at && new Date(row.breaker_probe_at),
-      pace: { notBeforeMs: row.send_not_before_ms, nextReleaseAt: row.held_release_at && new Date(row.held_release_at), lastProbeId: row.breaker_probe_delivery_id },
+      pace: paceOf(row),
     }));
   }
 
