@@ -1508,6 +1508,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `brands:read` (or `brands:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
             429: {
                 headers: {
@@ -1572,6 +1581,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `brands:write` (or `brands:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1672,6 +1690,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `brands:read` (or `brands:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
                 headers: {
@@ -1745,6 +1772,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `brands:write` (or `brands:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1850,6 +1886,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `page_groups:read` (or `page_groups:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
             429: {
                 headers: {
@@ -1900,6 +1945,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `page_groups:read` (or `page_groups:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1987,6 +2041,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `page_groups:read` (or `page_groups:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
                 headers: {
@@ -2062,6 +2125,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `pages:write` (or `pages:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2171,6 +2243,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `page_groups:read` (or `page_groups:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
                 headers: {
@@ -2231,6 +2312,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `pages:read` (or `pages:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2319,6 +2409,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `pages:read` (or `pages:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
                 headers: {
@@ -2395,6 +2494,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `pages:write` (or `pages:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2521,6 +2629,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `pages:read` (or `pages:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
                 headers: {
@@ -2601,6 +2718,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `templates:read` (or `templates:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
             429: {
                 headers: {
@@ -2651,6 +2777,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `templates:read` (or `templates:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2733,6 +2868,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `templates:write` (or `templates:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2854,6 +2998,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
             429: {
                 headers: {
@@ -2918,6 +3071,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:write` (or `webhooks:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3018,6 +3180,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
                 headers: {
@@ -3076,6 +3247,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:write` (or `webhooks:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3155,6 +3335,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:write` (or `webhooks:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3260,6 +3449,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
                 headers: {
@@ -3323,6 +3521,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:write` (or `webhooks:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3427,6 +3634,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:write` (or `webhooks:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3552,6 +3768,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:write` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
                 headers: {
@@ -3650,6 +3875,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:write` (or `webhooks:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3757,6 +3991,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `events:read` (or `events:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
             429: {
                 headers: {
@@ -3807,6 +4050,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `events:read` (or `events:write`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

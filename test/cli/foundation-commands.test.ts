@@ -43,13 +43,36 @@ describe('platform CLI: tenants and keys', () => {
 
     const key = await cli('api-key:create', '--tenant', tenant.json.tenantId, '--json');
     expect(key.code).toBe(0);
-    expect(key.json).toEqual({ apiKeyId: expect.stringMatching(/^apikey_/), apiKey: expect.stringMatching(/^lp_/) });
+    expect(key.json).toEqual({ apiKeyId: expect.stringMatching(/^apikey_/), apiKey: expect.stringMatching(/^lp_/), scopes: null });
     expect((await t.http.get('/v0/brands').set('x-api-key', key.json.apiKey)).status).toBe(200);
 
     const revoked = await cli('api-key:revoke', '--id', key.json.apiKeyId, '--json');
     expect(revoked.code).toBe(0);
     expect(revoked.json).toEqual({ apiKeyId: key.json.apiKeyId, revokedAt: expect.any(String) });
     expect((await t.http.get('/v0/brands').set('x-api-key', key.json.apiKey)).status).toBe(401);
+  });
+
+  it('grants scopes at api-key:create --scopes and shows them in api-key:list, never the key', async () => {
+    const tenant = await cli('tenant:create', '--name', 'Scoped', '--json');
+    const key = await cli('api-key:create', '--tenant', tenant.json.tenantId, '--scopes', 'events:read, brands:read', '--json');
+    expect(key.code).toBe(0);
+    // In the catalogue's order, whatever order they were given in.
+    expect(key.json.scopes).toEqual(['brands:read', 'events:read']);
+    expect((await t.http.get('/v0/brands').set('x-api-key', key.json.apiKey)).status).toBe(200);
+    expect((await t.http.post('/v0/brands').set('x-api-key', key.json.apiKey).send({})).status).toBe(403);
+    const full = await cli('api-key:create', '--tenant', tenant.json.tenantId, '--json');
+
+    const list = await cli('api-key:list', '--tenant', tenant.json.tenantId, '--json');
+    expect(list.stderr).toEqual([]);
+    expect(list.code).toBe(0);
+    expect(list.json.apiKeys).toEqual([
+      expect.objectContaining({ apiKeyId: full.json.apiKeyId, scopes: null, revokedAt: null }),
+      expect.objectContaining({ apiKeyId: key.json.apiKeyId, scopes: ['brands:read', 'events:read'], displayPrefix: key.json.apiKey.slice(0, 11) }),
+    ]);
+    expect(JSON.stringify(list.json)).not.toContain(key.json.apiKey);
+    const text = await cli('api-key:list', '--tenant', tenant.json.tenantId);
+    expect(text.stdout.join('\n')).toContain('scopes: brands:read, events:read');
+    expect(text.stdout.join('\n')).toContain('scopes: all (full access)');
   });
 
   it('prints readable text without --json', async () => {
@@ -63,6 +86,8 @@ describe('platform CLI: tenants and keys', () => {
     [['tenant:create', '--name', '   '], 'name'],
     [['tenant:create', '--name', 'bad-input-colour', '--colour', 'red'], 'unknown option --colour'],
     [['api-key:create'], 'option --tenant is required'],
+    [['api-key:create', '--tenant', 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9', '--scopes', 'brands:read,brands:delete'], 'unknown scope'],
+    [['api-key:create', '--tenant', 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9', '--scopes', ','], 'at least one scope'],
     [['no:such-command'], 'unknown command'],
   ])('exits 2 on bad input %j, with one line on stderr and nothing written', async (argv, message) => {
     const since = new Date(Date.now() - 1000);

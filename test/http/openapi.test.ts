@@ -12,12 +12,12 @@ afterAll(() => t.close());
 const schema = (name: string) => doc.components.schemas[name];
 
 describe('OpenAPI document at /docs-json', () => {
-  it('is OpenAPI 3 with the x-api-key security scheme on every /v0 operation', () => {
+  it('is OpenAPI 3 with the x-api-key security scheme, and the scope it needs, on every /v0 operation', () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       if (!path.startsWith('/v0')) continue;
-      for (const operation of Object.values<any>(item)) expect(operation.security).toEqual([{ apiKey: [] }]);
+      for (const operation of Object.values<any>(item)) expect(operation.security).toEqual([{ apiKey: [operation['x-required-scope']] }]);
     }
   });
 

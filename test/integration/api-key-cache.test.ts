@@ -8,7 +8,7 @@ import { freePort as closedPort } from '../support/ports';
 const redis = new IORedis('redis://127.0.0.1:6379');
 const prefix = `test-${randomBytes(4).toString('hex')}:`;
 const cache = new RedisApiKeyCache(redis, prefix);
-const principal = { tenantId: 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9', apiKeyId: 'apikey_01jdq8w9k1a2b3c4d5e6f7g8h9' };
+const principal = { tenantId: 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9', apiKeyId: 'apikey_01jdq8w9k1a2b3c4d5e6f7g8h9', scopes: null };
 const hash = () => randomBytes(32).toString('hex');
 
 afterAll(async () => {
@@ -29,6 +29,16 @@ describe('RedisApiKeyCache', () => {
     const stored = await redis.keys(`${prefix}*${key}*`);
     expect(stored.every((k) => k.includes(`{${key}}`))).toBe(true);
     expect(await redis.pttl(`${prefix}apikey:{${key}}`)).toBeGreaterThan(0);
+  });
+
+  it("carries a key's scopes with its principal, and reads an entry cached before scopes existed as full access", async () => {
+    const scoped = hash();
+    const reporting = { ...principal, scopes: ['brands:read', 'events:read'] as const };
+    await cache.rememberAndCount(scoped, { ...reporting, scopes: [...reporting.scopes] }, 100, 10_000);
+    expect(await cache.lookupAndCount(scoped, 100, 10_000)).toMatchObject({ principal: { scopes: ['brands:read', 'events:read'] } });
+    const old = hash();
+    await redis.set(`${prefix}apikey:{${old}}`, `${principal.tenantId} ${principal.apiKeyId}`, 'PX', 10_000);
+    expect(await cache.lookupAndCount(old, 100, 10_000)).toMatchObject({ principal });
   });
 
   it('keeps a revocation mark over a principal cached before it and one remembered after it', async () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKey } from '../../domain/api-key/api-key';
 import { ApiKeyRepository } from '../../domain/api-key/api-key-repository.port';
+import { ApiKeyScope, parseScopes } from '../../domain/api-key/api-key-scope';
 import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets.port';
 import { Clock } from '../../domain/shared/clock.port';
 import { TenantRepository } from '../../domain/tenant/tenant-repository.port';
@@ -17,14 +18,18 @@ export class CreateApiKey {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  /** Returns the plain key: the only time it exists outside the caller's hands. */
-  execute(input: { tenantId: string }): Promise<{ apiKeyId: string; apiKey: string; displayPrefix: string }> {
+  /**
+   * Returns the plain key: the only time it exists outside the caller's hands. Without `scopes`
+   * the key has full access; with them, only what they name (api-key-scope.ts).
+   */
+  execute(input: { tenantId: string; scopes?: readonly string[] }): Promise<{ apiKeyId: string; apiKey: string; displayPrefix: string; scopes: ApiKeyScope[] | null }> {
+    const scopes = input.scopes === undefined ? null : parseScopes(input.scopes);
     return this.unitOfWork.run(async () => {
       const tenant = await foundOrFail('tenant', 'tenant', input.tenantId, () => this.tenants.findById(input.tenantId));
       const { plainKey, keyHash, displayPrefix } = this.secrets.generate();
-      const key = ApiKey.issue(tenant.id, keyHash, displayPrefix, this.clock.now());
-      await this.keys.save(key);
-      return { apiKeyId: key.id, apiKey: plainKey, displayPrefix };
+      const key = ApiKey.issue(tenant.id, keyHash, displayPrefix, this.clock.now(), scopes);
+      await this.keys.add(key);
+      return { apiKeyId: key.id, apiKey: plainKey, displayPrefix, scopes };
     });
   }
 }

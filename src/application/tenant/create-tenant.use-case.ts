@@ -15,7 +15,7 @@ export class CreateTenant {
   execute(input: { name: string }): Promise<{ tenantId: string; name: string }> {
     return this.unitOfWork.run(async () => {
       const tenant = Tenant.create(input.name, this.clock.now());
-      await this.tenants.save(tenant);
+      await this.tenants.add(tenant);
       return { tenantId: tenant.id, name: tenant.name };
     });
   }

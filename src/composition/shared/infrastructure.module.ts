@@ -54,9 +54,9 @@ import { SqlPageGroupRepository } from '../../infrastructure/persistence/reposit
 import { SqlPageRepository, SqlPageVersionRepository } from '../../infrastructure/persistence/repositories/sql-page.repository';
 import { SqlTemplateRepository } from '../../infrastructure/persistence/repositories/sql-template.repository';
 import { SqlPageSessionRepository } from '../../infrastructure/persistence/repositories/sql-page-session.repository';
-import { MikroOrmApiKeyRepository } from '../../infrastructure/persistence/repositories/mikro-orm-api-key.repository';
+import { SqlApiKeyRepository } from '../../infrastructure/persistence/repositories/sql-api-key.repository';
 import { SqlBrandRepository } from '../../infrastructure/persistence/repositories/sql-brand.repository';
-import { MikroOrmTenantRepository } from '../../infrastructure/persistence/repositories/mikro-orm-tenant.repository';
+import { SqlTenantRepository } from '../../infrastructure/persistence/repositories/sql-tenant.repository';
 import { SystemClock } from '../../infrastructure/time/system-clock';
 import { LOGGER, type Logger } from '../../application/shared/logger.port';
 
@@ -88,8 +88,8 @@ export class InfrastructureModule {
       { provide: EntityManager, useValue: deps.orm.em },
       { provide: Clock, useClass: SystemClock },
       { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
-      { provide: TenantRepository, useClass: MikroOrmTenantRepository },
-      { provide: ApiKeyRepository, useClass: MikroOrmApiKeyRepository },
+      { provide: TenantRepository, useClass: SqlTenantRepository },
+      { provide: ApiKeyRepository, useClass: SqlApiKeyRepository },
       { provide: BrandRepository, useClass: SqlBrandRepository },
       { provide: BrandQueries, useClass: SqlBrandQueries },
       { provide: TemplateRepository, useClass: SqlTemplateRepository },

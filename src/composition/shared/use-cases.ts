@@ -1,5 +1,6 @@
 import { AuthenticateApiKey } from '../../application/api-key/authenticate-api-key.use-case';
 import { CreateApiKey } from '../../application/api-key/create-api-key.use-case';
+import { ListApiKeys } from '../../application/api-key/list-api-keys.use-case';
 import { RevokeApiKey } from '../../application/api-key/revoke-api-key.use-case';
 import { CreateBrand } from '../../application/brand/create-brand.use-case';
 import { GetBrand } from '../../application/brand/get-brand.use-case';
@@ -41,6 +42,7 @@ import { UpdateWebhookSubscription } from '../../application/webhook/subscriptio
 export const USE_CASES = [
   AuthenticateApiKey,
   CreateApiKey,
+  ListApiKeys,
   RevokeApiKey,
   CreateTenant,
   CreateBrand,

@@ -1,10 +1,11 @@
-import { AggregateRoot, StateOf } from '../shared/aggregate-root';
+import { AggregateRoot, restored, StateOf } from '../shared/aggregate-root';
 import { newTypeId } from '../shared/type-id';
+import { ApiKeyScopes } from './api-key-scope';
 
 /**
  * A tenant's credential. The plain key exists only in the create response; what is kept is its
  * SHA-256 hash (for the per-request lookup) and a short display prefix (for people to tell keys
- * apart). Revocation is final.
+ * apart). Its scopes (api-key-scope.ts) are fixed at issue: null is full access. Revocation is final.
  */
 export class ApiKey extends AggregateRoot<StateOf<ApiKey>> {
   private constructor(
@@ -12,14 +13,19 @@ export class ApiKey extends AggregateRoot<StateOf<ApiKey>> {
     readonly tenantId: string,
     readonly keyHash: string,
     readonly displayPrefix: string,
+    readonly scopes: ApiKeyScopes,
     readonly createdAt: Date,
     readonly revokedAt: Date | null,
   ) {
     super();
   }
 
-  static issue(tenantId: string, keyHash: string, displayPrefix: string, now: Date): ApiKey {
-    return new ApiKey(newTypeId('apikey'), tenantId, keyHash, displayPrefix, now, null);
+  static issue(tenantId: string, keyHash: string, displayPrefix: string, now: Date, scopes: ApiKeyScopes = null): ApiKey {
+    return new ApiKey(newTypeId('apikey'), tenantId, keyHash, displayPrefix, scopes, now, null);
+  }
+
+  static restore(state: StateOf<ApiKey>): ApiKey {
+    return restored(ApiKey.prototype, state);
   }
 
   isActive(): boolean {

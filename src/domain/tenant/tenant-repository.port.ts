@@ -3,5 +3,5 @@ import { Tenant } from './tenant';
 export abstract class TenantRepository {
   /** Null when no tenant has this id. */
   abstract findById(id: string): Promise<Tenant | null>;
-  abstract save(tenant: Tenant): Promise<void>;
+  abstract add(tenant: Tenant): Promise<void>;
 }

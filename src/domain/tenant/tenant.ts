@@ -16,4 +16,9 @@ export class Tenant {
     }
     return new Tenant(newTypeId('tenant'), trimmed, now);
   }
+
+  /** A tenant as it was stored (it passed create's rules then). */
+  static restore(state: { id: string; name: string; createdAt: Date }): Tenant {
+    return Object.assign(Object.create(Tenant.prototype) as Tenant, state);
+  }
 }

@@ -2,6 +2,7 @@ import type IORedis from 'ioredis';
 import { ApiKeyCache, CachedKey } from '../../application/api-key/api-key-cache.port';
 import type { RateLimitDecision } from '../../application/rate-limit/rate-limiter.port';
 import type { ApiKeyPrincipal } from '../../domain/api-key/api-key-repository.port';
+import { isApiKeyScope } from '../../domain/api-key/api-key-scope';
 import { decision, windowAt } from '../rate-limit/fixed-window';
 
 /**
@@ -28,6 +29,17 @@ const REMEMBER_AND_COUNT = `redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3], '
 local c = redis.call('INCR', KEYS[2])
 if c == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
 return c`;
+
+// An entry: `<tenant> <key id> <scopes>`, the scopes comma-separated or `*` for full access. An
+// entry of two parts (cached before scopes existed, for at most PRINCIPAL_TTL_MS) is full access:
+// every key issued then has it.
+const FULL_ACCESS = '*';
+const entryOf = (principal: ApiKeyPrincipal): string =>
+  `${principal.tenantId} ${principal.apiKeyId} ${principal.scopes === null ? FULL_ACCESS : principal.scopes.join(',')}`;
+function principalOf(entry: string): ApiKeyPrincipal {
+  const [tenantId, apiKeyId, scopes = FULL_ACCESS] = entry.split(' ');
+  return { tenantId, apiKeyId, scopes: scopes === FULL_ACCESS ? null : scopes.split(',').filter(isApiKeyScope) };
+}
 
 type Scripts = {
   apiKeyLookupAndCount(entry: string, budget: string, budgetTtl: number): Promise<0 | 1 | [string, number]>;
@@ -56,8 +68,7 @@ export class RedisApiKeyCache extends ApiKeyCache {
       if (answer === 0) return 'unknown';
       if (answer === 1) return REVOKED;
       const [principal, count] = answer;
-      const [tenantId, apiKeyId] = principal.split(' ');
-      return { principal: { tenantId, apiKeyId }, budget: decision(Number(count), limit, resetMs) };
+      return { principal: principalOf(principal), budget: decision(Number(count), limit, resetMs) };
     } catch {
       return null;
     }
@@ -70,7 +81,7 @@ export class RedisApiKeyCache extends ApiKeyCache {
         this.entry(keyHash),
         this.budget(keyHash, start),
         resetMs + 1000,
-        `${principal.tenantId} ${principal.apiKeyId}`,
+        entryOf(principal),
         PRINCIPAL_TTL_MS,
       );
       return decision(Number(count), limit, resetMs);

@@ -1,5 +1,5 @@
 import { CliCommand } from './cli-context';
-import { apiKeyCreateCommand, apiKeyRevokeCommand, migrateCommand, tenantCreateCommand } from './foundation.commands';
+import { apiKeyCreateCommand, apiKeyListCommand, apiKeyRevokeCommand, migrateCommand, tenantCreateCommand } from './foundation.commands';
 import {
   demoSeedCommand,
   pageGroupCreateCommand,
@@ -17,6 +17,7 @@ export const CLI_COMMANDS: CliCommand[] = [
   migrateCommand,
   tenantCreateCommand,
   apiKeyCreateCommand,
+  apiKeyListCommand,
   apiKeyRevokeCommand,
   templateCreateSystemCommand,
   pageGroupCreateCommand,

@@ -1,4 +1,6 @@
 import { CreateApiKey } from '../../application/api-key/create-api-key.use-case';
+import { ListApiKeys } from '../../application/api-key/list-api-keys.use-case';
+import { API_KEY_SCOPES } from '../../domain/api-key/api-key-scope';
 import { RevokeApiKey } from '../../application/api-key/revoke-api-key.use-case';
 import { CreateTenant } from '../../application/tenant/create-tenant.use-case';
 import { CliCommand } from './cli-context';
@@ -32,18 +34,39 @@ export const tenantCreateCommand: CliCommand = {
 
 export const apiKeyCreateCommand: CliCommand = {
   name: 'api-key:create',
-  summary: 'create an API key for a tenant (the key is shown only now)',
-  usage: 'api-key:create --tenant T',
+  summary: 'create an API key for a tenant (the key is shown only now); --scopes limits what it may do',
+  usage: `api-key:create --tenant T [--scopes ${API_KEY_SCOPES.slice(0, 2).join(',')},…]`,
   required: ['tenant'],
+  optional: ['scopes'],
   run: async (context, options) => {
-    const { apiKeyId, apiKey } = await context.get(CreateApiKey).execute({ tenantId: options.tenant });
-    return { apiKeyId, apiKey };
+    const scopes = options.scopes === undefined ? undefined : options.scopes.split(',').map((scope) => scope.trim()).filter(Boolean);
+    const { apiKeyId, apiKey, scopes: granted } = await context.get(CreateApiKey).execute({ tenantId: options.tenant, scopes });
+    return { apiKeyId, apiKey, scopes: granted };
   },
   text: (result) => {
-    const { apiKeyId, apiKey } = result as { apiKeyId: string; apiKey: string };
-    return `api key created: ${apiKeyId}\nkey (shown once, store it now): ${apiKey}`;
+    const { apiKeyId, apiKey, scopes } = result as { apiKeyId: string; apiKey: string; scopes: string[] | null };
+    return `api key created: ${apiKeyId}\nscopes: ${scopesText(scopes)}\nkey (shown once, store it now): ${apiKey}`;
   },
 };
+
+export const apiKeyListCommand: CliCommand = {
+  name: 'api-key:list',
+  summary: "list a tenant's API keys with their scopes (never the keys themselves)",
+  usage: 'api-key:list --tenant T',
+  required: ['tenant'],
+  run: (context, options) => context.get(ListApiKeys).execute({ tenantId: options.tenant }),
+  text: (result) => {
+    const { apiKeys } = result as Awaited<ReturnType<ListApiKeys['execute']>>;
+    if (apiKeys.length === 0) return 'no api keys';
+    return apiKeys
+      .map((key) => `${key.apiKeyId}  ${key.displayPrefix}…  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}  scopes: ${scopesText(key.scopes)}`)
+      .join('\n');
+  },
+};
+
+function scopesText(scopes: readonly string[] | null): string {
+  return scopes === null ? 'all (full access)' : scopes.join(', ');
+}
 
 export const apiKeyRevokeCommand: CliCommand = {
   name: 'api-key:revoke',

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { PageGroup } from '../../../src/domain/page-group/page-group';
 import { Tenant } from '../../../src/domain/tenant/tenant';
 import { SqlPageGroupRepository } from '../../../src/infrastructure/persistence/repositories/sql-page-group.repository';
-import { MikroOrmTenantRepository } from '../../../src/infrastructure/persistence/repositories/mikro-orm-tenant.repository';
+import { SqlTenantRepository } from '../../../src/infrastructure/persistence/repositories/sql-tenant.repository';
 import { aPageGroup } from './aggregates';
 
 // Test data written through the production repositories, for integration tests.
@@ -10,7 +10,7 @@ import { aPageGroup } from './aggregates';
 /** The id of a new tenant. */
 export async function newTenantId(orm: MikroORM, name: string): Promise<string> {
   const tenant = Tenant.create(name, new Date());
-  await new MikroOrmTenantRepository(orm.em.fork()).save(tenant);
+  await new SqlTenantRepository(orm.em.fork()).add(tenant);
   return tenant.id;
 }
 

@@ -11,7 +11,7 @@ export class InMemoryTenants extends TenantRepository {
   async findById(id: string): Promise<Tenant | null> {
     return this.rows.get(id) ?? null;
   }
-  async save(tenant: Tenant): Promise<void> {
+  async add(tenant: Tenant): Promise<void> {
     this.rows.set(tenant.id, tenant);
   }
 }
@@ -23,7 +23,13 @@ export class InMemoryApiKeys extends ApiKeyRepository {
   }
   async findActiveByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {
     const key = [...this.rows.values()].find((k) => k.keyHash === keyHash && k.isActive());
-    return key ? { apiKeyId: key.id, tenantId: key.tenantId } : null;
+    return key ? { apiKeyId: key.id, tenantId: key.tenantId, scopes: key.scopes } : null;
+  }
+  async listByTenant(tenantId: string): Promise<ApiKey[]> {
+    return [...this.rows.values()].filter((key) => key.tenantId === tenantId).reverse();
+  }
+  async add(key: ApiKey): Promise<void> {
+    this.rows.set(key.id, key);
   }
   async save(key: ApiKey): Promise<void> {
     this.rows.set(key.id, key);

@@ -2,12 +2,9 @@ import { defineConfig, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from '../migrations';
 import { releaseDeadCheckouts } from './pool-guard';
-import { ApiKeySchema } from '../schemas/api-key.schema';
-import { TenantSchema } from '../schemas/tenant.schema';
 
-// Brands, templates, page groups, pages and their versions have SQL repositories of their own
-// (repositories/sql-*.ts): the ORM maps only the aggregates it writes.
-export const ENTITY_SCHEMAS = [TenantSchema, ApiKeySchema];
+// Every repository writes with plain statements (repositories/sql-*.ts, decisions.md 137): the
+// ORM maps no entity. It brings the pool, the entity manager's transactions and the migrator.
 
 /**
  * `statementTimeoutMs` bounds every statement on the pool's connections (PostgreSQL's
@@ -18,7 +15,8 @@ export function createOrmConfig(databaseUrl: string, poolMax: number, statementT
   return defineConfig({
     driver: PostgreSqlDriver,
     clientUrl: databaseUrl,
-    entities: ENTITY_SCHEMAS,
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     // A request waits at most 5 s for a connection, then fails as "unavailable" (503), not forever.

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiCreatedResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateBrand } from '../../../application/brand/create-brand.use-case';
 import { GetBrand } from '../../../application/brand/get-brand.use-case';
 import { ListBrands } from '../../../application/brand/list-brands.use-case';
 import { UpdateBrand } from '../../../application/brand/update-brand.use-case';
 import { jsonOf } from '../../../application/shared/json-text';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { toEnvelopeJson } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
@@ -15,7 +16,6 @@ import { CreateBrandDto } from './create-brand.dto';
 import { UpdateBrandDto } from './update-brand.dto';
 
 @ApiTags('Brands')
-@ApiSecurity('apiKey')
 @Controller('v0/brands')
 export class BrandsController {
   constructor(
@@ -26,6 +26,7 @@ export class BrandsController {
   ) {}
 
   @Get()
+  @RequiresScope('brands:read')
   @ApiOperation({ summary: 'List brands', description: 'Newest first, keyset-paginated.' })
   @ApiOkResponse({ type: BrandListResponse })
   @ApiErrors(400)
@@ -37,6 +38,7 @@ export class BrandsController {
   }
 
   @Post()
+  @RequiresScope('brands:write')
   @HttpCode(201)
   @ApiIdempotent()
   @ApiOperation({ summary: 'Create a brand' })
@@ -58,6 +60,7 @@ export class BrandsController {
   }
 
   @Get(':brand_id')
+  @RequiresScope('brands:read')
   @ApiOperation({ summary: 'Fetch a brand' })
   @ApiOkResponse({ type: BrandResponse })
   @ApiErrors(404)
@@ -67,6 +70,7 @@ export class BrandsController {
   }
 
   @Patch(':brand_id')
+  @RequiresScope('brands:write')
   @ApiOperation({
     summary: 'Update a brand',
     description: 'JSON merge patch (RFC 7396): absent fields keep their value, null clears a nullable one, themes merge field by field.',

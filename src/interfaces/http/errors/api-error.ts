@@ -4,6 +4,7 @@ import { DomainErrorCode } from '../../../domain/shared/domain-error';
 export type ErrorCode =
   | 'VALIDATION_ERROR'
   | 'UNAUTHORIZED'
+  | 'INSUFFICIENT_SCOPE'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
@@ -41,6 +42,12 @@ export class ApiError extends Error {
 
   static notFound(message = 'The requested resource was not found.'): ApiError {
     return new ApiError(404, 'NOT_FOUND', message);
+  }
+
+  /** The key is valid but not for this: `requiredScope` names what it lacks (null: full access). */
+  static insufficientScope(requiredScope: string | null, grantedScopes: readonly string[]): ApiError {
+    const needs = requiredScope === null ? 'full access' : `the scope ${requiredScope}`;
+    return new ApiError(403, 'INSUFFICIENT_SCOPE', `This API key lacks ${needs} for this operation.`, { requiredScope, grantedScopes: [...grantedScopes] });
   }
 
   static unauthorized(): ApiError {

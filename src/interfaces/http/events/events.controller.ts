@@ -1,8 +1,9 @@
 import { Controller, Get, Header, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GetEvent } from '../../../application/event/get-event.use-case';
 import { ListEvents } from '../../../application/event/list-events.use-case';
 import { ApiErrors } from '../errors/error-responses.decorator';
+import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { toEnvelopeJson } from '../pagination/list-envelope';
 import { toListRequest } from '../pagination/list-request';
@@ -11,7 +12,6 @@ import { ListEventsQueryDto } from './list-events.query';
 
 /** The tenant's events for reconciliation: each exactly the envelope its deliveries carried. */
 @ApiTags('Events')
-@ApiSecurity('apiKey')
 @Controller('v0/events')
 export class EventsController {
   constructor(
@@ -20,6 +20,7 @@ export class EventsController {
   ) {}
 
   @Get()
+  @RequiresScope('events:read')
   @ApiOperation({
     summary: 'List events',
     description: 'Newest first, kept WEBHOOK_RETENTION_DAYS (30 by default) after they were relayed. Each item is the envelope its webhook deliveries carried, byte for byte.',
@@ -36,6 +37,7 @@ export class EventsController {
   }
 
   @Get(':event_id')
+  @RequiresScope('events:read')
   @ApiOperation({ summary: 'Fetch an event', description: 'The envelope its webhook deliveries carried, byte for byte.' })
   @ApiOkResponse({ type: EventResponse })
   @ApiErrors(404)

@@ -5,10 +5,13 @@ import { Admission, AuthenticateApiKey } from '../../../application/api-key/auth
 import { RateLimitDecision, RateLimiter } from '../../../application/rate-limit/rate-limiter.port';
 import { RateLimitSettings } from '../../../application/rate-limit/rate-limit-settings.port';
 import { LOGGER, type Logger } from '../../../application/shared/logger.port';
+import type { ApiKeyPrincipal } from '../../../domain/api-key/api-key-repository.port';
+import { ApiKeyScope, scopeAllows } from '../../../domain/api-key/api-key-scope';
 import { Metrics } from '../../../application/shared/metrics.port';
 import type { ApiRequest } from '../api-request';
 import { readJsonBody } from '../body/json-body.reader';
 import { ApiError } from '../errors/api-error';
+import { REQUIRED_SCOPE } from './required-scope.decorator';
 import { clientAddressKey } from './client-address';
 
 const PUBLIC = 'public-route';
@@ -23,7 +26,9 @@ export const Public = () => SetMetadata(PUBLIC, true);
  * 2. a request without a valid key counts as a failed authentication of its address (IPv4, or
  *    IPv6 /64): 401, or 429 once the address is over its budget in the window;
  * 3. the key's budget decides (RateLimit-* headers on every authenticated response), 429 past it;
- * 4. only then is the body read and parsed, and a body problem (size, type, depth, JSON) raised.
+ * 4. the key's scopes must allow the operation (RequiresScope), else 403 INSUFFICIENT_SCOPE; they
+ *    came with the principal, so this costs no round trip;
+ * 5. only then is the body read and parsed, and a body problem (size, type, depth, JSON) raised.
  * If the rate-limit store is unreachable the request goes through (fail open) and it is logged.
  */
 @Injectable()
@@ -57,6 +62,7 @@ export class ApiKeyGuard implements CanActivate {
       res.setHeader('RateLimit-Reset', String(resetSeconds(budget)));
       if (!budget.allowed) throw this.limited('key', budget);
     }
+    this.checkScope(principal, context);
     await readJsonBody(req, res);
     return true;
   }
@@ -70,6 +76,14 @@ export class ApiKeyGuard implements CanActivate {
     const failed = await this.limiter.hit(`authfail:${clientAddressKey(req.ip)}`, this.limits.authFailuresMax, windowMs);
     if (failed && !failed.allowed) throw this.limited('ip', failed);
     throw ApiError.unauthorized();
+  }
+
+  /** A route that declares no scope (none should: a test checks) is open to full-access keys only. */
+  private checkScope(principal: ApiKeyPrincipal, context: ExecutionContext): void {
+    if (principal.scopes === null) return;
+    const needed = this.reflector.get<ApiKeyScope | undefined>(REQUIRED_SCOPE, context.getHandler());
+    if (needed !== undefined && scopeAllows(principal.scopes, needed)) return;
+    throw ApiError.insufficientScope(needed ?? null, principal.scopes);
   }
 
   private limited(scope: 'key' | 'ip', decision: RateLimitDecision): ApiError {

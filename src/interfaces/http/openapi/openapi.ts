@@ -19,6 +19,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Each key has a request budget (default 100 per 10 s): every response carries `RateLimit-Limit`,',
         '`RateLimit-Remaining` and `RateLimit-Reset`; past it, 429 with `Retry-After`.',
         'Every POST takes an `Idempotency-Key` header for safe retries.',
+        'A key may be limited to scopes (`brands:read`, `webhooks:write`, …; a `write` scope includes its `read`):',
+        'each operation names the scope it needs (its security requirement and `x-required-scope`); outside them, 403 `INSUFFICIENT_SCOPE`.',
+        'A key without scopes has full access.',
         'Webhook deliveries (envelope, `data` of each kind, signature headers) are in this document’s `webhooks` section and docs/webhooks.md.',
       ].join('\n'),
     )
@@ -32,7 +35,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Webhook subscriptions', 'Signed deliveries of events to your endpoints; redeliver, recover, test, rotate the secret.')
     .addTag('Events', 'Every event, as its deliveries carried it, for reconciliation.')
     .addTag('Health', 'Liveness and readiness probes; no key needed.')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Tenant API key (shown once at creation).' }, 'apiKey')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Tenant API key (shown once at creation). The scopes an operation lists are what a scoped key needs for it.' }, 'apiKey')
     .build();
   const document = SwaggerModule.createDocument(app, config);
   describeWebhooks(document);

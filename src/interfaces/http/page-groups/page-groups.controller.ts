@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreatePage } from '../../../application/page/create-page.use-case';
 import { GetUtmParameters } from '../../../application/page/get-utm-parameters.use-case';
 import { ListPages } from '../../../application/page/list-pages.use-case';
@@ -7,6 +7,7 @@ import { PageCreatedView, PageListItemView } from '../../../application/page/pag
 import { GetPageGroup } from '../../../application/page-group/get-page-group.use-case';
 import { ListPageGroups } from '../../../application/page-group/list-page-groups.use-case';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope, toEnvelopeJson } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
@@ -16,7 +17,6 @@ import { ListPageGroupsQueryDto } from './list-page-groups.query';
 import { PageCreatedResponse, PageGroupListResponse, PageGroupResponse, PageListResponse, UtmParametersResponse } from './page-group.response';
 
 @ApiTags('Page groups')
-@ApiSecurity('apiKey')
 @Controller('v0/page_groups')
 export class PageGroupsController {
   constructor(
@@ -28,6 +28,7 @@ export class PageGroupsController {
   ) {}
 
   @Get()
+  @RequiresScope('page_groups:read')
   @ApiOperation({ summary: 'List page groups', description: 'Newest first; soft-deleted groups are not listed. Echoes the page size in `limit`.' })
   @ApiOkResponse({ type: PageGroupListResponse })
   @ApiErrors(400)
@@ -42,6 +43,7 @@ export class PageGroupsController {
   }
 
   @Get(':page_group_id')
+  @RequiresScope('page_groups:read')
   @ApiOperation({ summary: 'Fetch a page group', description: 'Exactly the list item; a soft-deleted group is not found, as in the list.' })
   @ApiOkResponse({ type: PageGroupResponse })
   @ApiErrors(404)
@@ -51,6 +53,7 @@ export class PageGroupsController {
   }
 
   @Get(':page_group_id/pages')
+  @RequiresScope('page_groups:read')
   @ApiOperation({ summary: 'List the pages of a page group', description: 'Newest first.' })
   @ApiOkResponse({ type: PageListResponse })
   @ApiErrors(400, 404)
@@ -61,6 +64,7 @@ export class PageGroupsController {
   }
 
   @Post(':page_group_id/pages')
+  @RequiresScope('pages:write')
   @HttpCode(201)
   @ApiIdempotent()
   @ApiOperation({
@@ -80,6 +84,7 @@ export class PageGroupsController {
   }
 
   @Get(':page_group_id/utm_parameters')
+  @RequiresScope('page_groups:read')
   @ApiOperation({
     summary: 'Available UTM parameters of a page group',
     description:

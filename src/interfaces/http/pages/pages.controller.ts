@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreatePageVersion } from '../../../application/page/create-page-version.use-case';
 import { GetPage } from '../../../application/page/get-page.use-case';
 import { GetPageStats } from '../../../application/page/get-page-stats.use-case';
 import { ListPageVersions } from '../../../application/page/list-page-versions.use-case';
 import { PageStatsView, PageVersionView, PageView } from '../../../application/page/page.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
@@ -16,7 +17,6 @@ import { PageStatsQueryDto } from './page-stats.query';
 
 /** One page of a page group: its detail, its versions and its statistics. */
 @ApiTags('Pages')
-@ApiSecurity('apiKey')
 @Controller('v0/page_groups/:page_group_id/pages/:page_id')
 export class PagesController {
   constructor(
@@ -27,6 +27,7 @@ export class PagesController {
   ) {}
 
   @Get()
+  @RequiresScope('pages:read')
   @ApiOperation({ summary: 'Fetch a page', description: 'The list item’s fields, the current version’s content, and counts of versions and sessions.' })
   @ApiOkResponse({ type: PageResponse })
   @ApiErrors(404)
@@ -35,6 +36,7 @@ export class PagesController {
   }
 
   @Get('versions')
+  @RequiresScope('pages:read')
   @ApiOperation({ summary: 'List the versions of a page', description: 'Newest (highest number) first.' })
   @ApiOkResponse({ type: PageVersionListResponse })
   @ApiErrors(400, 404)
@@ -49,6 +51,7 @@ export class PagesController {
   }
 
   @Post('versions')
+  @RequiresScope('pages:write')
   @HttpCode(201)
   @ApiIdempotent()
   @ApiOperation({
@@ -70,6 +73,7 @@ export class PagesController {
   }
 
   @Get('stats')
+  @RequiresScope('pages:read')
   @ApiOperation({
     summary: 'Statistics of a page',
     description:

@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DuplicateTemplate } from '../../../application/template/duplicate-template.use-case';
 import { GetTemplate } from '../../../application/template/get-template.use-case';
 import { ListTemplates } from '../../../application/template/list-templates.use-case';
 import { TemplateView } from '../../../application/template/template.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { DuplicateTemplateDto } from './duplicate-template.dto';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
@@ -13,7 +14,6 @@ import { ListTemplatesQueryDto } from './list-templates.query';
 import { TemplateListResponse, TemplateResponse } from './template.response';
 
 @ApiTags('Templates')
-@ApiSecurity('apiKey')
 @Controller('v0/templates')
 export class TemplatesController {
   constructor(
@@ -23,6 +23,7 @@ export class TemplatesController {
   ) {}
 
   @Get()
+  @RequiresScope('templates:read')
   @ApiOperation({ summary: 'List templates', description: 'The platform’s system templates and your own (custom) ones, newest first; `type` keeps one kind.' })
   @ApiOkResponse({ type: TemplateListResponse })
   @ApiErrors(400)
@@ -33,6 +34,7 @@ export class TemplatesController {
   }
 
   @Get(':template_id')
+  @RequiresScope('templates:read')
   @ApiOperation({ summary: 'Fetch a template', description: 'A system template or one of yours; another tenant’s is not found.' })
   @ApiOkResponse({ type: TemplateResponse })
   @ApiErrors(404)
@@ -41,6 +43,7 @@ export class TemplatesController {
   }
 
   @Post(':template_id/duplicate')
+  @RequiresScope('templates:write')
   @HttpCode(201)
   @ApiIdempotent()
   @ApiOperation({

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiExtension, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiExtension, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RecoverDeliveries, RECOVER_MAX_DAYS, RECOVER_MAX_DELIVERIES } from '../../../application/webhook/subscriptions/recover-deliveries.use-case';
 import { Redeliver } from '../../../application/webhook/subscriptions/redeliver.use-case';
 import { RotateSigningSecret } from '../../../application/webhook/subscriptions/rotate-signing-secret.use-case';
@@ -7,6 +7,7 @@ import { SendTestEvent } from '../../../application/webhook/subscriptions/send-t
 import { ManualDelivery } from '../../../application/webhook/subscriptions/delivery-requests.port';
 import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { RecoverDeliveriesDto, RotateSigningSecretDto } from './webhook-operations.dto';
 import { CreatedWebhookSubscriptionResponse, ManualDeliveryResponse, RecoveryResponse } from './webhook-subscription.response';
@@ -19,7 +20,6 @@ const MANUAL_BOUND =
 
 /** What a customer does to a subscription's deliveries and secret without asking support. */
 @ApiTags('Webhook subscriptions')
-@ApiSecurity('apiKey')
 @Controller('v0/webhook_subscriptions/:subscription_id')
 export class WebhookOperationsController {
   constructor(
@@ -30,6 +30,7 @@ export class WebhookOperationsController {
   ) {}
 
   @Post('deliveries/:delivery_id/redeliver')
+  @RequiresScope('webhooks:write')
   @HttpCode(202)
   @ApiIdempotent()
   @ApiExtension('x-extension', true)
@@ -47,6 +48,7 @@ export class WebhookOperationsController {
   }
 
   @Post('recover')
+  @RequiresScope('webhooks:write')
   @HttpCode(202)
   @ApiIdempotent()
   @ApiExtension('x-extension', true)
@@ -65,6 +67,7 @@ export class WebhookOperationsController {
   }
 
   @Post('rotate_secret')
+  @RequiresScope('webhooks:write')
   @HttpCode(200)
   @ApiIdempotent()
   @ApiExtension('x-extension', true)
@@ -82,6 +85,7 @@ export class WebhookOperationsController {
   }
 
   @Post('test')
+  @RequiresScope('webhooks:write')
   @HttpCode(202)
   @ApiIdempotent()
   @ApiExtension('x-extension', true)

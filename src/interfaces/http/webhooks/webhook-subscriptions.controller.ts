@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiExtension, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtension, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateWebhookSubscription } from '../../../application/webhook/subscriptions/create-webhook-subscription.use-case';
 import { DeleteWebhookSubscription } from '../../../application/webhook/subscriptions/delete-webhook-subscription.use-case';
 import { GetWebhookSubscription } from '../../../application/webhook/subscriptions/get-webhook-subscription.use-case';
@@ -9,6 +9,7 @@ import { UpdateWebhookSubscription } from '../../../application/webhook/subscrip
 import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { DeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
@@ -24,7 +25,6 @@ import {
 const EXTENSION = 'An extension of the spec: every integrator needs it.';
 
 @ApiTags('Webhook subscriptions')
-@ApiSecurity('apiKey')
 @Controller('v0/webhook_subscriptions')
 export class WebhookSubscriptionsController {
   constructor(
@@ -37,6 +37,7 @@ export class WebhookSubscriptionsController {
   ) {}
 
   @Post()
+  @RequiresScope('webhooks:write')
   @HttpCode(201)
   @ApiIdempotent()
   @ApiOperation({ summary: 'Create a webhook subscription', description: 'The response is the only place the signing secret is ever shown.' })
@@ -48,6 +49,7 @@ export class WebhookSubscriptionsController {
   }
 
   @Patch(':subscription_id')
+  @RequiresScope('webhooks:write')
   @ApiOperation({ summary: 'Update a webhook subscription', description: 'Fields left out keep their value. The secret is not returned.' })
   @ApiBody({ type: UpdateWebhookSubscriptionDto })
   @ApiOkResponse({ type: WebhookSubscriptionResponse })
@@ -57,6 +59,7 @@ export class WebhookSubscriptionsController {
   }
 
   @Get()
+  @RequiresScope('webhooks:read')
   @ApiExtension('x-extension', true)
   @ApiOperation({ summary: 'List webhook subscriptions', description: `Newest first. ${EXTENSION}` })
   @ApiOkResponse({ type: WebhookSubscriptionListResponse })
@@ -66,6 +69,7 @@ export class WebhookSubscriptionsController {
   }
 
   @Get(':subscription_id')
+  @RequiresScope('webhooks:read')
   @ApiExtension('x-extension', true)
   @ApiOperation({ summary: 'Fetch a webhook subscription', description: `Without the secret. ${EXTENSION}` })
   @ApiOkResponse({ type: WebhookSubscriptionResponse })
@@ -75,6 +79,7 @@ export class WebhookSubscriptionsController {
   }
 
   @Delete(':subscription_id')
+  @RequiresScope('webhooks:write')
   @HttpCode(204)
   @ApiExtension('x-extension', true)
   @ApiOperation({ summary: 'Delete a webhook subscription', description: `Deliveries still pending for it are cancelled. ${EXTENSION}` })
@@ -85,6 +90,7 @@ export class WebhookSubscriptionsController {
   }
 
   @Get(':subscription_id/deliveries')
+  @RequiresScope('webhooks:read')
   @ApiExtension('x-extension', true)
   @ApiOperation({ summary: 'Delivery attempts of a subscription', description: `Every attempt, newest first: status code, duration, error, next attempt. ${EXTENSION}` })
   @ApiOkResponse({ type: DeliveryAttemptListResponse })

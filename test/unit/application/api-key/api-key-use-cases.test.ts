@@ -34,7 +34,7 @@ describe('api key use cases', () => {
     const { createTenant, createKey, principalOf, keys } = setup();
     const { tenantId } = await createTenant.execute({ name: 'Acme' });
     const { apiKey, apiKeyId } = await createKey.execute({ tenantId });
-    expect(await principalOf(apiKey)).toEqual({ apiKeyId, tenantId });
+    expect(await principalOf(apiKey)).toEqual({ apiKeyId, tenantId, scopes: null });
     expect(keys.rows.get(apiKeyId)!.keyHash).toBe(`hash(${apiKey})`);
     expect(JSON.stringify([...keys.rows.values()])).not.toContain(`"${apiKey}"`);
   });
@@ -57,8 +57,8 @@ describe('api key use cases', () => {
     const { apiKey, apiKeyId } = await createKey.execute({ tenantId });
     const first = await authenticate.execute(apiKey, BUDGET);
     const second = await authenticate.execute(apiKey, BUDGET);
-    expect(first).toEqual({ principal: { apiKeyId, tenantId }, budget: expect.objectContaining({ allowed: true, remaining: 99 }) });
-    expect(second).toEqual({ principal: { apiKeyId, tenantId }, budget: expect.objectContaining({ remaining: 98 }) });
+    expect(first).toEqual({ principal: { apiKeyId, tenantId, scopes: null }, budget: expect.objectContaining({ allowed: true, remaining: 99 }) });
+    expect(second).toEqual({ principal: { apiKeyId, tenantId, scopes: null }, budget: expect.objectContaining({ remaining: 98 }) });
     expect(keys.lookups).toBe(1);
     expect(limiter.hits).toEqual([]);
     expect(cache.counts.get(`hash(${apiKey})`)).toBe(2);
@@ -74,7 +74,7 @@ describe('api key use cases', () => {
     expect(await authenticate.execute(apiKey, BUDGET)).toBeNull();
     expect(keys.lookups).toBe(lookups);
     // A request that read the key as active before the commit tries to cache it after the mark.
-    await cache.rememberAndCount(`hash(${apiKey})`, { apiKeyId, tenantId }, 100, 10_000);
+    await cache.rememberAndCount(`hash(${apiKey})`, { apiKeyId, tenantId, scopes: null }, 100, 10_000);
     expect(cache.entries.get(`hash(${apiKey})`)).toBe('revoked');
   });
 
@@ -83,7 +83,7 @@ describe('api key use cases', () => {
     const { tenantId } = await createTenant.execute({ name: 'Acme' });
     const { apiKey, apiKeyId } = await createKey.execute({ tenantId });
     cache.reachable = false;
-    expect(await authenticate.execute(apiKey, BUDGET)).toEqual({ principal: { apiKeyId, tenantId }, budget: expect.objectContaining({ allowed: true }) });
+    expect(await authenticate.execute(apiKey, BUDGET)).toEqual({ principal: { apiKeyId, tenantId, scopes: null }, budget: expect.objectContaining({ allowed: true }) });
     expect(keys.lookups).toBe(1);
     expect(limiter.hits).toEqual([`key:${apiKeyId}`]);
     await expect(revoke.execute({ apiKeyId })).rejects.toThrow(RevocationNotCachedError);

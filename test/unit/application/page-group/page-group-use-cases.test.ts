@@ -18,7 +18,7 @@ function setup() {
   const clock = new FixedClock(T0);
   const tenants = new InMemoryTenants();
   const tenant = Tenant.create('Acme', T0);
-  void tenants.save(tenant);
+  void tenants.add(tenant);
   const groups = new InMemoryGroups();
   const templates = new InMemoryTemplates();
   const pages = new InMemoryPages();
