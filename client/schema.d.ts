@@ -1665,7 +1665,10 @@ export interface operations {
     BrandsController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                "If-None-Match"?: string;
+            };
             path: {
                 brand_id: string;
             };
@@ -1680,6 +1683,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["BrandResponse"];
                 };
+            };
+            /** @description Not modified: your copy is current. No body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of this answer (a digest of its bytes): send it back in If-None-Match or If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
@@ -1740,7 +1752,10 @@ export interface operations {
     BrandsController_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag your change is based on (or *): 412 PRECONDITION_FAILED, writing nothing, when the resource has changed since. */
+                "If-Match"?: string;
+            };
             path: {
                 brand_id: string;
             };
@@ -1790,6 +1805,15 @@ export interface operations {
             };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match; `details.currentETag` is its ETag now. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1927,7 +1951,10 @@ export interface operations {
     PageGroupsController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                "If-None-Match"?: string;
+            };
             path: {
                 page_group_id: string;
             };
@@ -1942,6 +1969,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PageGroupResponse"];
                 };
+            };
+            /** @description Not modified: your copy is current. No body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of this answer (a digest of its bytes): send it back in If-None-Match or If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
@@ -2293,7 +2329,10 @@ export interface operations {
     PagesController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                "If-None-Match"?: string;
+            };
             path: {
                 page_group_id: string;
                 page_id: string;
@@ -2309,6 +2348,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PageResponse"];
                 };
+            };
+            /** @description Not modified: your copy is current. No body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of this answer (a digest of its bytes): send it back in If-None-Match or If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
@@ -2759,7 +2807,10 @@ export interface operations {
     TemplatesController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                "If-None-Match"?: string;
+            };
             path: {
                 template_id: string;
             };
@@ -2774,6 +2825,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["TemplateResponse"];
                 };
+            };
+            /** @description Not modified: your copy is current. No body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of this answer (a digest of its bytes): send it back in If-None-Match or If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
@@ -3155,7 +3215,10 @@ export interface operations {
     WebhookSubscriptionsController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                "If-None-Match"?: string;
+            };
             path: {
                 subscription_id: string;
             };
@@ -3170,6 +3233,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookSubscriptionResponse"];
                 };
+            };
+            /** @description Not modified: your copy is current. No body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of this answer (a digest of its bytes): send it back in If-None-Match or If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {
@@ -3230,7 +3302,10 @@ export interface operations {
     WebhookSubscriptionsController_remove: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag your change is based on (or *): 412 PRECONDITION_FAILED, writing nothing, when the resource has changed since. */
+                "If-Match"?: string;
+            };
             path: {
                 subscription_id: string;
             };
@@ -3272,6 +3347,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match; `details.currentETag` is its ETag now. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
             429: {
                 headers: {
@@ -3304,7 +3388,10 @@ export interface operations {
     WebhookSubscriptionsController_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag your change is based on (or *): 412 PRECONDITION_FAILED, writing nothing, when the resource has changed since. */
+                "If-Match"?: string;
+            };
             path: {
                 subscription_id: string;
             };
@@ -3353,6 +3440,15 @@ export interface operations {
             };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match; `details.currentETag` is its ETag now. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4032,7 +4128,10 @@ export interface operations {
     EventsController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                "If-None-Match"?: string;
+            };
             path: {
                 event_id: string;
             };
@@ -4047,6 +4146,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EventResponse"];
                 };
+            };
+            /** @description Not modified: your copy is current. No body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of this answer (a digest of its bytes): send it back in If-None-Match or If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
             401: {

@@ -118,6 +118,21 @@ describe('Swagger UI at /docs in Chromium', () => {
       );
       expect(emptyTags).toEqual([]);
     });
+    // Issue 46: the conditional headers and the 304, 412 and 403 answers are shown where they apply.
+    for (const [method, headerName, statuses] of [
+      ['get', 'If-None-Match', ['200', '304', '403']],
+      ['patch', 'If-Match', ['200', '403', '412']],
+    ] as const) {
+      const one = `.opblock-${method}:has(.opblock-summary-path[data-path="/v0/brands/{brand_id}"])`;
+      await step(`conditional-${method}`, async () => {
+        await page.click(`${one} .opblock-summary-control`);
+        await page.waitForSelector(`${one} .parameters`);
+        const parameters = await page.$$eval(`${one} .parameters .parameter__name`, (cells) => cells.map((cell) => cell.textContent?.replace(/\*/g, '').trim()));
+        expect(parameters).toContain(headerName);
+        const shown = await page.$$eval(`${one} .responses-table .response-col_status`, (cells) => cells.map((cell) => cell.textContent?.trim()));
+        for (const status of statuses) expect(shown).toContain(status);
+      });
+    }
     // The page as the run left it, for a person to look at (test-results/ is not tracked).
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'swagger-ui.png'), fullPage: true });

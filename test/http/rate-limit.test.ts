@@ -102,6 +102,10 @@ describe('RedisRateLimiter', () => {
       const results = [await one.hit('k', 2, WINDOW_SECONDS * 1000), await two.hit('k', 2, WINDOW_SECONDS * 1000), await one.hit('k', 2, WINDOW_SECONDS * 1000)];
       expect(results.map((r) => [r!.allowed, r!.remaining])).toEqual([[true, 1], [true, 0], [false, 0]]);
       expect(await two.hit('fresh', 2, WINDOW_SECONDS * 1000)).toMatchObject({ allowed: true, remaining: 1 });
+      // A refund (a 304) takes one count back in the window it was counted in.
+      await two.refund('k', results[2]!.windowStart!);
+      await two.refund('k', results[2]!.windowStart!);
+      expect(await one.hit('k', 2, WINDOW_SECONDS * 1000)).toMatchObject({ allowed: true, remaining: 0 });
     } finally {
       one.close();
       two.close();

@@ -41,6 +41,18 @@ describe('RedisApiKeyCache', () => {
     expect(await cache.lookupAndCount(old, 100, 10_000)).toMatchObject({ principal });
   });
 
+  it('takes a count back on refund (a 304), only in the window counted, never below an absent key', async () => {
+    const key = hash();
+    const first = (await cache.rememberAndCount(key, principal, 10, 10_000))!;
+    await cache.lookupAndCount(key, 10, 10_000);
+    await cache.refund(key, first.windowStart!);
+    const third = await cache.lookupAndCount(key, 10, 10_000);
+    expect(third).toMatchObject({ budget: { remaining: 8 } });
+    // A refund for a window whose key has expired leaves nothing behind.
+    await cache.refund(key, first.windowStart! - 10_000);
+    expect(await redis.exists(`${prefix}rl:apikey:{${key}}:${first.windowStart! - 10_000}`)).toBe(0);
+  });
+
   it('keeps a revocation mark over a principal cached before it and one remembered after it', async () => {
     const key = hash();
     await cache.rememberAndCount(key, principal, 100, 10_000);

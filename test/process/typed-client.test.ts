@@ -57,6 +57,21 @@ describe('the typed client against the running API', () => {
     expect(missing.response.status).toBe(404);
     expect(missing.error).toMatchObject({ code: 'NOT_FOUND', requestId: expect.stringMatching(/^req_/) });
   });
+
+  it('sends If-None-Match and If-Match as typed header parameters and reads 304 and 412', async () => {
+    const tenant = await createTenant(t);
+    const client = createApiClient({ baseUrl, apiKey: tenant.apiKey });
+    const { data: brand } = await client.POST('/v0/brands', { body: brandBody({ name: 'Tagged' }) as never });
+    const path = { brand_id: brand!.brandId };
+    const read = await client.GET('/v0/brands/{brand_id}', { params: { path } });
+    const etag = read.response.headers.get('etag')!;
+    const unchanged = await client.GET('/v0/brands/{brand_id}', { params: { path, header: { 'If-None-Match': etag } } });
+    expect(unchanged.response.status).toBe(304);
+    await client.PATCH('/v0/brands/{brand_id}', { params: { path, header: { 'If-Match': etag } }, body: { name: 'Retagged' } });
+    const stale = await client.PATCH('/v0/brands/{brand_id}', { params: { path, header: { 'If-Match': etag } }, body: { name: 'Lost' } });
+    expect(stale.response.status).toBe(412);
+    expect(stale.error).toMatchObject({ code: 'PRECONDITION_FAILED', details: { currentETag: expect.any(String) } });
+  });
 });
 
 /** The example a schema documents: its own, else one built from its properties' examples. */

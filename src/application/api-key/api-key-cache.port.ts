@@ -15,6 +15,8 @@ export abstract class ApiKeyCache {
   abstract lookupAndCount(keyHash: string, limit: number, windowMs: number): Promise<CachedKey | null>;
   /** Caches an active key's principal unless a revocation marked it meanwhile, and counts the request; null when unreachable. */
   abstract rememberAndCount(keyHash: string, principal: ApiKeyPrincipal, limit: number, windowMs: number): Promise<RateLimitDecision | null>;
+  /** Takes back one request of the key counted in the window that began at `windowStart` (a 304). */
+  abstract refund(keyHash: string, windowStart: number): Promise<void>;
   /** Marks the key revoked for every process; false when the cache cannot be reached. */
   abstract markRevoked(keyHash: string): Promise<boolean>;
 }

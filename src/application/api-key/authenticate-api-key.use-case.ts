@@ -8,6 +8,8 @@ import { ApiKeyCache } from './api-key-cache.port';
 export interface Admission {
   principal: ApiKeyPrincipal;
   budget: RateLimitDecision | null;
+  /** Takes this request's count back (a 304 does not count: decisions.md 140). */
+  refund(): Promise<void>;
 }
 
 /**
@@ -32,14 +34,20 @@ export class AuthenticateApiKey {
     if (!hash) return null;
     const cached = await this.cache.lookupAndCount(hash, budget.limit, budget.windowMs);
     if (cached === 'revoked') return null;
-    if (cached !== null && cached !== 'unknown') return cached;
+    if (cached !== null && cached !== 'unknown') return { ...cached, refund: () => this.refundCached(hash, cached.budget) };
     const principal = await this.keys.findActiveByHash(hash);
     if (!principal) return null;
     // Known to the cache from now on; without a cache (or with it away) the limiter counts alone.
-    const counted =
-      cached === 'unknown'
-        ? await this.cache.rememberAndCount(hash, principal, budget.limit, budget.windowMs)
-        : await this.limiter.hit(`key:${principal.apiKeyId}`, budget.limit, budget.windowMs);
-    return { principal, budget: counted };
+    if (cached === 'unknown') {
+      const counted = await this.cache.rememberAndCount(hash, principal, budget.limit, budget.windowMs);
+      return { principal, budget: counted, refund: () => this.refundCached(hash, counted) };
+    }
+    const counted = await this.limiter.hit(`key:${principal.apiKeyId}`, budget.limit, budget.windowMs);
+    const windowStart = counted?.windowStart;
+    return { principal, budget: counted, refund: async () => (windowStart === undefined ? undefined : this.limiter.refund(`key:${principal.apiKeyId}`, windowStart)) };
+  }
+
+  private async refundCached(hash: string, counted: RateLimitDecision | null): Promise<void> {
+    if (counted?.windowStart !== undefined) await this.cache.refund(hash, counted.windowStart);
   }
 }

@@ -5,11 +5,14 @@ import { Clock } from '../../domain/shared/clock.port';
 import { UnitOfWork } from '../shared/unit-of-work.port';
 import { BrandView, toBrandView } from '../../domain/brand/brand.view';
 import { foundOrFail } from '../shared/found-or-fail';
+import { Precondition } from '../shared/precondition';
 
 interface UpdateBrandInput {
   tenantId: string;
   brandId: string;
   changes: BrandChanges;
+  /** Checked on the brand as it is, under its row lock, before the change (If-Match). */
+  precondition?: Precondition<BrandView>;
 }
 
 @Injectable()
@@ -30,6 +33,8 @@ export class UpdateBrand {
    * (decisions.md 48, 109, 113).
    */
   async execute(input: UpdateBrandInput): Promise<BrandView> {
+    // A precondition is checked on the brand as it is, which only the locked read knows for sure.
+    if (input.precondition) return this.updateLocked(input);
     const written = await this.unitOfWork.runOneWrite(async () => {
       const brand = await foundOrFail('brand', 'brand', input.brandId, () => this.brands.findLatestKnown(input.tenantId, input.brandId));
       brand.update(input.changes, this.clock.now());
@@ -41,6 +46,7 @@ export class UpdateBrand {
   private updateLocked(input: UpdateBrandInput): Promise<BrandView> {
     return this.unitOfWork.run(async () => {
       const brand = await foundOrFail('brand', 'brand', input.brandId, () => this.brands.findById(input.tenantId, input.brandId, { forUpdate: true }));
+      input.precondition?.(toBrandView(brand));
       brand.update(input.changes, this.clock.now());
       await this.brands.save(brand);
       return toBrandView(brand);

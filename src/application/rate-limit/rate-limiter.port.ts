@@ -5,6 +5,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** Milliseconds until the window resets. */
   resetMs: number;
+  /** The start of the window counted in (epoch ms), for a refund of this very count. */
+  windowStart?: number;
 }
 
 /**
@@ -14,4 +16,6 @@ export interface RateLimitDecision {
  */
 export abstract class RateLimiter {
   abstract hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null>;
+  /** Takes back one request counted in the window that began at `windowStart` (a 304: decisions.md 140). */
+  abstract refund(key: string, windowStart: number): Promise<void>;
 }

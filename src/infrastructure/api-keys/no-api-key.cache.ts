@@ -14,6 +14,8 @@ export class NoApiKeyCache extends ApiKeyCache {
     return null;
   }
 
+  async refund(): Promise<void> {}
+
   async markRevoked(): Promise<boolean> {
     return true;
   }

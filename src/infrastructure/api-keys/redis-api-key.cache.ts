@@ -3,7 +3,7 @@ import { ApiKeyCache, CachedKey } from '../../application/api-key/api-key-cache.
 import type { RateLimitDecision } from '../../application/rate-limit/rate-limiter.port';
 import type { ApiKeyPrincipal } from '../../domain/api-key/api-key-repository.port';
 import { isApiKeyScope } from '../../domain/api-key/api-key-scope';
-import { decision, windowAt } from '../rate-limit/fixed-window';
+import { decision, REFUND, windowAt } from '../rate-limit/fixed-window';
 
 /**
  * How long an entry lives. A principal: how long a copy could outlive a revocation whose mark was
@@ -44,6 +44,7 @@ function principalOf(entry: string): ApiKeyPrincipal {
 type Scripts = {
   apiKeyLookupAndCount(entry: string, budget: string, budgetTtl: number): Promise<0 | 1 | [string, number]>;
   apiKeyRememberAndCount(entry: string, budget: string, budgetTtl: number, principal: string, principalTtl: number): Promise<number>;
+  apiKeyRefund(budget: string): Promise<number>;
 };
 
 /**
@@ -59,6 +60,7 @@ export class RedisApiKeyCache extends ApiKeyCache {
     super();
     redis.defineCommand('apiKeyLookupAndCount', { numberOfKeys: 2, lua: LOOKUP_AND_COUNT });
     redis.defineCommand('apiKeyRememberAndCount', { numberOfKeys: 2, lua: REMEMBER_AND_COUNT });
+    redis.defineCommand('apiKeyRefund', { numberOfKeys: 1, lua: REFUND });
   }
 
   async lookupAndCount(keyHash: string, limit: number, windowMs: number): Promise<CachedKey | null> {
@@ -68,7 +70,7 @@ export class RedisApiKeyCache extends ApiKeyCache {
       if (answer === 0) return 'unknown';
       if (answer === 1) return REVOKED;
       const [principal, count] = answer;
-      return { principal: principalOf(principal), budget: decision(Number(count), limit, resetMs) };
+      return { principal: principalOf(principal), budget: decision(Number(count), limit, resetMs, start) };
     } catch {
       return null;
     }
@@ -84,9 +86,17 @@ export class RedisApiKeyCache extends ApiKeyCache {
         entryOf(principal),
         PRINCIPAL_TTL_MS,
       );
-      return decision(Number(count), limit, resetMs);
+      return decision(Number(count), limit, resetMs, start);
     } catch {
       return null;
+    }
+  }
+
+  async refund(keyHash: string, windowStart: number): Promise<void> {
+    try {
+      await this.scripts.apiKeyRefund(this.budget(keyHash, windowStart));
+    } catch {
+      // A refund lost with Redis only leaves the request counted, as it was.
     }
   }
 

@@ -23,6 +23,8 @@ export class UnreachableApiKeyCache extends ApiKeyCache {
     return null;
   }
 
+  async refund(): Promise<void> {}
+
   async markRevoked(): Promise<boolean> {
     return !(await keyCacheHeld(this.orm));
   }

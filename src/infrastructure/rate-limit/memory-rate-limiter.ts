@@ -7,13 +7,19 @@ export class MemoryRateLimiter extends RateLimiter {
   private sweptAt = 0;
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
-    const { id, resetMs } = this.window(key, windowMs);
+    const { id, resetMs, start } = this.window(key, windowMs);
     const count = (this.windows.get(id) ?? 0) + 1;
     this.windows.set(id, count);
-    return decision(count, limit, resetMs);
+    return decision(count, limit, resetMs, start);
   }
 
-  private window(key: string, windowMs: number): { id: string; resetMs: number } {
+  async refund(key: string, windowStart: number): Promise<void> {
+    const id = `${key}:${windowStart}`;
+    const count = this.windows.get(id);
+    if (count !== undefined) this.windows.set(id, Math.max(0, count - 1));
+  }
+
+  private window(key: string, windowMs: number): { id: string; resetMs: number; start: number } {
     const now = Date.now();
     const start = Math.floor(now / windowMs) * windowMs;
     // Old windows are dropped once per window, so memory stays bounded by the active keys.
@@ -21,6 +27,6 @@ export class MemoryRateLimiter extends RateLimiter {
       this.sweptAt = now;
       for (const id of this.windows.keys()) if (Number(id.slice(id.lastIndexOf(':') + 1)) < start) this.windows.delete(id);
     }
-    return { id: `${key}:${start}`, resetMs: start + windowMs - now };
+    return { id: `${key}:${start}`, resetMs: start + windowMs - now, start };
   }
 }

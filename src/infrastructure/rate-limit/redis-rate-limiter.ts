@@ -1,6 +1,6 @@
 import IORedis from 'ioredis';
 import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter.port';
-import { decision, windowAt } from './fixed-window';
+import { decision, REFUND, windowAt } from './fixed-window';
 
 // INCR and the window's expiry in one round trip, atomically: the first hit of a window sets it.
 const HIT = `local c = redis.call('INCR', KEYS[1])
@@ -26,16 +26,25 @@ export class RedisRateLimiter extends RateLimiter {
     this.redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: options.commandTimeoutMs ?? 250 });
     this.redis.on('error', () => {});
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
+    this.redis.defineCommand('rateLimitRefund', { numberOfKeys: 1, lua: REFUND });
   }
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null> {
-    const { redisKey, resetMs } = this.window(key, windowMs);
+    const { redisKey, resetMs, start } = this.window(key, windowMs);
     try {
       const count = Number(await (this.redis as unknown as { rateLimitHit(k: string, ttl: number): Promise<number> }).rateLimitHit(redisKey, resetMs + 1000));
-      return decision(count, limit, resetMs);
+      return decision(count, limit, resetMs, start);
     } catch {
       this.failures++;
       return null;
+    }
+  }
+
+  async refund(key: string, windowStart: number): Promise<void> {
+    try {
+      await (this.redis as unknown as { rateLimitRefund(k: string): Promise<number> }).rateLimitRefund(`${this.prefix}rl:${key}:${windowStart}`);
+    } catch {
+      // A refund lost with Redis only leaves the request counted, as it was.
     }
   }
 
@@ -57,8 +66,8 @@ export class RedisRateLimiter extends RateLimiter {
     this.redis.disconnect();
   }
 
-  private window(key: string, windowMs: number): { redisKey: string; resetMs: number } {
+  private window(key: string, windowMs: number): { redisKey: string; resetMs: number; start: number } {
     const { start, resetMs } = windowAt(Date.now(), windowMs);
-    return { redisKey: `${this.prefix}rl:${key}:${start}`, resetMs };
+    return { redisKey: `${this.prefix}rl:${key}:${start}`, resetMs, start };
   }
 }

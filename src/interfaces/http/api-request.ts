@@ -10,6 +10,8 @@ export interface ApiRequest extends Request {
   traceId: string;
   spanId: string;
   principal?: ApiKeyPrincipal;
+  /** Takes the request's count off its key's budget, and what RateLimit-Remaining becomes then (a 304). */
+  refundBudget?: () => void;
   /** The presented key's lookup, begun before the span (early-admission.middleware.ts); absent without a key. */
   admission?: Promise<Admission | null>;
 }

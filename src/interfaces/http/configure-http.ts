@@ -19,7 +19,8 @@ export function configureHttp(
   options: { docsEnabled: boolean; trustProxy?: false | number | string; corsOrigins?: string[] },
 ): void {
   app.disable('x-powered-by');
-  // ETags would hash every body for a cache nobody asked for.
+  // Express's own ETags would hash every body, lists included; single resources have ours
+  // (conditional/: strong, and If-Match checked under the write's lock).
   app.set('etag', false);
   // The client IP (per-IP limit on failed authentication) is the socket's, unless a proxy is trusted.
   app.set('trust proxy', options.trustProxy ?? false);

@@ -72,6 +72,10 @@ export class InMemoryApiKeyCache extends ApiKeyCache {
     return this.count(keyHash, limit);
   }
 
+  async refund(keyHash: string): Promise<void> {
+    this.counts.set(keyHash, (this.counts.get(keyHash) ?? 1) - 1);
+  }
+
   async markRevoked(keyHash: string): Promise<boolean> {
     if (!this.reachable) return false;
     this.entries.set(keyHash, 'revoked');
@@ -91,6 +95,9 @@ export class CountingLimiter extends RateLimiter {
   async hit(key: string, limit: number): Promise<RateLimitDecision> {
     this.hits.push(key);
     return { allowed: true, limit, remaining: limit - 1, resetMs: 1000 };
+  }
+  async refund(key: string): Promise<void> {
+    this.hits.push(`refund ${key}`);
   }
 }
 

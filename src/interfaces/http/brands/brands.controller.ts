@@ -5,6 +5,9 @@ import { GetBrand } from '../../../application/brand/get-brand.use-case';
 import { ListBrands } from '../../../application/brand/list-brands.use-case';
 import { UpdateBrand } from '../../../application/brand/update-brand.use-case';
 import { jsonOf } from '../../../application/shared/json-text';
+import { ConditionalRead, ConditionalWrite } from '../conditional/conditional.decorators';
+import { IfMatch } from '../conditional/if-match.decorator';
+import type { Precondition } from '../../../application/shared/precondition';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
@@ -61,6 +64,7 @@ export class BrandsController {
 
   @Get(':brand_id')
   @RequiresScope('brands:read')
+  @ConditionalRead()
   @ApiOperation({ summary: 'Fetch a brand' })
   @ApiOkResponse({ type: BrandResponse })
   @ApiErrors(404)
@@ -71,6 +75,7 @@ export class BrandsController {
 
   @Patch(':brand_id')
   @RequiresScope('brands:write')
+  @ConditionalWrite({ answersWithTag: true })
   @ApiOperation({
     summary: 'Update a brand',
     description: 'JSON merge patch (RFC 7396): absent fields keep their value, null clears a nullable one, themes merge field by field.',
@@ -80,7 +85,12 @@ export class BrandsController {
   @ApiOkResponse({ type: BrandResponse })
   @ApiErrors(400, 404, 413, 415)
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async update(@TenantId() tenantId: string, @Param('brand_id') brandId: string, @Body() body: UpdateBrandDto): Promise<string> {
-    return jsonOf(await this.updateBrand.execute({ tenantId, brandId, changes: body }));
+  async update(
+    @TenantId() tenantId: string,
+    @Param('brand_id') brandId: string,
+    @Body() body: UpdateBrandDto,
+    @IfMatch() precondition: Precondition<object> | undefined,
+  ): Promise<string> {
+    return jsonOf(await this.updateBrand.execute({ tenantId, brandId, changes: body, precondition }));
   }
 }

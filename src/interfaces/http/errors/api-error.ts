@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'VALIDATION_ERROR'
   | 'UNAUTHORIZED'
   | 'INSUFFICIENT_SCOPE'
+  | 'PRECONDITION_FAILED'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
@@ -48,6 +49,11 @@ export class ApiError extends Error {
   static insufficientScope(requiredScope: string | null, grantedScopes: readonly string[]): ApiError {
     const needs = requiredScope === null ? 'full access' : `the scope ${requiredScope}`;
     return new ApiError(403, 'INSUFFICIENT_SCOPE', `This API key lacks ${needs} for this operation.`, { requiredScope, grantedScopes: [...grantedScopes] });
+  }
+
+  /** An If-Match that no longer holds: the resource changed; its current tag is named. */
+  static preconditionFailed(currentETag: string): ApiError {
+    return new ApiError(412, 'PRECONDITION_FAILED', `The resource has changed since the ETag in If-Match; its current ETag is ${currentETag}.`, { currentETag }, { ETag: currentETag });
   }
 
   static unauthorized(): ApiError {

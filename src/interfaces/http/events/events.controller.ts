@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GetEvent } from '../../../application/event/get-event.use-case';
 import { ListEvents } from '../../../application/event/list-events.use-case';
 import { ApiErrors } from '../errors/error-responses.decorator';
+import { ConditionalRead } from '../conditional/conditional.decorators';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { toEnvelopeJson } from '../pagination/list-envelope';
@@ -38,6 +39,7 @@ export class EventsController {
 
   @Get(':event_id')
   @RequiresScope('events:read')
+  @ConditionalRead()
   @ApiOperation({ summary: 'Fetch an event', description: 'The envelope its webhook deliveries carried, byte for byte.' })
   @ApiOkResponse({ type: EventResponse })
   @ApiErrors(404)

@@ -52,8 +52,13 @@ export class ApiKeyGuard implements CanActivate {
 
     const header = req.headers['x-api-key'];
     const presented = typeof header === 'string' ? header : undefined;
-    const { principal, budget } = await this.admit(presented, req, windowMs);
+    const { principal, budget, refund } = await this.admit(presented, req, windowMs);
     req.principal = principal;
+    req.refundBudget = () => {
+      // Not awaited: the 304 goes out at once; a refund lost leaves the request counted, as before.
+      void refund();
+      if (budget) res.setHeader('RateLimit-Remaining', String(Math.min(budget.limit, budget.remaining + 1)));
+    };
 
     if (!budget) this.failOpen();
     else {

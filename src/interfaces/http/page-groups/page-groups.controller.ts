@@ -7,6 +7,7 @@ import { PageCreatedView, PageListItemView } from '../../../application/page/pag
 import { GetPageGroup } from '../../../application/page-group/get-page-group.use-case';
 import { ListPageGroups } from '../../../application/page-group/list-page-groups.use-case';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { ConditionalRead } from '../conditional/conditional.decorators';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope, toEnvelopeJson } from '../pagination/list-envelope';
@@ -44,6 +45,7 @@ export class PageGroupsController {
 
   @Get(':page_group_id')
   @RequiresScope('page_groups:read')
+  @ConditionalRead()
   @ApiOperation({ summary: 'Fetch a page group', description: 'Exactly the list item; a soft-deleted group is not found, as in the list.' })
   @ApiOkResponse({ type: PageGroupResponse })
   @ApiErrors(404)

@@ -6,6 +6,7 @@ import { GetPageStats } from '../../../application/page/get-page-stats.use-case'
 import { ListPageVersions } from '../../../application/page/list-page-versions.use-case';
 import { PageStatsView, PageVersionView, PageView } from '../../../application/page/page.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { ConditionalRead } from '../conditional/conditional.decorators';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
@@ -28,6 +29,7 @@ export class PagesController {
 
   @Get()
   @RequiresScope('pages:read')
+  @ConditionalRead()
   @ApiOperation({ summary: 'Fetch a page', description: 'The list item’s fields, the current version’s content, and counts of versions and sessions.' })
   @ApiOkResponse({ type: PageResponse })
   @ApiErrors(404)

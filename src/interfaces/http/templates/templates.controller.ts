@@ -5,6 +5,7 @@ import { GetTemplate } from '../../../application/template/get-template.use-case
 import { ListTemplates } from '../../../application/template/list-templates.use-case';
 import { TemplateView } from '../../../application/template/template.view';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { ConditionalRead } from '../conditional/conditional.decorators';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { DuplicateTemplateDto } from './duplicate-template.dto';
@@ -35,6 +36,7 @@ export class TemplatesController {
 
   @Get(':template_id')
   @RequiresScope('templates:read')
+  @ConditionalRead()
   @ApiOperation({ summary: 'Fetch a template', description: 'A system template or one of yours; another tenant’s is not found.' })
   @ApiOkResponse({ type: TemplateResponse })
   @ApiErrors(404)

@@ -8,6 +8,9 @@ import { ListWebhookSubscriptions } from '../../../application/webhook/subscript
 import { UpdateWebhookSubscription } from '../../../application/webhook/subscriptions/update-webhook-subscription.use-case';
 import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { DeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
+import { ConditionalRead, ConditionalWrite } from '../conditional/conditional.decorators';
+import { IfMatch } from '../conditional/if-match.decorator';
+import type { Precondition } from '../../../application/shared/precondition';
 import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
@@ -50,12 +53,19 @@ export class WebhookSubscriptionsController {
 
   @Patch(':subscription_id')
   @RequiresScope('webhooks:write')
+  @ConditionalWrite({ answersWithTag: true })
   @ApiOperation({ summary: 'Update a webhook subscription', description: 'Fields left out keep their value. The secret is not returned.' })
   @ApiBody({ type: UpdateWebhookSubscriptionDto })
   @ApiOkResponse({ type: WebhookSubscriptionResponse })
   @ApiErrors(400, 404, 413, 415)
-  update(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Body() body: UpdateWebhookSubscriptionDto): Promise<WebhookSubscriptionView> {
-    return this.updateSubscription.execute({ tenantId, subscriptionId, changes: { url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond } });
+  update(
+    @TenantId() tenantId: string,
+    @Param('subscription_id') subscriptionId: string,
+    @Body() body: UpdateWebhookSubscriptionDto,
+    @IfMatch() precondition: Precondition<object> | undefined,
+  ): Promise<WebhookSubscriptionView> {
+    const changes = { url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond };
+    return this.updateSubscription.execute({ tenantId, subscriptionId, changes, precondition });
   }
 
   @Get()
@@ -70,6 +80,7 @@ export class WebhookSubscriptionsController {
 
   @Get(':subscription_id')
   @RequiresScope('webhooks:read')
+  @ConditionalRead()
   @ApiExtension('x-extension', true)
   @ApiOperation({ summary: 'Fetch a webhook subscription', description: `Without the secret. ${EXTENSION}` })
   @ApiOkResponse({ type: WebhookSubscriptionResponse })
@@ -80,13 +91,14 @@ export class WebhookSubscriptionsController {
 
   @Delete(':subscription_id')
   @RequiresScope('webhooks:write')
+  @ConditionalWrite({ answersWithTag: false })
   @HttpCode(204)
   @ApiExtension('x-extension', true)
   @ApiOperation({ summary: 'Delete a webhook subscription', description: `Deliveries still pending for it are cancelled. ${EXTENSION}` })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiErrors(404)
-  async remove(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string): Promise<void> {
-    await this.deleteSubscription.execute({ tenantId, subscriptionId });
+  async remove(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @IfMatch() precondition: Precondition<object> | undefined): Promise<void> {
+    await this.deleteSubscription.execute({ tenantId, subscriptionId, precondition });
   }
 
   @Get(':subscription_id/deliveries')

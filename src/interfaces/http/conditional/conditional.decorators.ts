@@ -1,0 +1,38 @@
+import { applyDecorators, UseInterceptors } from '@nestjs/common';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { ErrorResponse } from '../errors/error.response';
+import { ConditionalInterceptor } from './conditional.interceptor';
+
+const ETAG_HEADER = {
+  ETag: { description: 'Strong entity tag of this answer (a digest of its bytes): send it back in If-None-Match or If-Match.', schema: { type: 'string' } },
+};
+
+/** A GET of one resource: ETag, and 304 for an If-None-Match that names it. */
+export function ConditionalRead() {
+  return applyDecorators(
+    UseInterceptors(ConditionalInterceptor),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget.',
+      schema: { type: 'string' },
+    }),
+    ApiResponse({ status: 304, description: 'Not modified: your copy is current. No body.', headers: ETAG_HEADER }),
+  );
+}
+
+/** A PATCH or DELETE: If-Match makes it conditional (412 when stale); a PATCH answers with the new ETag. */
+export function ConditionalWrite(options: { answersWithTag: boolean }) {
+  return applyDecorators(
+    ...(options.answersWithTag ? [UseInterceptors(ConditionalInterceptor)] : []),
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description: 'The ETag your change is based on (or *): 412 PRECONDITION_FAILED, writing nothing, when the resource has changed since.',
+      schema: { type: 'string' },
+    }),
+    ApiResponse({ status: 412, description: 'PRECONDITION_FAILED: the resource changed since the ETag in If-Match; `details.currentETag` is its ETag now.', type: ErrorResponse }),
+  );
+}
+
+export { ETAG_HEADER };
