@@ -1088,6 +1088,12 @@ export interface components {
              */
             name?: string;
         };
+        WebhookSubscriptionFilter: {
+            /** @description Only events about these page groups, of the events about a page group; events about no page group are not narrowed by this list. */
+            pageGroupIds?: string[];
+            /** @description Only events about these brands, of the events about a brand; events about no brand are not narrowed by this list. */
+            brandIds?: string[];
+        };
         CreateWebhookSubscriptionRequest: {
             /**
              * Format: uri
@@ -1108,6 +1114,22 @@ export interface components {
              * @example 50
              */
             rateLimitPerSecond?: number | null;
+            /** @description Narrows the events of its kinds by what they are about: `page.version.created` by its page group, brand events by their brand. Each id must be one of your page groups or brands (404 otherwise). null (the default) for every event of its kinds. An extension of the spec (docs/webhooks.md, Filters). */
+            filter?: components["schemas"]["WebhookSubscriptionFilter"] | null;
+        };
+        WebhookSubscriptionFilterResponse: {
+            /**
+             * @example [
+             *       "page_01jdq8x0m2f3e4r5t6y7u8i9o0"
+             *     ]
+             */
+            pageGroupIds?: string[];
+            /**
+             * @example [
+             *       "brand_01jdq8x0m2f3e4r5t6y7u8i9o0"
+             *     ]
+             */
+            brandIds?: string[];
         };
         EndpointHealthResponse: {
             /**
@@ -1151,6 +1173,8 @@ export interface components {
              * @example null
              */
             rateLimitPerSecond: number | null;
+            /** @description Which events of its kinds it gets, by page group or brand; null: all of them. An extension of the spec (docs/webhooks.md, Filters). */
+            filter: components["schemas"]["WebhookSubscriptionFilterResponse"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1179,6 +1203,8 @@ export interface components {
              * @example 50
              */
             rateLimitPerSecond?: number | null;
+            /** @description Narrows the events of its kinds by what they are about: `page.version.created` by its page group, brand events by their brand. Each id must be one of your page groups or brands (404 otherwise). null (the default) for every event of its kinds. An extension of the spec (docs/webhooks.md, Filters). null removes it. */
+            filter?: components["schemas"]["WebhookSubscriptionFilter"] | null;
         };
         WebhookSubscriptionResponse: {
             /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
@@ -1196,6 +1222,8 @@ export interface components {
              * @example null
              */
             rateLimitPerSecond: number | null;
+            /** @description Which events of its kinds it gets, by page group or brand; null: all of them. An extension of the spec (docs/webhooks.md, Filters). */
+            filter: components["schemas"]["WebhookSubscriptionFilterResponse"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

@@ -34,6 +34,33 @@ const deliveryOf = async (subscriptionId: string) =>
   (await rows<{ status: string; attempt_count: number }>(t, 'SELECT status, attempt_count FROM webhook_deliveries WHERE subscription_id = ?', [subscriptionId]))[0];
 
 describe('webhook deliveries', () => {
+  it("delivers to a subscription filtered on page groups only its groups' page.version.created", async () => {
+    const tenant = await createTenant(t);
+    const [first, second] = [await platform(t).group(tenant.tenantId), await platform(t).group(tenant.tenantId)];
+    const filtered = async (path: string, pageGroupIds: string[] | null) => {
+      const res = await t.http
+        .post('/v0/webhook_subscriptions')
+        .set('x-api-key', tenant.apiKey)
+        .send({ url: `${receiver.url}/${path}`, events: ['page.version.created'], ...(pageGroupIds && { filter: { pageGroupIds } }) });
+      expect(res.status).toBe(201);
+      expect(res.body.filter).toEqual(pageGroupIds && { pageGroupIds });
+    };
+    await filtered('first', [first.pageGroupId]);
+    await filtered('second', [second.pageGroupId]);
+    await filtered('both', [first.pageGroupId, second.pageGroupId]);
+    await filtered('all', null);
+    for (const group of [first, second, first]) await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey).expect(201);
+    // 2 + 1 + 3 + 3: every delivery made, the unfiltered ones last to be counted.
+    await receiver.waitFor(9);
+    const groupsAt = (path: string) => receiver.received.filter((d) => d.path.endsWith(`/${path}`)).map((d) => d.body.data.pageGroupId).sort();
+    expect(groupsAt('first')).toEqual([first.pageGroupId, first.pageGroupId]);
+    expect(groupsAt('second')).toEqual([second.pageGroupId]);
+    expect(groupsAt('both')).toEqual([first.pageGroupId, first.pageGroupId, second.pageGroupId].sort());
+    expect(groupsAt('all')).toHaveLength(3);
+    // None was made to be cancelled later: the relay chose.
+    expect(await rows(t, "SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = ?", [tenant.tenantId])).toEqual([{ n: 9 }]);
+  });
+
   it('delivers page.version.created after a page is created, signed for the spec, GitHub and Standard Webhooks verifiers', async () => {
     const tenant = await createTenant(t);
     const subscription = await subscribe(tenant);

@@ -1,6 +1,7 @@
-import { rows } from '../support/platform';
+import { platform, rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
 import { subscriptionBody } from '../support/builders/subscriptions';
+import { brandBody } from '../support/builders/request-bodies';
 
 let t: TestApp;
 let strict: TestApp;
@@ -22,7 +23,7 @@ describe('POST /v0/webhook_subscriptions', () => {
     const tenant = await createTenant(t);
     const res = await create(tenant, valid);
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'createdAt', 'updatedAt', 'signingSecret', 'health']);
+    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'filter', 'createdAt', 'updatedAt', 'signingSecret', 'health']);
     expect(res.body.health).toEqual({ state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, disabledReason: null, disableAt: null });
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^whsub_[0-9a-z]{26}$/), url: valid.url, events: valid.events, active: true });
     expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -57,6 +58,45 @@ describe('POST /v0/webhook_subscriptions', () => {
     expect((await t.http.patch(path).set('x-api-key', tenant.apiKey).send({ active: false })).body.rateLimitPerSecond).toBe(10_000);
     expect((await t.http.patch(path).set('x-api-key', tenant.apiKey).send({ rateLimitPerSecond: null })).body.rateLimitPerSecond).toBeNull();
     expect((await t.http.get(path).set('x-api-key', tenant.apiKey)).body.rateLimitPerSecond).toBeNull();
+  });
+
+  it("takes a filter of the tenant's page groups and brands, shows it on GET and the list, and PATCH changes or removes it", async () => {
+    const tenant = await createTenant(t);
+    const group = await platform(t).group(tenant.tenantId);
+    const brand = (await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody()).expect(201)).body;
+    const filter = { pageGroupIds: [group.pageGroupId], brandIds: [brand.brandId] };
+    const created = await create(tenant, { ...valid, filter });
+    expect(created.status).toBe(201);
+    expect(created.body.filter).toEqual(filter);
+    expect((await t.http.get(`/v0/webhook_subscriptions/${created.body.id}`).set('x-api-key', tenant.apiKey)).body.filter).toEqual(filter);
+    expect((await t.http.get('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey)).body.items[0].filter).toEqual(filter);
+    const narrowed = await t.http.patch(`/v0/webhook_subscriptions/${created.body.id}`).set('x-api-key', tenant.apiKey).send({ filter: { brandIds: [brand.brandId] } });
+    expect(narrowed.body.filter).toEqual({ brandIds: [brand.brandId] });
+    const cleared = await t.http.patch(`/v0/webhook_subscriptions/${created.body.id}`).set('x-api-key', tenant.apiKey).send({ filter: null });
+    expect(cleared.body.filter).toBeNull();
+  });
+
+  it("refuses a malformed filter with 400 naming the field and another tenant's id with 404, creating nothing", async () => {
+    const tenant = await createTenant(t);
+    const other = await createTenant(t);
+    const foreign = await platform(t).group(other.tenantId);
+    const mine = await platform(t).group(tenant.tenantId);
+    for (const [filter, field] of [
+      ['groups', 'filter'],
+      [[mine.pageGroupId], 'filter'],
+      [{ pageGroupIds: [] }, 'filter.pageGroupIds'],
+      [{ pageGroupIds: 'page_01jdq8w9k1a2b3c4d5e6f7g8h9' }, 'filter.pageGroupIds'],
+      [{ pageGroupIds: [mine.pageGroupId, 'brand_01jdq8w9k1a2b3c4d5e6f7g8h9'] }, 'filter.pageGroupIds[1]'],
+      [{ pageGroupIds: Array.from({ length: 101 }, () => mine.pageGroupId) }, 'filter.pageGroupIds'],
+      [{ pages: [mine.pageGroupId] }, 'filter.pages'],
+    ] as const) {
+      const res = await create(tenant, { ...valid, filter });
+      expect({ filter, status: res.status, code: res.body.code, field: res.body.details?.field }).toEqual({ filter, status: 400, code: 'VALIDATION_ERROR', field });
+    }
+    const refused = await create(tenant, { ...valid, filter: { pageGroupIds: [mine.pageGroupId, foreign.pageGroupId] } });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ code: 'NOT_FOUND', message: `page group ${foreign.pageGroupId} was not found`, details: { field: 'filter.pageGroupIds[1]' } });
+    expect(await rows(t, 'SELECT id FROM webhook_subscriptions WHERE tenant_id = ?', [tenant.tenantId])).toEqual([]);
   });
 
   it('takes active: false', async () => {
@@ -109,7 +149,7 @@ describe('PATCH, GET, DELETE /v0/webhook_subscriptions/{subscription_id}', () =>
     const created = (await create(tenant, valid)).body;
     const res = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send({ active: false });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'createdAt', 'updatedAt', 'health']);
+    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'filter', 'createdAt', 'updatedAt', 'health']);
     expect(res.body).toMatchObject({ active: false, url: valid.url, events: valid.events, createdAt: created.createdAt });
     expect(res.body.updatedAt > created.updatedAt).toBe(true);
     const moved = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send({ url: 'https://other.example/h' });

@@ -2,6 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 
 export interface ReceivedDelivery {
+  /** The request's path (a subscription's URL below the test's path tells them apart). */
+  path: string;
   headers: IncomingHttpHeaders;
   rawBody: Buffer;
   body: any;
@@ -62,7 +64,7 @@ export class WebhookReceiver {
         const [status, headers] = typeof next === 'number' ? [next, {}] : [next.status, next.headers];
         const answer = () => {
           res.writeHead(status, headers).end();
-          this.received.push({ headers: req.headers, rawBody, body: safeJson(rawBody), receivedAt: Date.now() });
+          this.received.push({ path: req.url ?? '', headers: req.headers, rawBody, body: safeJson(rawBody), receivedAt: Date.now() });
           this.waiters = this.waiters.filter((w) => (this.received.length >= w.count ? (w.resolve(), false) : true));
         };
         if (this.parking) {

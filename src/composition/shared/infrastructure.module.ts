@@ -20,6 +20,8 @@ import { PageGroupRepository } from '../../domain/page-group/page-group-reposito
 import { TemplateRepository } from '../../domain/template/template-repository.port';
 import { WebhookLimits } from '../../application/webhook/subscriptions/webhook-limits.port';
 import { TargetPolicy } from '../../application/webhook/subscriptions/target-policy.port';
+import { FilterTargets } from '../../application/webhook/subscriptions/filter-targets.port';
+import { SqlFilterTargets } from '../../infrastructure/persistence/queries/sql-filter-targets';
 import { WebhookSubscriptionQueries } from '../../application/webhook/subscriptions/webhook-subscription-queries.port';
 import { SigningSecretGenerator } from '../../domain/webhook/signing-secret-generator.port';
 import { WebhookSubscriptionRepository } from '../../domain/webhook/webhook-subscription-repository.port';
@@ -111,6 +113,7 @@ export class InfrastructureModule {
       { provide: Metrics, useValue: deps.metrics ?? new PrometheusMetrics({ defaultMetrics: false }) },
       { provide: SecretCipher, useValue: new SecretCipher(resolveEncryptionKey(deps.config.secretsEncryptionKey, deps.config.dataDir, deps.logger)) },
       { provide: SigningSecretGenerator, useClass: RandomSigningSecretGenerator },
+      { provide: FilterTargets, useClass: SqlFilterTargets },
       { provide: TargetPolicy, useValue: new AddressTargetPolicy(deps.config.webhooks.allowPrivateTargets) },
       { provide: WebhookLimits, useValue: { subscriptionsPerTenant: deps.config.webhooks.subscriptionsPerTenant, manualPendingPerTenant: deps.config.webhooks.manualPendingPerTenant } },
       { provide: WebhookSubscriptionRepository, useClass: SqlWebhookSubscriptionRepository },

@@ -37,12 +37,16 @@ export class InvalidValueError extends DomainError {
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND' as const;
 
-  /** The message names the id only when it is a well-formed id: input is never echoed raw. */
+  /**
+   * The message names the id only when it is a well-formed id: input is never echoed raw. `field`:
+   * the request field that named it, when it came in a body (a filter's ids).
+   */
   constructor(
     resource: string,
     readonly id: string,
+    field?: string,
   ) {
-    super(parseTypeId(id) ? `${resource} ${id} was not found` : `${resource} was not found`);
+    super(parseTypeId(id) ? `${resource} ${id} was not found` : `${resource} was not found`, field === undefined ? undefined : { field });
   }
 }
 

@@ -8,6 +8,7 @@ import { afterFailure, afterSuccess, EndpointHealth, HealthChange, HealthPolicy,
 import { HealthNotices, NOTHING_TOLD, notice } from './health-notices';
 import { DeliveryPace, HeldWake, heldWake, NO_PACE, pausedUntil, takeSlot } from './delivery-pace';
 import { healthEvent } from './webhook-subscription.events';
+import { checkFilter, DeliveryFilter, EventSubjects, passesFilter } from './delivery-filter';
 
 export interface NewWebhookSubscription {
   tenantId: string;
@@ -15,6 +16,7 @@ export interface NewWebhookSubscription {
   events: string[];
   active?: boolean;
   rateLimitPerSecond?: number | null;
+  filter?: DeliveryFilter | null;
 }
 
 /** A signing secret replaced by a rotation, still signed with until `expiresAt`. */
@@ -35,6 +37,8 @@ export interface WebhookSubscriptionChanges {
   active?: boolean;
   /** null removes the limit. */
   rateLimitPerSecond?: number | null;
+  /** null removes the filter. */
+  filter?: DeliveryFilter | null;
 }
 
 /** The highest rate a customer may set on a subscription (attempts per second). */
@@ -67,6 +71,8 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     readonly healthNotices: HealthNotices = NOTHING_TOLD,
     /** The pace of its deliveries: rate slots, Retry-After, held ones' wake-ups (delivery-pace.ts). */
     readonly pace: DeliveryPace = NO_PACE,
+    /** Which of its kinds' events it gets, by what they are about (delivery-filter.ts); null: all. */
+    readonly filter: DeliveryFilter | null = null,
   ) {
     super();
   }
@@ -84,6 +90,10 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
       null,
       [],
       checkRate(input.rateLimitPerSecond ?? null),
+      NO_ATTEMPT_YET,
+      NOTHING_TOLD,
+      NO_PACE,
+      checkFilter(input.filter),
     );
   }
 
@@ -111,12 +121,14 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     const url = changes.url === undefined ? this.url : checkUrl(changes.url);
     const events = changes.events === undefined ? this.events : checkEvents(changes.events);
     const rate = changes.rateLimitPerSecond === undefined ? this.rateLimitPerSecond : checkRate(changes.rateLimitPerSecond);
+    const filter = changes.filter === undefined ? this.filter : checkFilter(changes.filter);
     // Turning it back on forgets whatever made the platform turn it off.
     const reactivated = changes.active === true && !this.active;
     this.change({
       url,
       events,
       rateLimitPerSecond: rate,
+      filter,
       active: changes.active ?? this.active,
       health: reactivated ? turnedBackOn(this.health) : this.health,
       previousSecrets: unexpired(this.previousSecrets, now),
@@ -179,7 +191,7 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
 
   /** Whether this event should be delivered here (wantsEvent). */
   wants(event: EventToDeliver): boolean {
-    return wantsEvent({ id: this.id, active: this.active, deleted: this.isDeleted(), events: this.events }, event);
+    return wantsEvent({ id: this.id, active: this.active, deleted: this.isDeleted(), events: this.events, filter: this.filter }, event);
   }
 }
 
@@ -188,16 +200,28 @@ export interface EventToDeliver {
   type: string;
   /** The subscription a `webhook_subscription.*` event is about; null or absent for any other. */
   about?: string | null;
+  /** What it is about, for a subscription's filter; absent: not narrowed by one (a retry goes by the relay's choice). */
+  subjects?: EventSubjects;
 }
 
 /**
  * The one rule of which subscriptions an event goes to, used by the relay that makes the
  * deliveries and by each scheduled attempt (a subscription changed since): active, not deleted,
- * listing the event's kind, and never a subscription's own health event (it would feed itself:
- * a receiver failing again because of the events about its failing).
+ * listing the event's kind, passing its filter (by the relay, which reads what the event is
+ * about), and never a subscription's own health event (it would feed itself: a receiver failing
+ * again because of the events about its failing).
  */
-export function wantsEvent(subscription: { id: string; active: boolean; deleted: boolean; events: readonly string[] }, event: EventToDeliver): boolean {
-  return subscription.active && !subscription.deleted && subscription.events.includes(event.type) && event.about !== subscription.id;
+export function wantsEvent(
+  subscription: { id: string; active: boolean; deleted: boolean; events: readonly string[]; filter?: DeliveryFilter | null },
+  event: EventToDeliver,
+): boolean {
+  return (
+    subscription.active &&
+    !subscription.deleted &&
+    subscription.events.includes(event.type) &&
+    event.about !== subscription.id &&
+    (event.subjects === undefined || passesFilter(subscription.filter ?? null, event.subjects))
+  );
 }
 
 /** An old secret that no longer signs is not kept: every write of the subscription drops it. */

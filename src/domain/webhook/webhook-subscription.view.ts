@@ -1,4 +1,5 @@
 import { EventType } from '../events/event-catalogue';
+import { DeliveryFilter } from './delivery-filter';
 import { DisabledReason, EndpointHealth, healthState, HealthState } from './endpoint-health';
 
 /**
@@ -12,11 +13,18 @@ export interface WebhookSubscriptionView {
   active: boolean;
   /** Attempts per second at most; null for no limit (an extension of the spec). */
   rateLimitPerSecond: number | null;
+  /** Which of its kinds' events it gets, by page group or brand; null: all (an extension of the spec). */
+  filter: FilterView | null;
   createdAt: string;
   updatedAt: string;
   signingSecret?: string;
   /** What its attempts say about the receiver (an extension of the spec; docs/webhooks.md, Endpoint health). */
   health: HealthView;
+}
+
+export interface FilterView {
+  pageGroupIds?: string[];
+  brandIds?: string[];
 }
 
 export interface HealthView {
@@ -36,6 +44,7 @@ export interface SubscriptionViewSource {
   readonly events: readonly EventType[];
   readonly active: boolean;
   readonly rateLimitPerSecond: number | null;
+  readonly filter: DeliveryFilter | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly health: EndpointHealth;
@@ -61,9 +70,18 @@ export function toSubscriptionView(subscription: SubscriptionViewSource, withSec
     events: [...subscription.events],
     active: subscription.active,
     rateLimitPerSecond: subscription.rateLimitPerSecond,
+    filter: filterView(subscription.filter),
     createdAt: subscription.createdAt.toISOString(),
     updatedAt: subscription.updatedAt.toISOString(),
     ...(withSecret && { signingSecret: subscription.signingSecret }),
     health: toHealthView(subscription.health, subscription.active),
+  };
+}
+
+function filterView(filter: DeliveryFilter | null): FilterView | null {
+  if (filter === null) return null;
+  return {
+    ...(filter.pageGroupIds && { pageGroupIds: [...filter.pageGroupIds] }),
+    ...(filter.brandIds && { brandIds: [...filter.brandIds] }),
   };
 }

@@ -1,3 +1,4 @@
+import { FilterTargets } from '../../../src/application/webhook/subscriptions/filter-targets.port';
 import { DeliveryRequests, ManualDelivery } from '../../../src/application/webhook/subscriptions/delivery-requests.port';
 import { TargetPolicy } from '../../../src/application/webhook/subscriptions/target-policy.port';
 import { WebhookLimits } from '../../../src/application/webhook/subscriptions/webhook-limits.port';
@@ -114,5 +115,17 @@ export class FixedWebhookLimits extends WebhookLimits {
     readonly manualPendingPerTenant = 10,
   ) {
     super();
+  }
+}
+
+/** The page groups and brands each tenant has, for a filter's ids (tenant → ids). */
+export class KnownFilterTargets extends FilterTargets {
+  readonly pageGroups = new Map<string, Set<string>>();
+  readonly brands = new Map<string, Set<string>>();
+  async pageGroupsOf(tenantId: string, ids: readonly string[]): Promise<Set<string>> {
+    return new Set(ids.filter((id) => this.pageGroups.get(tenantId)?.has(id)));
+  }
+  async brandsOf(tenantId: string, ids: readonly string[]): Promise<Set<string>> {
+    return new Set(ids.filter((id) => this.brands.get(tenantId)?.has(id)));
   }
 }

@@ -8,6 +8,8 @@ import { SubscriptionLimitError } from '../../../domain/webhook/webhook.errors';
 import { TargetPolicy } from './target-policy.port';
 import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { UnitOfWork } from '../../shared/unit-of-work.port';
+import { FilterTargets } from './filter-targets.port';
+import { filterTargetsOrFail } from './filter-targets-or-fail';
 
 @Injectable()
 export class CreateWebhookSubscription {
@@ -18,13 +20,17 @@ export class CreateWebhookSubscription {
     private readonly clock: Clock,
     private readonly limits: WebhookLimits,
     private readonly unitOfWork: UnitOfWork,
+    private readonly filterTargets: FilterTargets,
   ) {}
 
   /** The only response that carries the signing secret. */
   async execute(input: NewWebhookSubscription): Promise<WebhookSubscriptionView> {
     const subscription = WebhookSubscription.create(input, this.secrets.generate(), this.clock.now());
     this.targets.check(subscription.url);
-    const added = await this.unitOfWork.run(() => this.subscriptions.add(subscription, this.limits.subscriptionsPerTenant));
+    const added = await this.unitOfWork.run(async () => {
+      await filterTargetsOrFail(this.filterTargets, subscription.tenantId, subscription.filter);
+      return this.subscriptions.add(subscription, this.limits.subscriptionsPerTenant);
+    });
     if (!added) throw new SubscriptionLimitError(this.limits.subscriptionsPerTenant);
     return toSubscriptionView(subscription, true);
   }

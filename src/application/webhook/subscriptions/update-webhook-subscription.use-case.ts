@@ -5,6 +5,8 @@ import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-s
 import { UnitOfWork } from '../../shared/unit-of-work.port';
 import { Precondition } from '../../shared/precondition';
 import { subscriptionOrFail } from './subscription-or-fail';
+import { FilterTargets } from './filter-targets.port';
+import { filterTargetsOrFail } from './filter-targets-or-fail';
 import { TargetPolicy } from './target-policy.port';
 import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 
@@ -15,6 +17,7 @@ export class UpdateWebhookSubscription {
     private readonly targets: TargetPolicy,
     private readonly clock: Clock,
     private readonly unitOfWork: UnitOfWork,
+    private readonly filterTargets: FilterTargets,
   ) {}
 
   /** Under the subscription's row lock: a PATCH racing a DELETE cannot write the row back alive. */
@@ -30,6 +33,8 @@ export class UpdateWebhookSubscription {
       input.precondition?.(toSubscriptionView(subscription));
       subscription.update(input.changes, this.clock.now());
       this.targets.check(subscription.url);
+      // Only a filter this PATCH sets is checked: one stored earlier may name a page group deleted since.
+      if (input.changes.filter) await filterTargetsOrFail(this.filterTargets, input.tenantId, subscription.filter);
       await this.subscriptions.save(subscription);
       return toSubscriptionView(subscription);
     });

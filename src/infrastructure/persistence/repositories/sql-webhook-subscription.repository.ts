@@ -36,6 +36,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       signingSecret: this.cipher.decrypt(row.signing_secret_encrypted),
       previousSecrets: row.previous_signing_secrets.map((old) => ({ secret: this.cipher.decrypt(old.secret), expiresAt: new Date(old.expiresAt) })),
       rateLimitPerSecond: row.rate_limit_per_second,
+      filter: row.delivery_filter,
       health: healthOf(row),
       healthNotices: { failingSentAt: row.health_failing_sent_at === null ? null : new Date(row.health_failing_sent_at), recoveryOwed: row.health_recovery_owed },
       pace: paceOf(row),
@@ -60,11 +61,11 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     const inserted = await writeAggregates<{ id: string }>(
         this.em,
         [s],
-        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at, rate_limit_per_second)
-         SELECT $1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $11
+        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at, rate_limit_per_second, delivery_filter)
+         SELECT $1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $11, $12::jsonb
          WHERE (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id = $2 AND deleted_at IS NULL) < $10
          RETURNING id`,
-        [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit, s.rateLimitPerSecond],
+        [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit, s.rateLimitPerSecond, s.filter === null ? null : JSON.stringify(s.filter)],
     );
     return inserted.length === 1;
   }
@@ -107,12 +108,14 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       [s],
       `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5, rate_limit_per_second = $9,
          consecutive_failures = $10, disable_at = $11, disabled_reason = $12, breaker_probe_at = $13, breaker_probes = $14,
+         delivery_filter = $15::jsonb,
          previous_signing_secrets = (SELECT coalesce(jsonb_agg(old ORDER BY n), '[]'::jsonb)
            FROM jsonb_array_elements(previous_signing_secrets) WITH ORDINALITY AS kept(old, n) WHERE old->>'expiresAt' = ANY($8::text[]))
        WHERE id = $6 AND tenant_id = $7`,
       [
         s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId, s.previousSecrets.map((old) => old.expiresAt.toISOString()), s.rateLimitPerSecond,
         s.health.consecutiveFailures, s.health.disableAt, s.health.disabledReason, s.health.nextProbeAt, s.health.probesMade,
+        s.filter === null ? null : JSON.stringify(s.filter),
       ],
     );
   }

@@ -1,4 +1,5 @@
 import type { EventType } from '../../../domain/events/event-catalogue';
+import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
 import type { DeliveryPace } from '../../../domain/webhook/delivery-pace';
 import type { DisabledReason, EndpointHealth } from '../../../domain/webhook/endpoint-health';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
@@ -15,6 +16,7 @@ export interface SubscriptionRow {
   signing_secret_encrypted: string;
   previous_signing_secrets: StoredPreviousSecret[];
   rate_limit_per_second: number | null;
+  delivery_filter: DeliveryFilter | null;
   consecutive_failures: number;
   last_success_at: string | null;
   last_failure_at: string | null;

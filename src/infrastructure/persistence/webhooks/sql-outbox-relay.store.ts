@@ -4,7 +4,8 @@ import { DeliveryJob, DirectFirstAttempt } from '../../../application/webhook/de
 import { decideAttempt } from '../../../domain/webhook/attempt-decision';
 import { OutboxRelayStore } from '../../../application/webhook/delivery/outbox-relay-store.port';
 import { newTypeId } from '../../../domain/shared/type-id';
-import { wantsEvent } from '../../../domain/webhook/webhook-subscription';
+import { EventToDeliver, wantsEvent } from '../../../domain/webhook/webhook-subscription';
+import { DeliveryFilter, EventSubjects, subjectsOf } from '../../../domain/webhook/delivery-filter';
 import { endpointKey } from './endpoint-key';
 import { sqlRows } from '../connection/sql-statement';
 import { DELIVERY_STATE_COLUMNS, DeliveryStateRow, deliveryStateOf } from './subscription-delivery-state.sql';
@@ -20,6 +21,7 @@ const INSERT_CHUNK = 500;
 interface Subscription extends DeliveryStateRow {
   tenant_id: string;
   url: string;
+  delivery_filter: DeliveryFilter | null;
 }
 
 interface ClaimedEvent {
@@ -58,13 +60,24 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       if (claimed.length === 0) return { events: 0, deliveries: [], more: false };
       const subscriptions = await sqlRows<Subscription>(
         em,
-        `SELECT ${DELIVERY_STATE_COLUMNS}, tenant_id, url
+        `SELECT ${DELIVERY_STATE_COLUMNS}, tenant_id, url, delivery_filter
          FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL`,
         [[...new Set(claimed.map((e) => e.tenant_id))]],
       );
-      // The live ones were read: the rule itself is the domain's.
+      // The live ones were read: the rule itself is the domain's. What an event is about is read
+      // from its body only for a subscription with a filter (most have none: no parse).
+      const subjects = new Map<string, EventSubjects>();
+      const aboutOf = (event: ClaimedEvent): EventToDeliver => {
+        let found = subjects.get(event.id);
+        if (!found) subjects.set(event.id, (found = subjectsOf(event.body)));
+        return { ...event, subjects: found };
+      };
       const matching = (event: ClaimedEvent) =>
-        subscriptions.filter((s) => s.tenant_id === event.tenant_id && wantsEvent({ id: s.id, active: true, deleted: false, events: s.events }, event));
+        subscriptions.filter(
+          (s) =>
+            s.tenant_id === event.tenant_id &&
+            wantsEvent({ id: s.id, active: true, deleted: false, events: s.events, filter: s.delivery_filter }, s.delivery_filter ? aboutOf(event) : event),
+        );
       // The events this round takes: as many as fit RELAY_ROUND_ROWS deliveries (one at least).
       // The others stay unpublished, and their row locks go with this transaction's end.
       const events: { event: ClaimedEvent; to: Subscription[] }[] = [];

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsObject, IsString, Max, Min } from 'class-validator';
+import { MAX_FILTER_IDS } from '../../../domain/webhook/delivery-filter';
 import { EVENT_TYPES } from '../../../domain/events/event-catalogue';
 import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
 import { MAX_RATE_LIMIT_PER_SECOND } from '../../../domain/webhook/webhook-subscription';
@@ -35,6 +36,37 @@ const EVENTS_DOC = {
   example: ['page.version.created'],
 };
 
+const ids = (kind: string, example: string) =>
+  ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', example },
+    minItems: 1,
+    maxItems: MAX_FILTER_IDS,
+    uniqueItems: true,
+    description: `Only events about these ${kind}s, of the events about a ${kind}; events about no ${kind} are not narrowed by this list.`,
+  });
+
+/** The filter's shape for OpenAPI; its content is checked by the model, which names each field (`filter.pageGroupIds[3]`). */
+@ApiSchema({ name: 'WebhookSubscriptionFilter' })
+export class WebhookSubscriptionFilterDto {
+  @ids('page group', 'page_01jdq8x0m2f3e4r5t6y7u8i9o0') pageGroupIds?: string[];
+  @ids('brand', 'brand_01jdq8x0m2f3e4r5t6y7u8i9o0') brandIds?: string[];
+}
+
+const FILTER_DOC = {
+  type: WebhookSubscriptionFilterDto,
+  nullable: true,
+  description:
+    'Narrows the events of its kinds by what they are about: `page.version.created` by its page group, brand events by their brand. ' +
+    'Each id must be one of your page groups or brands (404 otherwise). null (the default) for every event of its kinds. An extension of the spec (docs/webhooks.md, Filters).',
+};
+
+/** An object, its content checked by the model (delivery-filter.ts); null or absent for none. */
+const Filter = () => (target: object, key: string) => {
+  IsObject({ message: 'must be an object with pageGroupIds and/or brandIds, or null' })(target, key);
+  OptionalNullable()(target, key);
+};
+
 @ApiSchema({ name: 'CreateWebhookSubscriptionRequest' })
 export class CreateWebhookSubscriptionDto {
   @ApiProperty({ format: 'uri', maxLength: MAX_URL_LENGTH, example: 'https://hooks.example.com/landing' })
@@ -56,6 +88,10 @@ export class CreateWebhookSubscriptionDto {
   @ApiPropertyOptional(RATE_DOC)
   @RateLimit()
   rateLimitPerSecond?: number | null;
+
+  @ApiPropertyOptional(FILTER_DOC)
+  @Filter()
+  filter?: WebhookSubscriptionFilterDto | null;
 }
 
 @ApiSchema({ name: 'UpdateWebhookSubscriptionRequest' })
@@ -79,4 +115,8 @@ export class UpdateWebhookSubscriptionDto {
   @ApiPropertyOptional({ ...RATE_DOC, description: `${RATE_DOC.description} null removes it.` })
   @RateLimit()
   rateLimitPerSecond?: number | null;
+
+  @ApiPropertyOptional({ ...FILTER_DOC, description: `${FILTER_DOC.description} null removes it.` })
+  @Filter()
+  filter?: WebhookSubscriptionFilterDto | null;
 }

@@ -17,6 +17,11 @@ export class EndpointHealthResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'While failing: when it is turned off if no attempt succeeds before. Null otherwise.' }) disableAt!: string | null;
 }
 
+export class WebhookSubscriptionFilterResponse {
+  @ApiPropertyOptional({ type: [String], example: ['page_01jdq8x0m2f3e4r5t6y7u8i9o0'] }) pageGroupIds?: string[];
+  @ApiPropertyOptional({ type: [String], example: ['brand_01jdq8x0m2f3e4r5t6y7u8i9o0'] }) brandIds?: string[];
+}
+
 export class WebhookSubscriptionResponse {
   @ApiProperty({ example: 'whsub_01jdq8x0m2f3e4r5t6y7u8i9o0' }) id!: string;
   @ApiProperty({ format: 'uri', example: 'https://hooks.example.com/landing' }) url!: string;
@@ -24,6 +29,8 @@ export class WebhookSubscriptionResponse {
   @ApiProperty() active!: boolean;
   @ApiProperty({ type: 'integer', nullable: true, example: null, description: 'Attempts per second this receiver takes at most, across every worker; null for no limit. An extension of the spec.' })
   rateLimitPerSecond!: number | null;
+  @ApiProperty({ type: WebhookSubscriptionFilterResponse, nullable: true, description: 'Which events of its kinds it gets, by page group or brand; null: all of them. An extension of the spec (docs/webhooks.md, Filters).' })
+  filter!: WebhookSubscriptionFilterResponse | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: EndpointHealthResponse, description: 'What its attempts say about the receiver (docs/webhooks.md, Endpoint health). An extension of the spec.' }) health!: EndpointHealthResponse;

@@ -57,8 +57,8 @@ describe('api key use cases', () => {
     const { apiKey, apiKeyId } = await createKey.execute({ tenantId });
     const first = await authenticate.execute(apiKey, BUDGET);
     const second = await authenticate.execute(apiKey, BUDGET);
-    expect(first).toEqual({ principal: { apiKeyId, tenantId, scopes: null }, budget: expect.objectContaining({ allowed: true, remaining: 99 }) });
-    expect(second).toEqual({ principal: { apiKeyId, tenantId, scopes: null }, budget: expect.objectContaining({ remaining: 98 }) });
+    expect(first).toEqual({ principal: { apiKeyId, tenantId, scopes: null }, budget: expect.objectContaining({ allowed: true, remaining: 99 }), refund: expect.any(Function) });
+    expect(second).toEqual({ principal: { apiKeyId, tenantId, scopes: null }, budget: expect.objectContaining({ remaining: 98 }), refund: expect.any(Function) });
     expect(keys.lookups).toBe(1);
     expect(limiter.hits).toEqual([]);
     expect(cache.counts.get(`hash(${apiKey})`)).toBe(2);
@@ -83,7 +83,7 @@ describe('api key use cases', () => {
     const { tenantId } = await createTenant.execute({ name: 'Acme' });
     const { apiKey, apiKeyId } = await createKey.execute({ tenantId });
     cache.reachable = false;
-    expect(await authenticate.execute(apiKey, BUDGET)).toEqual({ principal: { apiKeyId, tenantId, scopes: null }, budget: expect.objectContaining({ allowed: true }) });
+    expect(await authenticate.execute(apiKey, BUDGET)).toEqual({ principal: { apiKeyId, tenantId, scopes: null }, budget: expect.objectContaining({ allowed: true }), refund: expect.any(Function) });
     expect(keys.lookups).toBe(1);
     expect(limiter.hits).toEqual([`key:${apiKeyId}`]);
     await expect(revoke.execute({ apiKeyId })).rejects.toThrow(RevocationNotCachedError);

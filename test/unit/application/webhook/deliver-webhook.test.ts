@@ -136,7 +136,7 @@ function setup() {
   const subscriptions = new InMemorySubscriptions();
   subscriptions.rows.set('whsub_1', WebhookSubscription.restore({
     id: 'whsub_1', tenantId: 't', url: 'https://hooks.example/x', events: ['page.version.created'], active: true, signingSecret: 'whsec_s', previousSecrets: [],
-    rateLimitPerSecond: null, health: NO_ATTEMPT_YET, healthNotices: NOTHING_TOLD, pace: NO_PACE, createdAt: clock.now(), updatedAt: clock.now(), deletedAt: null,
+    rateLimitPerSecond: null, filter: null, health: NO_ATTEMPT_YET, healthNotices: NOTHING_TOLD, pace: NO_PACE, createdAt: clock.now(), updatedAt: clock.now(), deletedAt: null,
   }));
   const unitOfWork = new ImmediateUnitOfWork();
   const held = new FakeHeld();

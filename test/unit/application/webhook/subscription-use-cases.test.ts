@@ -7,7 +7,7 @@ import { SubscriptionLimitError } from '../../../../src/domain/webhook/webhook.e
 import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
 import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
-import { CountingSigningSecrets, FixedWebhookLimits, HostTargetPolicy, InMemorySubscriptions } from '../../../support/fakes/in-memory-webhooks';
+import { CountingSigningSecrets, FixedWebhookLimits, HostTargetPolicy, InMemorySubscriptions, KnownFilterTargets } from '../../../support/fakes/in-memory-webhooks';
 import { aSubscriptionBody } from '../../../support/builders/subscriptions';
 
 const TENANT = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9';
@@ -21,14 +21,53 @@ function setup() {
   const targets = new HostTargetPolicy();
   const unitOfWork = new ImmediateUnitOfWork();
   const limits = new FixedWebhookLimits(2);
+  const filterTargets = new KnownFilterTargets();
   return {
-    clock, subscriptions, unitOfWork,
-    create: new CreateWebhookSubscription(subscriptions, secrets, targets, clock, limits, unitOfWork),
-    update: new UpdateWebhookSubscription(subscriptions, targets, clock, unitOfWork),
+    clock, subscriptions, unitOfWork, filterTargets,
+    create: new CreateWebhookSubscription(subscriptions, secrets, targets, clock, limits, unitOfWork, filterTargets),
+    update: new UpdateWebhookSubscription(subscriptions, targets, clock, unitOfWork, filterTargets),
     remove: new DeleteWebhookSubscription(subscriptions, clock, unitOfWork),
     rotate: new RotateSigningSecret(subscriptions, secrets, clock, unitOfWork),
   };
 }
+
+const GROUP = 'page_01jdq8w9k1a2b3c4d5e6f7g8h9';
+const OTHER_GROUP = 'page_01jdq8w9k1a2b3c4d5e6f7g8ha';
+const BRAND = 'brand_01jdq8w9k1a2b3c4d5e6f7g8h9';
+
+describe('a subscription filter', () => {
+  it("takes the tenant's own page groups and brands, and refuses another tenant's id with a 404 naming its field, adding nothing", async () => {
+    const { create, update, subscriptions, filterTargets } = setup();
+    filterTargets.pageGroups.set(TENANT, new Set([GROUP]));
+    filterTargets.pageGroups.set(OTHER, new Set([OTHER_GROUP]));
+    filterTargets.brands.set(TENANT, new Set([BRAND]));
+    const view = await create.execute({ ...aSubscriptionBody(TENANT), filter: { pageGroupIds: [GROUP], brandIds: [BRAND] } });
+    expect(view.filter).toEqual({ pageGroupIds: [GROUP], brandIds: [BRAND] });
+
+    const refused = create.execute({ ...aSubscriptionBody(TENANT), filter: { pageGroupIds: [GROUP, OTHER_GROUP] } });
+    await expect(refused).rejects.toThrow(NotFoundError);
+    await expect(refused).rejects.toMatchObject({ details: { field: 'filter.pageGroupIds[1]' } });
+    expect(subscriptions.rows.size).toBe(1);
+
+    await expect(update.execute({ tenantId: TENANT, subscriptionId: view.id, changes: { filter: { brandIds: ['brand_01jdq8w9k1a2b3c4d5e6f7g8hb'] } } })).rejects.toThrow(NotFoundError);
+    expect((await update.execute({ tenantId: TENANT, subscriptionId: view.id, changes: { filter: null } })).filter).toBeNull();
+  });
+
+  it('refuses a malformed filter with a 400 naming the field', async () => {
+    const { create } = setup();
+    for (const [filter, field] of [
+      [{ pageGroupIds: [] }, 'filter.pageGroupIds'],
+      [{ pageGroupIds: [BRAND] }, 'filter.pageGroupIds[0]'],
+      [{ brandIds: [BRAND, BRAND] }, 'filter.brandIds[1]'],
+      [{ pageGroupIds: Array.from({ length: 101 }, () => GROUP) }, 'filter.pageGroupIds'],
+      [{ templateIds: [GROUP] }, 'filter.templateIds'],
+    ] as const) {
+      await expect(create.execute({ ...aSubscriptionBody(TENANT), filter: filter as never })).rejects.toMatchObject({ details: { field } });
+    }
+    // Well formed, but not one of the tenant's brands: a 404, not a 400.
+    await expect(create.execute({ ...aSubscriptionBody(TENANT), filter: { brandIds: [BRAND] } })).rejects.toThrow(NotFoundError);
+  });
+});
 
 describe('CreateWebhookSubscription', () => {
   it('answers the new subscription with its secret once, in a unit of work', async () => {
@@ -36,7 +75,7 @@ describe('CreateWebhookSubscription', () => {
     const view = await create.execute(aSubscriptionBody(TENANT));
     expect(view).toEqual({
       id: expect.stringMatching(/^whsub_/), url: 'https://hooks.example/landing', events: ['page.version.created'], active: true,
-      rateLimitPerSecond: null, createdAt: T0.toISOString(), updatedAt: T0.toISOString(), signingSecret: 'whsec_test_1',
+      rateLimitPerSecond: null, filter: null, createdAt: T0.toISOString(), updatedAt: T0.toISOString(), signingSecret: 'whsec_test_1',
       health: { state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, disabledReason: null, disableAt: null },
     });
     expect(subscriptions.rows.get(view.id)!.signingSecret).toBe('whsec_test_1');
