@@ -20,6 +20,8 @@ import { PageGroupRepository } from '../../domain/page-group/page-group-reposito
 import { TemplateRepository } from '../../domain/template/template-repository.port';
 import { WebhookLimits } from '../../application/webhook/subscriptions/webhook-limits.port';
 import { TargetPolicy } from '../../application/webhook/subscriptions/target-policy.port';
+import { EventFeedWaits } from '../../application/event/event-feed-waits.port';
+import { PgEventFeedWaits } from '../../infrastructure/persistence/outbox/pg-event-feed.waits';
 import { FilterTargets } from '../../application/webhook/subscriptions/filter-targets.port';
 import { SqlFilterTargets } from '../../infrastructure/persistence/queries/sql-filter-targets';
 import { WebhookSubscriptionQueries } from '../../application/webhook/subscriptions/webhook-subscription-queries.port';
@@ -105,6 +107,8 @@ export class InfrastructureModule {
       { provide: UnitOfWork, useClass: MikroOrmUnitOfWork },
       { provide: DeliveryRequests, useClass: SqlDeliveryRequests },
       { provide: EventQueries, useClass: SqlEventQueries },
+      // Opens its LISTEN connection at the first parked read: the CLI never does.
+      { provide: EventFeedWaits, useFactory: () => new PgEventFeedWaits(deps.orm.config.get('clientUrl')!, deps.logger, { perTenant: deps.config.eventFeed.waitsPerTenant, perProcess: deps.config.eventFeed.waitsPerProcess }) },
       { provide: BulkSeeder, useClass: SqlBulkSeeder },
       { provide: IdempotencyStore, useClass: SqlIdempotencyStore },
       { provide: RateLimiter, useValue: deps.rateLimiter ?? new MemoryRateLimiter() },

@@ -10,6 +10,7 @@ import { CreatePage } from '../../application/page/create-page.use-case';
 import { CreatePageVersion } from '../../application/page/create-page-version.use-case';
 import { GetUtmParameters } from '../../application/page/get-utm-parameters.use-case';
 import { ListPages } from '../../application/page/list-pages.use-case';
+import { ReadEventFeed } from '../../application/event/read-event-feed.use-case';
 import { ListEvents } from '../../application/event/list-events.use-case';
 import { GetEvent } from '../../application/event/get-event.use-case';
 import { GetPage } from '../../application/page/get-page.use-case';
@@ -58,6 +59,7 @@ export const USE_CASES = [
   DeletePageGroup,
   ListPages,
   ListEvents,
+  ReadEventFeed,
   GetEvent,
   GetPage,
   ListPageVersions,

@@ -69,6 +69,11 @@ export interface AppConfig {
     /** Longest a Redis command of the limiter and key cache may take before the request goes on without it (fail open). */
     storeTimeoutMs: number;
   };
+  /** Long polls of the event feed (GET /v0/events?order=asc&wait=…) parked at once. */
+  eventFeed: {
+    waitsPerTenant: number;
+    waitsPerProcess: number;
+  };
   /**
    * Express `trust proxy`: false, a hop count, or a list of proxy addresses/CIDRs (for the client
    * IP behind a proxy). Never `true`: that believes whatever X-Forwarded-For a client sends.
@@ -162,6 +167,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       windowSeconds: read('RATE_LIMIT_WINDOW_SECONDS', 10, integerIn(1, 86400), 'an integer from 1 to 86400'),
       authFailuresMax: read('RATE_LIMIT_AUTH_FAILURES_MAX', 100, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
       storeTimeoutMs: read('RATE_LIMIT_STORE_TIMEOUT_MS', 250, integerIn(10, 10_000), 'an integer from 10 to 10000'),
+    },
+    eventFeed: {
+      waitsPerTenant: read('EVENT_FEED_WAITS_PER_TENANT', 10, integerIn(1, 1000), 'an integer from 1 to 1000'),
+      waitsPerProcess: read('EVENT_FEED_WAITS_PER_PROCESS', 1000, integerIn(1, 100_000), 'an integer from 1 to 100000'),
     },
     trustProxy: read<false | number | string>('TRUST_PROXY', false, trustProxy, TRUST_PROXY_EXPECTED),
     corsOrigins: read<string[]>('CORS_ORIGINS', [], origins, 'a comma-separated list of http(s) origins'),

@@ -1,16 +1,12 @@
-import { Client } from 'pg';
 import { OutboxSignal } from '../../../application/webhook/delivery/outbox-signal.port';
 import type { Logger } from '../../../application/shared/logger.port';
+import { PgListener } from '../connection/pg-listener';
 import { OUTBOX_CHANNEL } from './outbox.writer';
 
-/**
- * LISTEN on the outbox channel with a dedicated connection (a pooled one would lose it). If the
- * connection drops it reconnects after a second; meanwhile the relay's poll keeps events moving.
- */
+/** LISTEN on the outbox channel (PgListener); while the connection is away, the relay's poll keeps events moving. */
 export class PgOutboxSignal extends OutboxSignal {
-  private client?: Client;
+  private listener?: PgListener;
   private closed = false;
-  private retry?: NodeJS.Timeout;
 
   constructor(
     private readonly databaseUrl: string,
@@ -21,32 +17,12 @@ export class PgOutboxSignal extends OutboxSignal {
 
   async listen(onSignal: () => void): Promise<void> {
     if (this.closed) return;
-    const client = new Client({ connectionString: this.databaseUrl });
-    this.client = client;
-    const reconnect = () => {
-      if (this.closed || this.client !== client) return;
-      this.client = undefined;
-      client.end().catch(() => {});
-      this.retry = setTimeout(() => void this.listen(onSignal).catch(() => {}), 1000);
-    };
-    client.on('notification', () => onSignal());
-    client.on('error', (error) => {
-      this.logger.warn({ err: { message: error.message } }, 'outbox listener lost its connection; polling until it is back');
-      reconnect();
-    });
-    client.on('end', reconnect);
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-    } catch (error) {
-      this.logger.warn({ err: { message: (error as Error).message } }, 'outbox listener could not connect; polling until it can');
-      reconnect();
-    }
+    this.listener = new PgListener(this.databaseUrl, OUTBOX_CHANNEL, this.logger, () => onSignal());
+    await this.listener.start();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.retry);
-    await this.client?.end().catch(() => {});
+    await this.listener?.close();
   }
 }

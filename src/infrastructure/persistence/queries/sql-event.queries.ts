@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { EventEnvelope, EventQueries } from '../../../application/event/event-queries.port';
+import { EventEnvelope, EventQueries, FeedSlice } from '../../../application/event/event-queries.port';
 import { JsonText } from '../../../application/shared/json-text';
 import { ListRequest, ListSlice, mapSlice, toSlice } from '../../../application/shared/pagination';
 import { LoggedEventType } from '../../../domain/events/event-catalogue';
@@ -43,6 +43,26 @@ export class SqlEventQueries extends EventQueries {
     const statement = eventListStatement(tenantId, filter, page);
     const rows = await sqlRows<{ id: string; body: string }>(this.em, statement.text, statement.values);
     return mapSlice(toSlice(rows, page.limit, (row) => row.id), (row) => new JsonText<EventEnvelope>(row.body));
+  }
+
+  async feed(tenantId: string, filter: { type?: LoggedEventType; createdAfter?: Date }, after: number, limit: number): Promise<FeedSlice> {
+    // Through outbox_events_feed_idx (tenant_id, position): a position is given once an event is
+    // relayed, so an event not relayed yet is not in the feed (decisions.md 142).
+    const p = sqlParams();
+    const where = [`tenant_id = ${p(tenantId)}`, `position > ${p(after)}`];
+    if (filter.type) where.push(`type = ${p(filter.type)}`);
+    if (filter.createdAfter) where.push(`created_at > ${p(filter.createdAfter)}`);
+    const rows = await sqlRows<{ position: string; body: string }>(
+      this.em,
+      `SELECT position, body FROM outbox_events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${p(limit + 1)}`,
+      p.values,
+    );
+    const items = rows.slice(0, limit);
+    return {
+      items: items.map((row) => new JsonText<EventEnvelope>(row.body)),
+      position: items.length === 0 ? after : Number(items[items.length - 1].position),
+      hasMore: rows.length > limit,
+    };
   }
 
   async findById(tenantId: string, id: string): Promise<JsonText<EventEnvelope> | null> {

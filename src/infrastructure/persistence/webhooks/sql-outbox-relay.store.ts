@@ -8,6 +8,7 @@ import { EventToDeliver, wantsEvent } from '../../../domain/webhook/webhook-subs
 import { DeliveryFilter, EventSubjects, subjectsOf } from '../../../domain/webhook/delivery-filter';
 import { endpointKey } from './endpoint-key';
 import { sqlRows } from '../connection/sql-statement';
+import { PUBLISH_EVENTS_SQL } from '../outbox/event-feed.sql';
 import { DELIVERY_STATE_COLUMNS, DeliveryStateRow, deliveryStateOf } from './subscription-delivery-state.sql';
 
 /**
@@ -108,7 +109,8 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
         }
       }
       if (chunk.length > 0) deliveries.push(...(await insertDeliveries(em, chunk, now)));
-      await sqlRows(em, 'UPDATE outbox_events SET published_at = $1 WHERE id = ANY($2::text[])', [now, events.map(({ event }) => event.id)]);
+      // Last: from here to the commit, relays take turns (the feed's positions, event-feed.sql.ts).
+      await sqlRows(em, PUBLISH_EVENTS_SQL, [now, events.map(({ event }) => event.id)]);
       return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length };
     });
   }

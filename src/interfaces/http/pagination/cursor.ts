@@ -21,7 +21,7 @@ export function encodeCursor(list: string, lastId: string): string {
  * What a list's cursor points after: an id with the list's own TypeID prefix, or (`number`) a row
  * number such as a page version's, a positive PostgreSQL `integer`.
  */
-export type CursorKey = IdPrefix | 'number';
+export type CursorKey = IdPrefix | 'number' | 'position';
 
 const MAX_NUMBER = 2 ** 31 - 1;
 
@@ -38,6 +38,8 @@ export function decodeCursor(list: string, cursor: string, key: CursorKey): stri
 }
 
 function fitsKey(lastId: string, key: CursorKey): boolean {
+  // A feed position (bigint): 0 is "before the first event".
+  if (key === 'position') return /^(0|[1-9][0-9]{0,15})$/.test(lastId) && Number(lastId) <= Number.MAX_SAFE_INTEGER;
   if (key !== 'number') return isTypeId(lastId, key);
   return /^[1-9][0-9]{0,9}$/.test(lastId) && Number(lastId) <= MAX_NUMBER;
 }
