@@ -5,6 +5,8 @@ import type { paths } from './schema.js';
 
 export type { components, operations, paths } from './schema.js';
 export { verifyWebhook, WebhookVerificationError, WEBHOOK_TOLERANCE_SECONDS } from './verify-webhook.ts';
+export { followEvents, FeedReadError } from './follow-events.ts';
+export type { FeedEvent, FollowEventsOptions } from './follow-events.ts';
 export type { PageVersionCreatedData, VerifyWebhookOptions, WebhookEvent, WebhookTestData } from './verify-webhook.ts';
 
 export function createApiClient(options: { baseUrl: string; apiKey: string; fetch?: typeof fetch }) {

@@ -452,7 +452,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Newest first, kept WEBHOOK_RETENTION_DAYS (30 by default) after they were relayed. Each item is the envelope its webhook deliveries carried, byte for byte.
+         * @description Newest first, kept WEBHOOK_RETENTION_DAYS (30 by default) after they were relayed. Each item is the envelope its webhook deliveries carried, byte for byte. With `order=asc`, the feed for a polling consumer: follow `nextCursor` from the start and no event is ever skipped, even one whose transaction committed late; `wait` makes it a long poll (docs/webhooks.md, Polling instead of webhooks). `webhook.test` events are not in the feed.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -4082,6 +4082,10 @@ export interface operations {
                 type?: "page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled" | "webhook.test";
                 /** @description Only events created after this moment (exclusive). */
                 createdAfter?: string;
+                /** @description `desc`: newest first, for browsing. `asc`: the feed, for a polling consumer: events in the order they became visible, never skipping one that committed late; `nextCursor` is always present (the position to resume at), also on an empty page. */
+                order?: "desc" | "asc";
+                /** @description With `order=asc` only: seconds to wait for an event when none is past the cursor yet (a long poll). Answers as soon as one arrives, else at the end with an empty page and a `nextCursor` that resumes at the same place. At most 10 waiting reads per tenant: past that, 429. */
+                wait?: number;
             };
             header?: never;
             path?: never;

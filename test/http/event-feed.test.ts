@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { createApiClient, followEvents } from '../../client';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventFeedWaits } from '../../src/application/event/event-feed-waits.port';
@@ -167,6 +168,31 @@ describe('the event feed', () => {
     await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody()).expect(201);
     const listCursor = (await t.http.get('/v0/events').query({ limit: 1 }).set('x-api-key', tenant.apiKey)).body.nextCursor;
     expect((await feed(tenant, { cursor: listCursor })).status).toBe(400);
+  });
+});
+
+describe('the typed client', () => {
+  it('follows the feed as an async iterator, handing back the cursor to resume from after each page', async () => {
+    const tenant = await createTenant(t, 'Feed client');
+    const client = createApiClient({ baseUrl, apiKey: tenant.apiKey });
+    for (let i = 0; i < 3; i++) await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody({ name: `Followed ${i}` })).expect(201);
+    const stop = new AbortController();
+    const cursors: string[] = [];
+    const names: string[] = [];
+    for await (const event of followEvents(client, { wait: 5, limit: 2, signal: stop.signal, onCursor: (cursor) => void cursors.push(cursor) })) {
+      names.push((event.data as { name: string }).name);
+      if (names.length === 3) stop.abort();
+    }
+    expect(names).toEqual(['Followed 0', 'Followed 1', 'Followed 2']);
+    // Resumed from the cursor saved after the first page: the rest, and then what comes next.
+    await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody({ name: 'Followed 3' })).expect(201);
+    const resumed: string[] = [];
+    const again = new AbortController();
+    for await (const event of followEvents(client, { cursor: cursors[0], wait: 5, signal: again.signal })) {
+      resumed.push((event.data as { name: string }).name);
+      if (resumed.length === 2) again.abort();
+    }
+    expect(resumed).toEqual(['Followed 2', 'Followed 3']);
   });
 });
 
