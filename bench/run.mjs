@@ -18,6 +18,9 @@ import { BASELINES, endpointScenarios } from './lib/scenarios.mjs';
 import { BASE, createServices, ROOT } from './lib/services.mjs';
 import { round, scenarioLines } from './lib/stats.mjs';
 import { benchWebhooks } from './lib/webhooks.mjs';
+import { benchLongPoll } from './lib/long-poll.mjs';
+
+const LONG_POLL = 'long poll (event feed)';
 import { missingTools } from './lib/generators.mjs';
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -63,7 +66,9 @@ async function main(services, host) {
   const helperThreads = host.moveApiHelperThreads(api.pid);
   const stopApiRss = services.sampleRss(api.pid);
   const tenantBrands = await (await fetch(`${BASE}/v0/brands?limit=100`, { headers })).json();
-  const scenarios = endpointScenarios({ tenantId, brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths: tenantBrands.items.map((b) => `/v0/brands/${b.brandId}`) }, options.only);
+  const brandEtag = (await fetch(`${BASE}/v0/brands/${brandId}`, { headers })).headers.get('etag');
+  const patchPaths = tenantBrands.items.filter((b) => b.brandId !== brandId).map((b) => `/v0/brands/${b.brandId}`);
+  const scenarios = endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths }, options.only);
   const measured = await measureEndpoints({ services, host, options, log, scenarios, headers });
   const apiRss = stopApiRss();
 
@@ -74,6 +79,8 @@ async function main(services, host) {
     log('webhooks…');
     webhooks = await benchWebhooks({ services, host, options, log, headers, pageGroupId });
   }
+  // The event feed's long poll, against the same API process (its resident memory with 1,000 parked reads).
+  const longPoll = options.webhooks && (!options.only || LONG_POLL.includes(options.only)) ? await benchLongPoll({ services, options, log, apiPid: api.pid }) : null;
   await services.stopProcess(api);
   const utmAtScale = !options.only || 'utm at scale'.includes(options.only) ? services.utmAtScale() : null;
 
@@ -88,6 +95,7 @@ async function main(services, host) {
     scenarios: scenarioLines(scenarios, measured.maximum, measured.half, BASELINES, measured.rawPgRatios),
     latencyCurve: measured.latencyCurve,
     webhooks: webhooks.summary,
+    longPoll,
     rssMb: { api: apiRss, worker: webhooks.workerRss },
     utmAtScale,
     seconds: Math.round((Date.now() - started) / 1000),

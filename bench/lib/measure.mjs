@@ -30,7 +30,7 @@ export function load(services, host, spec) {
 }
 
 export async function measureEndpoints({ services, host, options, log, scenarios, headers }) {
-  const spec = (s, extra = {}) => ({ url: s.url ?? `${BASE}${s.path}`, paths: s.paths, method: s.method, headers, body: s.body, duration: options.durationSeconds, ...extra });
+  const spec = (s, extra = {}) => ({ url: s.url ?? `${BASE}${s.path}`, paths: s.paths, method: s.method, headers: s.headers ? { ...headers, ...s.headers } : headers, body: s.body, duration: options.durationSeconds, ...extra });
   const order = runOrder(scenarios);
 
   // Warm-up, not counted: every route once, so that the first scenario measured (baseline (a))

@@ -24,6 +24,9 @@ export function table(result, recorded) {
     w.deliveriesPerSecond !== undefined
       ? `webhooks: ${w.deliveriesPerSecond} deliveries/s by one worker (ceiling, BullMQ only and no database: ${w.ceilingDeliveriesPerSecond}/s one POST per job, ${w.groupedCeilingDeliveriesPerSecond}/s ${w.attemptsPerJob} per job); at ${w.eventsPerSecond} events/s, 201 → arrival p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms; bad signatures ${w.badSignatures}`
       : 'webhooks: not measured',
+    result.longPoll
+      ? `long poll: ${result.longPoll.consumers} parked consumers cost the API ${round1(result.longPoll.apiRssParkedMb - result.longPoll.apiRssIdleMb)} MB (${result.longPoll.apiRssIdleMb} → ${result.longPoll.apiRssParkedMb}); at ${result.longPoll.eventsPerSecond} events/s, 201 → consumer p50 ${result.longPoll.p50Ms} ms, p99 ${result.longPoll.p99Ms} ms (${result.longPoll.delivered} of ${result.longPoll.events}, errors ${result.longPoll.errors})`
+      : 'long poll: not measured',
     `resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB`,
     recorded ? `results: bench/results/latest.json, docs/performance.md (${result.seconds} s)` : `partial run, not recorded: bench/data/last-partial-run.json (${result.seconds} s)`,
     '',
@@ -143,7 +146,7 @@ ${rows.join('\n')}
 
 Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/processes/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).
 
-${webhookCosts(w)}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
+${webhookCosts(w)}${longPollLine(result.longPoll)}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
 
 ![latency against load](performance-latency.svg)
 
@@ -152,4 +155,14 @@ Targets, what was changed and why some are missed: [performance-analysis.md](per
 Raw results: \`bench/results/latest.json\` (and a dated copy), in the shape
 \`{ machine, scenarios: [{ name, rps, p50Ms, p99Ms, errors, ratioToBareNest, ratioToRawPg }], webhooks, rssMb }\`.
 ${soakSection(soak)}`;
+}
+
+function round1(n) {
+  return Math.round(n * 10) / 10;
+}
+
+/** The event feed's long poll (bench/lib/long-poll.mjs), when the run measured it. */
+function longPollLine(l) {
+  if (!l) return '';
+  return `Event feed, long poll (bench/lib/long-poll.mjs): ${l.consumers} consumers parked on \`GET /v0/events?order=asc&wait=30\` cost the API ${round1(l.apiRssParkedMb - l.apiRssIdleMb)} MB resident (${l.apiRssIdleMb} → ${l.apiRssParkedMb} MB); at ${l.eventsPerSecond} events/s made through the API, 201 → consumer p50 **${l.p50Ms} ms**, p99 **${l.p99Ms} ms**, max ${l.maxMs} ms (${l.delivered} of ${l.events} events, ${l.errors} errors).\n\n`;
 }

@@ -7,7 +7,7 @@ const FLOOR_BASE = `http://127.0.0.1:${FLOOR_PORT}`;
 export const BASELINES = { bare: 'bare NestJS (a)', rawPg: 'bare NestJS + raw pg list (b)', floor: 'bare node:http + raw pg list (c)' };
 
 /** The scenarios of a seeded data set (its sample ids), those whose name contains `only` besides the baselines. */
-export function endpointScenarios({ tenantId, brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths }, only = '', now = new Date()) {
+export function endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths }, only = '', now = new Date()) {
   const brandBody = JSON.stringify({ name: 'Bench brand', preferredAppearance: 'dark', themeLight: { borderColor: '#e5e7eb' }, themeDark: {} });
   return [
     { name: BASELINES.bare, path: '/bench/constant', method: 'GET', baseline: true },
@@ -16,6 +16,9 @@ export function endpointScenarios({ tenantId, brandId, pageGroupId, templateId, 
     ...(tenantId ? [{ name: BASELINES.floor, url: `${FLOOR_BASE}/floor/brands?tenant=${tenantId}`, method: 'GET', baseline: true }] : []),
     { name: 'GET /v0/brands (20 items)', path: '/v0/brands', method: 'GET' },
     { name: 'GET /v0/brands/{id}', path: `/v0/brands/${brandId}`, method: 'GET' },
+    // The same brand, its ETag held by the client: 304 with no body, not counted (decisions.md 140).
+    // The PATCH scenario leaves this brand alone (run.mjs), so the tag stays current.
+    ...(brandEtag ? [{ name: 'GET /v0/brands/{id} with If-None-Match', path: `/v0/brands/${brandId}`, method: 'GET', headers: { 'If-None-Match': brandEtag } }] : []),
     { name: 'POST /v0/brands', path: '/v0/brands', method: 'POST', body: brandBody },
     // Round 100 brands of the tenant, as clients patch their brands: PATCHes of one brand wait for
     // each other on its row lock by design (decisions.md 48), which would measure that lock.

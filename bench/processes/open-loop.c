@@ -204,7 +204,8 @@ int main(int argc, char **argv) {
         if (c->measured) {
           if (done < measured_total) lat[done++] = (at - c->due) / 1e6;
           counted++;
-          if (whole < 0 || status < 200 || status >= 300) errors++;
+          // 304 answers a conditional GET (the If-None-Match scenario): a success with no body.
+          if (whole < 0 || status < 200 || (status >= 300 && status != 304)) errors++;
           last_done = at;
         }
       }
