@@ -23,11 +23,14 @@ export interface FollowEventsOptions {
 
 /** A read of the feed that failed for another reason than the pace (429 is waited out). */
 export class FeedReadError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
+  // Plain fields, not parameter properties: the client runs under Node's type stripping.
+  readonly status: number;
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown) {
     super(`GET /v0/events?order=asc answered ${status}`);
+    this.status = status;
+    this.body = body;
   }
 }
 

@@ -38,6 +38,7 @@ describe('configuration', () => {
       serviceRole: 'all',
       secretsEncryptionKey: undefined,
       rateLimit: { max: 100, windowSeconds: 10, authFailuresMax: 100, storeTimeoutMs: 250 },
+      eventFeed: { waitsPerTenant: 10, waitsPerProcess: 1000 },
       trustProxy: false,
       corsOrigins: [],
       benchBaselines: false,
