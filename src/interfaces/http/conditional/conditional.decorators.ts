@@ -7,16 +7,14 @@ const ETAG_HEADER = {
   ETag: { description: 'Strong entity tag of this answer (a digest of its bytes): send it back in If-None-Match or If-Match.', schema: { type: 'string' } },
 };
 
+/** An optional request header of a conditional request, as OpenAPI shows it. */
+const conditionHeader = (name: 'If-None-Match' | 'If-Match', description: string) => ApiHeader({ name, required: false, description, schema: { type: 'string' } });
+
 /** A GET of one resource: ETag, and 304 for an If-None-Match that names it. */
 export function ConditionalRead() {
   return applyDecorators(
     UseInterceptors(ConditionalInterceptor),
-    ApiHeader({
-      name: 'If-None-Match',
-      required: false,
-      description: 'ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget.',
-      schema: { type: 'string' },
-    }),
+    conditionHeader('If-None-Match', 'ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget.'),
     ApiResponse({ status: 304, description: 'Not modified: your copy is current. No body.', headers: ETAG_HEADER }),
   );
 }
@@ -25,14 +23,7 @@ export function ConditionalRead() {
 export function ConditionalWrite(options: { answersWithTag: boolean }) {
   return applyDecorators(
     ...(options.answersWithTag ? [UseInterceptors(ConditionalInterceptor)] : []),
-    ApiHeader({
-      name: 'If-Match',
-      required: false,
-      description: 'The ETag your change is based on (or *): 412 PRECONDITION_FAILED, writing nothing, when the resource has changed since.',
-      schema: { type: 'string' },
-    }),
+    conditionHeader('If-Match', 'The ETag your change is based on (or *): 412 PRECONDITION_FAILED, writing nothing, when the resource has changed since.'),
     ApiResponse({ status: 412, description: 'PRECONDITION_FAILED: the resource changed since the ETag in If-Match; `details.currentETag` is its ETag now.', type: ErrorResponse }),
   );
 }
-
-export { ETAG_HEADER };
