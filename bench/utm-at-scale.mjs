@@ -60,7 +60,7 @@ async function main() {
     const started = process.hrtime.bigint();
     for (let i = 0; i < SESSIONS; i++) {
       const session = PageSession.record(page, { campaign: value(next++), source: 'newsletter' }, new Date());
-      await RequestContext.create(orm.em, () => unitOfWork.run(() => repository.saveNew(session)));
+      await RequestContext.create(orm.em, () => unitOfWork.run(() => repository.add(session)));
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const queries = new SqlPageQueries(orm.em.fork());

@@ -3,6 +3,8 @@ import { AggregateRoot } from '../../src/domain/shared/aggregate-root';
 import { DomainEvent, domainEvent } from '../../src/domain/shared/domain-event';
 import { WebhookSubscription } from '../../src/domain/webhook/webhook-subscription';
 import { TestDelivery } from '../../src/domain/webhook/test-delivery';
+import { Brand } from '../../src/domain/brand/brand';
+import { sqlRows } from '../../src/infrastructure/persistence/connection/sql-statement';
 import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
 import { SqlBrandRepository } from '../../src/infrastructure/persistence/repositories/sql-brand.repository';
 import { SqlPageGroupRepository } from '../../src/infrastructure/persistence/repositories/sql-page-group.repository';
@@ -36,7 +38,7 @@ const subscriptions = () => new SqlWebhookSubscriptionRepository(orm.em, cipher)
 const aSubscription = (tenantId: string) => WebhookSubscription.create({ tenantId, url: 'https://hooks.example.com/x', events: ['page.version.created'] }, 'whsec_x', new Date());
 
 describe('every event an aggregate recorded', () => {
-  it('reaches the outbox through the writes that write events: brand add and save, page and version, subscription state, test delivery', async () => {
+  it('reaches the outbox through the writes that write events: brand add and save, page and version, subscription save, test delivery', async () => {
     const tenantId = await newTenantId(orm, 'Events');
     const brand = aBrand(tenantId);
     const extras = [recordExtra(brand, tenantId)];
@@ -57,7 +59,10 @@ describe('every event an aggregate recorded', () => {
     const subscription = aSubscription(tenantId);
     await inUnitOfWork(orm, () => subscriptions().add(subscription, 100));
     extras.push(recordExtra(subscription, tenantId));
-    await inUnitOfWork(orm, () => subscriptions().saveDeliveryState(subscription));
+    await inUnitOfWork(orm, () => subscriptions().save(subscription));
+    subscription.rotateSecret('whsec_rotated', 60, new Date());
+    extras.push(recordExtra(subscription, tenantId));
+    await inUnitOfWork(orm, () => subscriptions().save(subscription));
 
     const test = TestDelivery.to({ tenantId, subscriptionId: subscription.id }, new Date());
     // Its one event is the delivery's (the statement makes the delivery from it): no extra here.
@@ -69,7 +74,7 @@ describe('every event an aggregate recorded', () => {
     for (const aggregate of [brand, page, firstVersion, second, subscription, test]) expect(aggregate.peekEvents()).toEqual([]);
   });
 
-  it('makes a write that does not write events refuse the aggregate, and nothing is written: page group add and save, subscription add, save and secrets', async () => {
+  it('makes a write that does not write events refuse the aggregate, and nothing is written: page group add, subscription add', async () => {
     const tenantId = await newTenantId(orm, 'Events refused');
     const refused = async (write: () => Promise<unknown>) => expect(inUnitOfWork(orm, write)).rejects.toThrow('events recorded and not written');
 
@@ -82,13 +87,70 @@ describe('every event an aggregate recorded', () => {
     const subscriptionEvent = recordExtra(subscription, tenantId);
     await refused(() => subscriptions().add(subscription, 100));
     expect(await sqlIn(orm, 'SELECT 1 FROM webhook_subscriptions WHERE id = ?', [subscription.id])).toEqual([]);
-    subscription.pullEvents();
-    await inUnitOfWork(orm, () => subscriptions().add(subscription, 100));
-    subscription.update({ url: 'https://hooks.example.com/changed' }, new Date());
-    recordExtra(subscription, tenantId);
-    await refused(() => subscriptions().save(subscription));
-    await refused(() => subscriptions().saveSecrets(subscription));
-    expect(await sqlIn(orm, 'SELECT url FROM webhook_subscriptions WHERE id = ?', [subscription.id])).toEqual([{ url: 'https://hooks.example.com/x' }]);
     expect(await inOutbox([groupEvent.id, subscriptionEvent.id])).toEqual([]);
+  });
+
+  it("writes a subscription's secrets again only when a rotation changed them: the target version stays put otherwise", async () => {
+    const tenantId = await newTenantId(orm, 'Secrets kept');
+    const subscription = aSubscription(tenantId);
+    await inUnitOfWork(orm, () => subscriptions().add(subscription, 100));
+    const stored = async () => (await sqlIn<{ secret: string; previous: unknown }>(orm, 'SELECT signing_secret_encrypted AS secret, previous_signing_secrets AS previous FROM webhook_subscriptions WHERE id = ?', [subscription.id]))[0];
+    const first = await stored();
+    await inUnitOfWork(orm, async () => {
+      const loaded = (await subscriptions().findById(tenantId, subscription.id, { forUpdate: true }))!;
+      loaded.update({ url: 'https://hooks.example.com/moved' }, new Date());
+      await subscriptions().save(loaded);
+    });
+    expect(await stored()).toEqual(first);
+    await inUnitOfWork(orm, async () => {
+      const repository = subscriptions();
+      const loaded = (await repository.findById(tenantId, subscription.id, { forUpdate: true }))!;
+      loaded.rotateSecret('whsec_next', 3600, new Date());
+      await repository.save(loaded);
+    });
+    const rotated = await stored();
+    expect(rotated.secret).not.toEqual(first.secret);
+    const reloaded = await inUnitOfWork(orm, () => subscriptions().findById(tenantId, subscription.id));
+    expect(reloaded!.signingSecret).toBe('whsec_next');
+    expect(reloaded!.previousSecrets.map((old) => old.secret)).toEqual(['whsec_x']);
+    expect(reloaded!.url).toBe('https://hooks.example.com/moved');
+  });
+
+  it('refuses to commit a unit of work whose aggregate still holds an event: never saved, or saved by a repository that forgot it', async () => {
+    const tenantId = await newTenantId(orm, 'Events unsaved');
+    const brand = aBrand(tenantId);
+    await inUnitOfWork(orm, () => new SqlBrandRepository(orm.em).add(brand), { oneWrite: true });
+    const nameOf = async () => (await sqlIn<{ name: string }>(orm, 'SELECT name FROM brands WHERE id = ?', [brand.id]))[0].name;
+    const before = await nameOf();
+
+    // A use case that changes the aggregate and forgets to save it.
+    let forgotten: DomainEvent[] = [];
+    await expect(
+      inUnitOfWork(orm, async () => {
+        const loaded = (await new SqlBrandRepository(orm.em).findById(tenantId, brand.id, { forUpdate: true }))!;
+        loaded.update({ name: 'Never saved' }, new Date());
+        forgotten = [...loaded.peekEvents()];
+      }),
+    ).rejects.toThrow('the unit of work would commit with events no write took: brand.updated');
+
+    // A repository whose write takes the row and not the events (not through writeAggregates).
+    class ForgetfulBrands extends SqlBrandRepository {
+      override async save(changed: Brand): Promise<boolean> {
+        await sqlRows(orm.em, 'UPDATE brands SET name = $1 WHERE id = $2', [changed.name, changed.id]);
+        return true;
+      }
+    }
+    await expect(
+      inUnitOfWork(orm, async () => {
+        const repository = new ForgetfulBrands(orm.em);
+        const loaded = (await repository.findById(tenantId, brand.id, { forUpdate: true }))!;
+        loaded.update({ name: 'Saved without its event' }, new Date());
+        forgotten.push(...loaded.peekEvents());
+        await repository.save(loaded);
+      }),
+    ).rejects.toThrow('brand.updated');
+    // Rolled back: neither the row nor an event was written.
+    expect(await nameOf()).toBe(before);
+    expect(await inOutbox(forgotten.map((event) => event.id))).toEqual([]);
   });
 });

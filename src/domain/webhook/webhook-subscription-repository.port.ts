@@ -18,14 +18,10 @@ export abstract class WebhookSubscriptionRepository {
    * limit was reached and nothing was written. The secret is stored encrypted. In a unit of work.
    */
   abstract add(subscription: WebhookSubscription, limit: number): Promise<boolean>;
-  /** Updates an existing subscription (never its secrets). */
-  abstract save(subscription: WebhookSubscription): Promise<void>;
   /**
-   * Writes a subscription's delivery state, loaded for update: its endpoint's health (and
-   * `active`, which the health may turn off), what the customer was told of it, its pace, and the
-   * events it recorded. The one writer of that state (decisions.md 128).
+   * Writes a subscription loaded for update: whatever changed (a PATCH, a DELETE, a rotation's
+   * secrets, the worker's delivery state) and the events it recorded, in the same transaction.
+   * The one writer of its delivery state (decisions.md 128).
    */
-  abstract saveDeliveryState(subscription: WebhookSubscription): Promise<void>;
-  /** Writes a subscription's secrets after a rotation (encrypted, as at creation). */
-  abstract saveSecrets(subscription: WebhookSubscription): Promise<void>;
+  abstract save(subscription: WebhookSubscription): Promise<void>;
 }

@@ -41,21 +41,11 @@ export class InMemorySubscriptions extends WebhookSubscriptionRepository {
     return true;
   }
 
-  async save(subscription: WebhookSubscription): Promise<void> {
-    const stored = this.rows.get(subscription.id)!;
-    // Secrets change only by saveSecrets, as in the SQL repository.
-    this.rows.set(subscription.id, WebhookSubscription.restore({ ...subscription, signingSecret: stored.signingSecret, previousSecrets: subscription.previousSecrets }));
-  }
-
-  /** The health and `active` as the aggregate has them, and the events it recorded, in order. */
+  /** The events the saved subscriptions recorded, in order. */
   readonly events: DomainEvent[] = [];
-  async saveDeliveryState(subscription: WebhookSubscription): Promise<void> {
-    const stored = this.rows.get(subscription.id)!;
+  /** Everything as the aggregate has it, and its events, as the SQL repository's one `save`. */
+  async save(subscription: WebhookSubscription): Promise<void> {
     this.events.push(...subscription.pullEvents());
-    this.rows.set(subscription.id, WebhookSubscription.restore({ ...stored, health: subscription.health, healthNotices: subscription.healthNotices, pace: subscription.pace, active: subscription.active, updatedAt: subscription.updatedAt }));
-  }
-
-  async saveSecrets(subscription: WebhookSubscription): Promise<void> {
     this.rows.set(subscription.id, copy(subscription));
   }
 

@@ -62,7 +62,7 @@ export class SubscriptionDeliveryState {
       const subscription = await this.subscriptions.findById(tenantId, subscriptionId, { forUpdate: true });
       if (!subscription) return missing;
       const result = await apply(subscription);
-      await this.subscriptions.saveDeliveryState(subscription);
+      await this.subscriptions.save(subscription);
       return result;
     });
   }

@@ -24,7 +24,7 @@ export class RotateSigningSecret {
     return this.unitOfWork.run(async () => {
       const subscription = await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId, { forUpdate: true });
       subscription.rotateSecret(this.secrets.generate(), input.expiresInSeconds ?? DEFAULT_SECRET_OVERLAP_SECONDS, this.clock.now());
-      await this.subscriptions.saveSecrets(subscription);
+      await this.subscriptions.save(subscription);
       return toSubscriptionView(subscription, true);
     });
   }

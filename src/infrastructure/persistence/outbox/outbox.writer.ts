@@ -5,6 +5,7 @@ import { sqlRows } from '../connection/sql-statement';
 import { currentTraceCarrier } from '../../tracing/trace-carrier';
 import { jsonOf } from '../../../application/shared/json-text';
 import { noteRelayWork, OUTBOX_CHANNEL } from './relay-wake';
+import { touched } from '../connection/after-commit';
 
 export { OUTBOX_CHANNEL };
 
@@ -73,6 +74,8 @@ export function outboxParams(events: readonly DomainEvent[]): unknown[] {
 export function writeAggregates<T>(em: EntityManager, aggregates: readonly AggregateRoot[], text: string, params: readonly unknown[]): Promise<T[]> {
   const unsaved = aggregates.flatMap((aggregate) => aggregate.peekEvents().map((event) => event.type));
   if (unsaved.length > 0) return Promise.reject(new Error(`events recorded and not written by the repository's statement: ${unsaved.join(', ')}`));
+  // Events it records after this write must be written by another before the unit of work commits.
+  for (const aggregate of aggregates) touched(aggregate);
   return text.includes(OUTBOX_TABLE_INSERT) ? writeForRelay<T>(em, text, params) : sqlRows<T>(em, text, params);
 }
 

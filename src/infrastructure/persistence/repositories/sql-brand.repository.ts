@@ -7,6 +7,7 @@ import { BoundedMemo } from '../../memo/bounded-memo';
 import { Theme } from '../../../domain/brand/theme';
 import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
+import { touched } from '../connection/after-commit';
 import { storedBrandView } from '../stored/stored-views';
 
 interface BrandRow {
@@ -84,7 +85,7 @@ export class SqlBrandRepository extends BrandRepository {
     if (rows.length === 0) return null;
     const brand = toBrand(rows[0]);
     this.remember(brand, rows[0].version);
-    return brand;
+    return touched(brand);
   }
 
   async findLatestKnown(tenantId: string, id: string): Promise<Brand | null> {
@@ -93,7 +94,7 @@ export class SqlBrandRepository extends BrandRepository {
     // A new aggregate each time, with theme objects of its own: no PATCH reaches another's copy.
     const brand = Brand.restore({ ...kept.state, themeLight: { ...kept.state.themeLight }, themeDark: { ...kept.state.themeDark } });
     this.versions.set(brand, kept.version);
-    return brand;
+    return touched(brand);
   }
 
   // The events' rows are written by the same statement, after the brand's: atomic without a

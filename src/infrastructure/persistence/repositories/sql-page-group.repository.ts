@@ -4,6 +4,7 @@ import { PageGroup, PageGroupStatus, PlatformObject } from '../../../domain/page
 import { PageGroupRepository } from '../../../domain/page-group/page-group-repository.port';
 import { pagesCountOf } from '../stored/page-count.sql';
 import { requireTransaction, sqlQuery, sqlRows } from '../connection/sql-statement';
+import { touched } from '../connection/after-commit';
 import { storedPageGroupView } from '../stored/stored-views';
 import { writeAggregates } from '../outbox/outbox.writer';
 import { BoundedMemo } from '../../memo/bounded-memo';
@@ -62,7 +63,7 @@ export class SqlPageGroupRepository extends PageGroupRepository {
        WHERE g.id = $1 AND g.tenant_id = $2 AND g.deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE OF g' : ''}`,
       [id, tenantId],
     );
-    return rows.length === 0 ? null : toPageGroup(rows[0]);
+    return rows.length === 0 ? null : touched(toPageGroup(rows[0]));
   }
 
   async findDefaults(tenantId: string, id: string): Promise<{ pageTemplateId: string | null } | null> {

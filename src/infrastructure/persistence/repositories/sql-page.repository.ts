@@ -8,6 +8,7 @@ import { PageVersionRepository } from '../../../domain/page/page-version-reposit
 import { ConcurrentChangeError, NotFoundError } from '../../../domain/shared/domain-error';
 import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
+import { touched } from '../connection/after-commit';
 
 interface PageRow {
   id: string;
@@ -48,7 +49,7 @@ export class SqlPageRepository extends PageRepository {
        WHERE id = $1 AND tenant_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [id, tenantId],
     );
-    return rows.length === 0 ? null : toPage(rows[0]);
+    return rows.length === 0 ? null : touched(toPage(rows[0]));
   }
 
   async add(page: Page, firstVersion: PageVersion): Promise<void> {

@@ -6,7 +6,14 @@ import { SecretCipher } from '../../crypto/secret-cipher';
 import { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { healthOf, PACE_COLUMNS, paceOf, SubscriptionRow } from '../stored/webhook-subscription.row';
 import { requireTransaction, sqlRows } from '../connection/sql-statement';
+import { touched } from '../connection/after-commit';
 import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
+
+/**
+ * The signing secret each subscription was loaded or added with, whichever repository instance
+ * did it: `save` encrypts the secrets again only when a rotation changed it.
+ */
+const loadedSecrets = new WeakMap<WebhookSubscription, string>();
 
 /** Plain SQL rather than an entity mapping: the secret column is encrypted on the way in and out. */
 @Injectable()
@@ -27,7 +34,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     );
     if (rows.length === 0) return null;
     const row = rows[0];
-    return WebhookSubscription.restore({
+    const subscription = WebhookSubscription.restore({
       id: row.id,
       tenantId: row.tenant_id,
       url: row.url,
@@ -44,6 +51,8 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       updatedAt: new Date(row.updated_at),
       deletedAt: row.deleted_at ? new Date(row.deleted_at) : null,
     });
+    loadedSecrets.set(subscription, subscription.signingSecret);
+    return touched(subscription);
   }
 
   async holdLive(tenantId: string, id: string): Promise<boolean> {
@@ -67,56 +76,44 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
          RETURNING id`,
         [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit, s.rateLimitPerSecond, s.filter === null ? null : JSON.stringify(s.filter)],
     );
+    loadedSecrets.set(s, s.signingSecret);
     return inserted.length === 1;
   }
 
-  async saveDeliveryState(s: WebhookSubscription): Promise<void> {
+  /**
+   * Writes everything about a loaded subscription that can change, and the events it recorded, in
+   * one statement (issue 43: one `save`): what a PATCH or DELETE changed, its delivery state (the
+   * worker's: health, notices, pace; decisions.md 128) and, only when a rotation replaced the
+   * signing secret, its secrets, encrypted as at creation. Unchanged secrets are not encrypted
+   * again: a new ciphertext would move the target version the worker keeps targets by (decision
+   * 125). Old secrets the aggregate dropped as expired are removed from the stored list as they
+   * are (told apart by their expiry). Every caller holds the row lock, so the row is the one loaded.
+   */
+  async save(s: WebhookSubscription): Promise<void> {
+    requireTransaction(this.em, 'saving a subscription loaded for update');
     const h = s.health;
-    await writeAggregates(
-      this.em,
-      [s],
-      `WITH subscription AS (
-         UPDATE webhook_subscriptions SET consecutive_failures = $3, last_success_at = $4, last_failure_at = $5, disable_at = $6, disabled_reason = $7,
-           breaker_probe_at = $8, breaker_probes = $9, active = $10, updated_at = $11, health_failing_sent_at = $12, health_recovery_owed = $13,
-           send_not_before = to_timestamp($14::float8 / 1000), held_release_at = $15, breaker_probe_delivery_id = $16
-         WHERE id = $1 AND tenant_id = $2 RETURNING 1)
-       ${outboxInsert(17, { after: 'subscription' })}`,
-      [
-        s.id, s.tenantId, h.consecutiveFailures, h.lastSuccessAt, h.lastFailureAt, h.disableAt, h.disabledReason, h.nextProbeAt, h.probesMade, s.active, s.updatedAt,
-        s.healthNotices.failingSentAt, s.healthNotices.recoveryOwed, s.pace.notBeforeMs, s.pace.nextReleaseAt, s.pace.lastProbeId,
-        ...outboxParams(recordedEvents(s)),
-      ],
-    );
-  }
-
-  async saveSecrets(s: WebhookSubscription): Promise<void> {
+    const rotated = loadedSecrets.get(s) !== s.signingSecret;
     const previous: StoredPreviousSecret[] = s.previousSecrets.map((old) => ({ secret: this.cipher.encrypt(old.secret), expiresAt: old.expiresAt.toISOString() }));
     await writeAggregates(
       this.em,
       [s],
-      `UPDATE webhook_subscriptions SET signing_secret_encrypted = $1, previous_signing_secrets = $2::jsonb, updated_at = $3 WHERE id = $4 AND tenant_id = $5`,
-      [this.cipher.encrypt(s.signingSecret), JSON.stringify(previous), s.updatedAt, s.id, s.tenantId],
-    );
-  }
-
-  async save(s: WebhookSubscription): Promise<void> {
-    // Secrets change only by a rotation (saveSecrets): a PATCH never re-encrypts them. Old
-    // secrets the aggregate dropped as expired are removed from the stored list as they are
-    // (told apart by their expiry; the caller holds the row lock, so the list is the one loaded).
-    await writeAggregates(
-      this.em,
-      [s],
-      `UPDATE webhook_subscriptions SET url = $1, events = $2::text[], active = $3, updated_at = $4, deleted_at = $5, rate_limit_per_second = $9,
-         consecutive_failures = $10, disable_at = $11, disabled_reason = $12, breaker_probe_at = $13, breaker_probes = $14,
-         delivery_filter = $15::jsonb,
-         previous_signing_secrets = (SELECT coalesce(jsonb_agg(old ORDER BY n), '[]'::jsonb)
-           FROM jsonb_array_elements(previous_signing_secrets) WITH ORDINALITY AS kept(old, n) WHERE old->>'expiresAt' = ANY($8::text[]))
-       WHERE id = $6 AND tenant_id = $7`,
+      `WITH subscription AS (
+         UPDATE webhook_subscriptions SET url = $3, events = $4::text[], active = $5, updated_at = $6, deleted_at = $7, rate_limit_per_second = $8, delivery_filter = $9::jsonb,
+           consecutive_failures = $10, last_success_at = $11, last_failure_at = $12, disable_at = $13, disabled_reason = $14, breaker_probe_at = $15, breaker_probes = $16,
+           health_failing_sent_at = $17, health_recovery_owed = $18, send_not_before = to_timestamp($19::float8 / 1000), held_release_at = $20, breaker_probe_delivery_id = $21,
+           signing_secret_encrypted = coalesce($22, signing_secret_encrypted),
+           previous_signing_secrets = coalesce($23::jsonb, (SELECT coalesce(jsonb_agg(old ORDER BY n), '[]'::jsonb)
+             FROM jsonb_array_elements(previous_signing_secrets) WITH ORDINALITY AS kept(old, n) WHERE old->>'expiresAt' = ANY($24::text[])))
+         WHERE id = $1 AND tenant_id = $2 RETURNING 1)
+       ${outboxInsert(25, { after: 'subscription' })}`,
       [
-        s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.id, s.tenantId, s.previousSecrets.map((old) => old.expiresAt.toISOString()), s.rateLimitPerSecond,
-        s.health.consecutiveFailures, s.health.disableAt, s.health.disabledReason, s.health.nextProbeAt, s.health.probesMade,
-        s.filter === null ? null : JSON.stringify(s.filter),
+        s.id, s.tenantId, s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.rateLimitPerSecond, s.filter === null ? null : JSON.stringify(s.filter),
+        h.consecutiveFailures, h.lastSuccessAt, h.lastFailureAt, h.disableAt, h.disabledReason, h.nextProbeAt, h.probesMade,
+        s.healthNotices.failingSentAt, s.healthNotices.recoveryOwed, s.pace.notBeforeMs, s.pace.nextReleaseAt, s.pace.lastProbeId,
+        rotated ? this.cipher.encrypt(s.signingSecret) : null, rotated ? JSON.stringify(previous) : null, s.previousSecrets.map((old) => old.expiresAt.toISOString()),
+        ...outboxParams(recordedEvents(s)),
       ],
     );
+    loadedSecrets.set(s, s.signingSecret);
   }
 }
