@@ -3,7 +3,8 @@ import { ApiKeyCache, CachedKey } from '../../application/api-key/api-key-cache.
 import type { RateLimitDecision } from '../../application/rate-limit/rate-limiter.port';
 import type { ApiKeyPrincipal } from '../../domain/api-key/api-key-repository.port';
 import { isApiKeyScope } from '../../domain/api-key/api-key-scope';
-import { decision, REFUND, windowAt } from '../rate-limit/fixed-window';
+import { decision, pipelinedRefunds, REFUND, windowAt } from '../rate-limit/fixed-window';
+import { RefundBatch } from '../rate-limit/refund-batch';
 
 /**
  * How long an entry lives. A principal: how long a copy could outlive a revocation whose mark was
@@ -44,7 +45,6 @@ function principalOf(entry: string): ApiKeyPrincipal {
 type Scripts = {
   apiKeyLookupAndCount(entry: string, budget: string, budgetTtl: number): Promise<0 | 1 | [string, number]>;
   apiKeyRememberAndCount(entry: string, budget: string, budgetTtl: number, principal: string, principalTtl: number): Promise<number>;
-  apiKeyRefund(budget: string): Promise<number>;
 };
 
 /**
@@ -61,6 +61,7 @@ export class RedisApiKeyCache extends ApiKeyCache {
     redis.defineCommand('apiKeyLookupAndCount', { numberOfKeys: 2, lua: LOOKUP_AND_COUNT });
     redis.defineCommand('apiKeyRememberAndCount', { numberOfKeys: 2, lua: REMEMBER_AND_COUNT });
     redis.defineCommand('apiKeyRefund', { numberOfKeys: 1, lua: REFUND });
+    this.refunds = new RefundBatch(pipelinedRefunds(redis, 'apiKeyRefund'));
   }
 
   async lookupAndCount(keyHash: string, limit: number, windowMs: number): Promise<CachedKey | null> {
@@ -92,12 +93,10 @@ export class RedisApiKeyCache extends ApiKeyCache {
     }
   }
 
-  async refund(keyHash: string, windowStart: number): Promise<void> {
-    try {
-      await this.scripts.apiKeyRefund(this.budget(keyHash, windowStart));
-    } catch {
-      // A refund lost with Redis only leaves the request counted, as it was.
-    }
+  private readonly refunds: RefundBatch;
+
+  refund(keyHash: string, windowStart: number): Promise<void> {
+    return this.refunds.add(this.budget(keyHash, windowStart));
   }
 
   async markRevoked(keyHash: string): Promise<boolean> {

@@ -6,11 +6,20 @@ export function decision(counted: number, limit: number, resetMs: number, window
 }
 
 /**
- * A refund: one count taken back, only while the window's key still exists (a refund that comes
- * after its window expired would otherwise leave a key at -1 that never expires).
+ * A refund: ARGV[1] counts taken back, only while the window's key still exists (a refund that
+ * comes after its window expired would otherwise leave a key below 0 that never expires).
  */
-export const REFUND = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end
+export const REFUND = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECRBY', KEYS[1], ARGV[1]) end
 return 0`;
+
+/** Refunds as one pipeline of the REFUND script, defined on `redis` as `command`. */
+export function pipelinedRefunds(redis: { pipeline(): unknown }, command: string) {
+  return async (refunds: [string, number][]): Promise<void> => {
+    const pipeline = redis.pipeline() as Record<string, (key: string, count: number) => unknown> & { exec(): Promise<unknown> };
+    for (const [key, count] of refunds) pipeline[command](key, count);
+    await pipeline.exec();
+  };
+}
 
 /** The fixed window (aligned to the epoch) that `now` falls in: its start and the time left in it. */
 export function windowAt(now: number, windowMs: number): { start: number; resetMs: number } {

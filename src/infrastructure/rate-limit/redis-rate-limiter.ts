@@ -1,6 +1,7 @@
 import IORedis from 'ioredis';
 import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter.port';
-import { decision, REFUND, windowAt } from './fixed-window';
+import { decision, pipelinedRefunds, REFUND, windowAt } from './fixed-window';
+import { RefundBatch } from './refund-batch';
 
 // INCR and the window's expiry in one round trip, atomically: the first hit of a window sets it.
 const HIT = `local c = redis.call('INCR', KEYS[1])
@@ -27,6 +28,7 @@ export class RedisRateLimiter extends RateLimiter {
     this.redis.on('error', () => {});
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
     this.redis.defineCommand('rateLimitRefund', { numberOfKeys: 1, lua: REFUND });
+    this.refunds = new RefundBatch(pipelinedRefunds(this.redis, 'rateLimitRefund'));
   }
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null> {
@@ -40,12 +42,10 @@ export class RedisRateLimiter extends RateLimiter {
     }
   }
 
-  async refund(key: string, windowStart: number): Promise<void> {
-    try {
-      await (this.redis as unknown as { rateLimitRefund(k: string): Promise<number> }).rateLimitRefund(`${this.prefix}rl:${key}:${windowStart}`);
-    } catch {
-      // A refund lost with Redis only leaves the request counted, as it was.
-    }
+  private readonly refunds: RefundBatch;
+
+  refund(key: string, windowStart: number): Promise<void> {
+    return this.refunds.add(`${this.prefix}rl:${key}:${windowStart}`);
   }
 
   /** Resolves once connected, or after `timeoutMs` (the limiter fails open until then). */

@@ -5,18 +5,11 @@ import type { ApiRequest } from '../api-request';
 import { entityTagOf, noneMatchHolds, parseTagCondition } from './entity-tag';
 
 /**
- * Answered as 304 Not Modified by the error filter. Thrown rather than returned because Nest sets
- * the route's status (200) when it sends what a handler returned, after every interceptor.
- */
-export class NotModified {
-  constructor(readonly entityTag: string) {}
-}
-
-/**
  * The entity tag of a resource's answer (GET of one resource, PATCH): sent as `ETag`; on a GET
  * whose If-None-Match holds it, 304 with no body, and the request's count taken back from its
  * key's budget, as GitHub does (decisions.md 140). The answer is sent as the JSON text the tag was
- * made of, so the two cannot differ.
+ * made of, so the two cannot differ. Nest sets the route's status before the interceptors run and
+ * not again when it sends, so the 304 set here stands; Express sends it without a body.
  */
 @Injectable()
 export class ConditionalInterceptor implements NestInterceptor {
@@ -32,7 +25,8 @@ export class ConditionalInterceptor implements NestInterceptor {
         res.setHeader('ETag', tag);
         if (noneMatch && !noneMatchHolds(noneMatch, tag)) {
           req.refundBudget?.();
-          throw new NotModified(tag);
+          res.status(304);
+          return undefined;
         }
         if (typeof body !== 'string') res.setHeader('Content-Type', 'application/json; charset=utf-8');
         return json;

@@ -7,7 +7,6 @@ import { LOGGER } from '../../../application/shared/logger.port';
 import type { ApiRequest } from '../api-request';
 import { ApiError, DOMAIN_ERRORS, ErrorBody, ErrorCode } from './api-error';
 import { isDatabaseUnavailable } from './unavailable';
-import { NotModified } from '../conditional/conditional.interceptor';
 
 const RETRY_AFTER_SECONDS = '5';
 
@@ -36,11 +35,6 @@ export class ErrorFilter implements ExceptionFilter {
     const req = http.getRequest<ApiRequest>();
     const res = http.getResponse<Response>();
     const requestId = req.requestId ?? newTypeId('req');
-    if (exception instanceof NotModified && !res.headersSent) {
-      // Not an error: a GET whose If-None-Match held (ConditionalInterceptor). No body.
-      res.status(304).set({ ETag: exception.entityTag, 'x-request-id': requestId }).end();
-      return;
-    }
     const error = this.toApiError(exception, requestId);
     if (res.headersSent) {
       res.end();
