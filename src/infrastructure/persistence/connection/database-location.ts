@@ -69,6 +69,10 @@ export async function ensureDatabase(url: string): Promise<void> {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new Client({ connectionString: admin.toString() });
+  // A cut between two of its statements comes as an 'error' event, which without a listener ends
+  // the process with a stack instead of failing its start (as the migration lock's did: migrate.ts).
+  // Heard here, it fails the next statement, and the start.
+  client.on('error', () => {});
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
