@@ -53,6 +53,9 @@ type Scripts = {
  * budgets are keyed by the key's SHA-256 (never the key), the two of a key in one hash slot.
  */
 export class RedisApiKeyCache extends ApiKeyCache {
+  /** 304s' refunds, sent together a tick (RefundBatch). */
+  private readonly refunds: RefundBatch;
+
   constructor(
     private readonly redis: IORedis,
     private readonly prefix: string,
@@ -92,8 +95,6 @@ export class RedisApiKeyCache extends ApiKeyCache {
       return null;
     }
   }
-
-  private readonly refunds: RefundBatch;
 
   refund(keyHash: string, windowStart: number): Promise<void> {
     return this.refunds.add(this.budget(keyHash, windowStart));

@@ -15,6 +15,9 @@ return c`;
  * (fail open).
  */
 export class RedisRateLimiter extends RateLimiter {
+  /** 304s' refunds, sent together a tick (RefundBatch). */
+  private readonly refunds: RefundBatch;
+
   readonly redis: IORedis;
   failures = 0;
 
@@ -41,8 +44,6 @@ export class RedisRateLimiter extends RateLimiter {
       return null;
     }
   }
-
-  private readonly refunds: RefundBatch;
 
   refund(key: string, windowStart: number): Promise<void> {
     return this.refunds.add(`${this.prefix}rl:${key}:${windowStart}`);
