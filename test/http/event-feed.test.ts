@@ -176,6 +176,9 @@ describe('the typed client', () => {
     const tenant = await createTenant(t, 'Feed client');
     const client = createApiClient({ baseUrl, apiKey: tenant.apiKey });
     for (let i = 0; i < 3; i++) await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody({ name: `Followed ${i}` })).expect(201);
+    // All three relayed first, so that the first page (limit 2) holds two of them whatever the
+    // relay's pace: the cursor saved after it is then after `Followed 1`.
+    await eventually(() => follow(tenant), (read) => read.ids.length === 3);
     const stop = new AbortController();
     const cursors: string[] = [];
     const names: string[] = [];
