@@ -3,6 +3,7 @@ import { OutboxSignal } from '../../application/webhook/delivery/outbox-signal.p
 import { DeliveryQueue } from '../../application/webhook/delivery/delivery-queue.port';
 import { DeliveryClaims } from '../../application/webhook/delivery/delivery-claims.port';
 import { StrandedDeliveries } from '../../application/webhook/delivery/stranded-deliveries.port';
+import { DeliveryTurns } from '../../application/webhook/delivery/delivery-turns.port';
 import { SubscriptionPace } from '../../application/webhook/delivery/subscription-pace.port';
 import { SubscriptionTargets } from '../../application/webhook/delivery/subscription-targets.port';
 import { HeldDeliveries } from '../../application/webhook/delivery/held-deliveries.port';
@@ -21,6 +22,7 @@ import { SqlDeliveryClaims } from '../../infrastructure/persistence/webhooks/sql
 import { SqlSubscriptionTargets } from '../../infrastructure/persistence/webhooks/sql-subscription-targets.store';
 import { DecryptedSecrets } from '../../infrastructure/crypto/decrypted-secrets';
 import { SqlStrandedDeliveries } from '../../infrastructure/persistence/webhooks/sql-stranded-deliveries.store';
+import { SqlDeliveryTurns } from '../../infrastructure/persistence/webhooks/sql-delivery-turns.store';
 import { SqlSubscriptionPace } from '../../infrastructure/persistence/webhooks/sql-subscription-pace.store';
 import { SqlHeldDeliveries } from '../../infrastructure/persistence/webhooks/sql-held-deliveries.store';
 import { SqlOutboxRelayStore } from '../../infrastructure/persistence/webhooks/sql-outbox-relay.store';
@@ -41,6 +43,7 @@ export class WebhookWorkerModule {
       DecryptedSecrets,
       { provide: SubscriptionPace, useClass: SqlSubscriptionPace },
       { provide: StrandedDeliveries, useClass: SqlStrandedDeliveries },
+      { provide: DeliveryTurns, useClass: SqlDeliveryTurns },
       { provide: HeldDeliveries, useClass: SqlHeldDeliveries },
       { provide: OutboxRelayStore, useClass: SqlOutboxRelayStore },
       { provide: RetentionStore, useClass: SqlRetentionStore },

@@ -9,6 +9,7 @@ import { HealthNotices, NOTHING_TOLD, notice } from './health-notices';
 import { DeliveryPace, HeldWake, heldWake, NO_PACE, pausedUntil, takeSlot } from './delivery-pace';
 import { healthEvent } from './webhook-subscription.events';
 import { checkFilter, DeliveryFilter, EventSubjects, passesFilter } from './delivery-filter';
+import { checkOrdering, DeliveryOrdering } from './delivery-ordering';
 
 export interface NewWebhookSubscription {
   tenantId: string;
@@ -17,6 +18,7 @@ export interface NewWebhookSubscription {
   active?: boolean;
   rateLimitPerSecond?: number | null;
   filter?: DeliveryFilter | null;
+  ordering?: DeliveryOrdering;
 }
 
 /** A signing secret replaced by a rotation, still signed with until `expiresAt`. */
@@ -39,6 +41,7 @@ export interface WebhookSubscriptionChanges {
   rateLimitPerSecond?: number | null;
   /** null removes the filter. */
   filter?: DeliveryFilter | null;
+  ordering?: DeliveryOrdering;
 }
 
 /** The highest rate a customer may set on a subscription (attempts per second). */
@@ -73,6 +76,8 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     readonly pace: DeliveryPace = NO_PACE,
     /** Which of its kinds' events it gets, by what they are about (delivery-filter.ts); null: all. */
     readonly filter: DeliveryFilter | null = null,
+    /** Whether each page's deliveries go one at a time, in order (delivery-ordering.ts). */
+    readonly ordering: DeliveryOrdering = 'none',
   ) {
     super();
   }
@@ -94,6 +99,7 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
       NOTHING_TOLD,
       NO_PACE,
       checkFilter(input.filter),
+      checkOrdering(input.ordering),
     );
   }
 
@@ -122,6 +128,7 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     const events = changes.events === undefined ? this.events : checkEvents(changes.events);
     const rate = changes.rateLimitPerSecond === undefined ? this.rateLimitPerSecond : checkRate(changes.rateLimitPerSecond);
     const filter = changes.filter === undefined ? this.filter : checkFilter(changes.filter);
+    const ordering = changes.ordering === undefined ? this.ordering : checkOrdering(changes.ordering);
     // Turning it back on forgets whatever made the platform turn it off.
     const reactivated = changes.active === true && !this.active;
     this.change({
@@ -129,6 +136,7 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
       events,
       rateLimitPerSecond: rate,
       filter,
+      ordering,
       active: changes.active ?? this.active,
       health: reactivated ? turnedBackOn(this.health) : this.health,
       previousSecrets: unexpired(this.previousSecrets, now),

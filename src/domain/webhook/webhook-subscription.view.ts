@@ -1,5 +1,6 @@
 import { EventType } from '../events/event-catalogue';
 import { DeliveryFilter } from './delivery-filter';
+import { DeliveryOrdering } from './delivery-ordering';
 import { DisabledReason, EndpointHealth, healthState, HealthState } from './endpoint-health';
 
 /**
@@ -15,6 +16,8 @@ export interface WebhookSubscriptionView {
   rateLimitPerSecond: number | null;
   /** Which of its kinds' events it gets, by page group or brand; null: all (an extension of the spec). */
   filter: FilterView | null;
+  /** `page`: each page's deliveries go one at a time, in order (an extension of the spec). */
+  ordering: DeliveryOrdering;
   createdAt: string;
   updatedAt: string;
   signingSecret?: string;
@@ -45,6 +48,7 @@ export interface SubscriptionViewSource {
   readonly active: boolean;
   readonly rateLimitPerSecond: number | null;
   readonly filter: DeliveryFilter | null;
+  readonly ordering: DeliveryOrdering;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly health: EndpointHealth;
@@ -71,6 +75,7 @@ export function toSubscriptionView(subscription: SubscriptionViewSource, withSec
     active: subscription.active,
     rateLimitPerSecond: subscription.rateLimitPerSecond,
     filter: filterView(subscription.filter),
+    ordering: subscription.ordering,
     createdAt: subscription.createdAt.toISOString(),
     updatedAt: subscription.updatedAt.toISOString(),
     ...(withSecret && { signingSecret: subscription.signingSecret }),

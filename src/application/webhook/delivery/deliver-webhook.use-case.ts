@@ -7,6 +7,7 @@ import { DeliveryAttemptReport } from './delivery-attempt-report';
 import { DeliveryClaim, DIRECT_WINDOW_MS, DueAttempt, unclaimedStartBound } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
 import { DeliveryClaims } from './delivery-claims.port';
+import { DeliveryTurns } from './delivery-turns.port';
 import { HeldDeliveries } from './held-deliveries.port';
 import { SubscriptionDeliveryState } from './subscription-delivery-state';
 import { SubscriptionPace } from './subscription-pace.port';
@@ -39,6 +40,7 @@ export class DeliverWebhook {
     private readonly pace: SubscriptionPace,
     private readonly held: HeldDeliveries,
     private readonly wake: WakeHeldDeliveries,
+    private readonly turns: DeliveryTurns,
     private readonly state: SubscriptionDeliveryState,
     private readonly queue: DeliveryQueue,
     private readonly sender: WebhookSender,
@@ -60,6 +62,7 @@ export class DeliverWebhook {
     switch (step.kind) {
       case 'cancel':
         await this.deliveries.cancel(claim, now, step.status);
+        await this.passTurn(claim, now);
         return { outcome: step.status, ...ids };
       case 'hold':
         // Not an attempt: parked with its subscription, which wakes it (WakeHeldDeliveries).
@@ -114,6 +117,7 @@ export class DeliverWebhook {
       subscription: { id: direct.subscriptionId, ...target, active: true, deleted: false, events: [direct.eventType], healthy, disabledReason: null, nextProbeAt: null },
       manual: null,
       probe: false,
+      orderKey: direct.orderKey ?? null,
       endpoint: input.endpoint,
       pace: { ratePerSecond: null, notBefore: null, slotAt: null },
     };
@@ -163,12 +167,25 @@ export class DeliverWebhook {
     const pause = retryAfterBound(result.retryAfterMs);
     if (pause > 0) await this.state.pauseUntil(claim.tenantId, subscription.id, new Date(now.getTime() + pause));
     const report = { ...result, ...(change && { health: change }), ...(change === 'disabled' && { subscriptionDisabled: true }) };
-    if (next.status !== 'pending') return { outcome: next.status, ...report };
+    if (next.status !== 'pending') {
+      await this.passTurn(claim, now);
+      return { outcome: next.status, ...report };
+    }
     // Held with its subscription (the breaker is open): no job; the worker wakes it.
     if (next.nextAttemptAt === null) return { outcome: 'retrying', ...report };
     // If the queue is down this throws after the attempt is recorded; the sweeper re-enqueues it.
     await this.queue.enqueue([this.jobOf(claim, claim.attempt + 1, next.nextAttemptAt.getTime() - now.getTime())]);
     return { outcome: 'retrying', ...report };
+  }
+
+  /**
+   * An ordered delivery has ended: its page's next one gets the turn. If this fails (the database
+   * cut) the turn stays with nobody; the sweeper passes it on (DeliveryTurns.passStalled).
+   */
+  private async passTurn(claim: DeliveryClaim, now: Date): Promise<void> {
+    if (claim.orderKey === null) return;
+    const next = await this.turns.passOn({ tenantId: claim.tenantId, subscriptionId: claim.subscription.id, orderKey: claim.orderKey }, now);
+    if (next) await this.queue.enqueue([next]);
   }
 
   private jobOf(claim: DeliveryClaim, attempt: number, delayMs: number) {

@@ -43,6 +43,8 @@ export interface DeliveryClaim {
   manual: { redeliveryOf: string | null } | null;
   /** The worker woke this delivery as its subscription's breaker probe (WakeHeldDeliveries). */
   probe: boolean;
+  /** The page whose turn it holds, for a subscription that orders (DeliveryTurns); null when not ordered. */
+  orderKey: string | null;
   /** The subscription's endpoint now (see DeliveryJob.endpoint), for the next attempt's job. */
   endpoint: string;
   /** How fast the receiver takes attempts (docs/webhooks.md, Receivers set the pace). */
@@ -90,6 +92,8 @@ export interface DirectFirstAttempt {
   eventType: string;
   body: string;
   trace: TraceCarrier | null;
+  /** The page whose turn it holds (DeliveryTurns); absent when not ordered. */
+  orderKey?: string;
 }
 
 /** How long the relay's read of a subscription is honoured for a first attempt sent without a claim. */

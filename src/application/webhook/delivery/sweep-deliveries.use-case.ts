@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
 import { unclaimedStartBound } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
+import { DeliveryTurns } from './delivery-turns.port';
 import { StrandedDeliveries } from './stranded-deliveries.port';
 import { WebhookSettings } from './webhook-settings.port';
 
@@ -10,12 +11,15 @@ import { WebhookSettings } from './webhook-settings.port';
  * killed mid-attempt, the attempt failed inside (database, Redis, a bug), or enqueueing failed.
  * A delivery is left to its job for one lease (WEBHOOK_ATTEMPT_LOCK_MS) before it counts as
  * stranded, and the new job has an id of its own (nothing in the queue can block it). A job that
- * still exists after all makes a duplicate at most, which finds nothing to claim.
+ * still exists after all makes a duplicate at most, which finds nothing to claim. Ordered
+ * deliveries waiting behind a turn nobody holds (the worker stopped before passing it on) are
+ * passed theirs (DeliveryTurns.passStalled).
  */
 @Injectable()
 export class SweepDeliveries {
   constructor(
     private readonly deliveries: StrandedDeliveries,
+    private readonly turns: DeliveryTurns,
     private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
     private readonly settings: WebhookSettings,
@@ -25,7 +29,9 @@ export class SweepDeliveries {
     const lease = this.settings.attemptLockMs;
     const stranded = await this.deliveries.findStranded(this.clock.now(), input.limit, lease, lease + unclaimedStartBound(lease));
     // A backlog too (all of it, after Redis lost its data): fresh jobs are handed out first.
-    if (stranded.length > 0) await this.queue.enqueue(stranded.map((job) => ({ ...job, requeue: true, backlog: true })));
-    return stranded.length;
+    const passed = await this.turns.passStalled(this.clock.now(), input.limit);
+    const jobs = [...stranded, ...passed];
+    if (jobs.length > 0) await this.queue.enqueue(jobs.map((job) => ({ ...job, requeue: true, backlog: true })));
+    return jobs.length;
   }
 }

@@ -26,6 +26,7 @@ import { Migration20261128000000_key_cache_holders } from './Migration2026112800
 import { Migration20261128010000_health_notices } from './Migration20261128010000_health_notices';
 import { Migration20261128020000_held_deliveries } from './Migration20261128020000_held_deliveries';
 import { Migration20261128060000_event_feed_positions } from './Migration20261128060000_event_feed_positions';
+import { Migration20261128070000_ordered_delivery } from './Migration20261128070000_ordered_delivery';
 import { Migration20261128050000_subscription_filters } from './Migration20261128050000_subscription_filters';
 import { Migration20261128040000_api_key_scopes } from './Migration20261128040000_api_key_scopes';
 import { Migration20261128030000_drop_delivered_index } from './Migration20261128030000_drop_delivered_index';
@@ -64,4 +65,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128040000_api_key_scopes', class: Migration20261128040000_api_key_scopes },
   { name: 'Migration20261128050000_subscription_filters', class: Migration20261128050000_subscription_filters },
   { name: 'Migration20261128060000_event_feed_positions', class: Migration20261128060000_event_feed_positions },
+  { name: 'Migration20261128070000_ordered_delivery', class: Migration20261128070000_ordered_delivery },
 ];

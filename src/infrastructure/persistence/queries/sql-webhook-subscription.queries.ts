@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { WebhookSubscriptionQueries } from '../../../application/webhook/subscriptions/webhook-subscription-queries.port';
 import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
+import type { DeliveryOrdering } from '../../../domain/webhook/delivery-ordering';
 import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { DeliveryAttemptView, toDeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { EventType } from '../../../domain/events/event-catalogue';
@@ -17,15 +18,15 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
 
   async list(tenantId: string, page: ListRequest): Promise<ListSlice<WebhookSubscriptionView>> {
     const p = sqlParams();
-    const rows = await sqlRows<{ id: string; url: string; events: EventType[]; active: boolean; rate_limit_per_second: number | null; delivery_filter: DeliveryFilter | null; created_at: string; updated_at: string } & HealthColumns>(
+    const rows = await sqlRows<{ id: string; url: string; events: EventType[]; active: boolean; rate_limit_per_second: number | null; delivery_filter: DeliveryFilter | null; ordering: DeliveryOrdering; created_at: string; updated_at: string } & HealthColumns>(
       this.em,
-      `SELECT id, url, events, active, rate_limit_per_second, delivery_filter, created_at, updated_at,
+      `SELECT id, url, events, active, rate_limit_per_second, delivery_filter, ordering, created_at, updated_at,
          ${HEALTH_COLUMNS}
        FROM webhook_subscriptions WHERE tenant_id = ${p(tenantId)} AND deleted_at IS NULL ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
       p.values,
     );
     const items = rows.map((r) =>
-      toSubscriptionView({ id: r.id, url: r.url, events: r.events, active: r.active, rateLimitPerSecond: r.rate_limit_per_second, filter: r.delivery_filter, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), health: healthOf(r) }),
+      toSubscriptionView({ id: r.id, url: r.url, events: r.events, active: r.active, rateLimitPerSecond: r.rate_limit_per_second, filter: r.delivery_filter, ordering: r.ordering, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), health: healthOf(r) }),
     );
     return toSlice(items, page.limit, (s) => s.id);
   }

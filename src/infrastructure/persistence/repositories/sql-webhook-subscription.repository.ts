@@ -44,6 +44,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       previousSecrets: row.previous_signing_secrets.map((old) => ({ secret: this.cipher.decrypt(old.secret), expiresAt: new Date(old.expiresAt) })),
       rateLimitPerSecond: row.rate_limit_per_second,
       filter: row.delivery_filter,
+      ordering: row.ordering,
       health: healthOf(row),
       healthNotices: { failingSentAt: row.health_failing_sent_at === null ? null : new Date(row.health_failing_sent_at), recoveryOwed: row.health_recovery_owed },
       pace: paceOf(row),
@@ -70,11 +71,11 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     const inserted = await writeAggregates<{ id: string }>(
         this.em,
         [s],
-        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at, rate_limit_per_second, delivery_filter)
-         SELECT $1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $11, $12::jsonb
+        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at, rate_limit_per_second, delivery_filter, ordering)
+         SELECT $1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $11, $12::jsonb, $13
          WHERE (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id = $2 AND deleted_at IS NULL) < $10
          RETURNING id`,
-        [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit, s.rateLimitPerSecond, s.filter === null ? null : JSON.stringify(s.filter)],
+        [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit, s.rateLimitPerSecond, s.filter === null ? null : JSON.stringify(s.filter), s.ordering],
     );
     loadedSecrets.set(s, s.signingSecret);
     return inserted.length === 1;
@@ -98,7 +99,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       this.em,
       [s],
       `WITH subscription AS (
-         UPDATE webhook_subscriptions SET url = $3, events = $4::text[], active = $5, updated_at = $6, deleted_at = $7, rate_limit_per_second = $8, delivery_filter = $9::jsonb,
+         UPDATE webhook_subscriptions SET url = $3, events = $4::text[], active = $5, updated_at = $6, deleted_at = $7, rate_limit_per_second = $8, delivery_filter = $9::jsonb, ordering = $26,
            consecutive_failures = $10, last_success_at = $11, last_failure_at = $12, disable_at = $13, disabled_reason = $14, breaker_probe_at = $15, breaker_probes = $16,
            health_failing_sent_at = $17, health_recovery_owed = $18, send_not_before = to_timestamp($19::float8 / 1000), held_release_at = $20, breaker_probe_delivery_id = $21,
            signing_secret_encrypted = coalesce($22, signing_secret_encrypted),
@@ -112,6 +113,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
         s.healthNotices.failingSentAt, s.healthNotices.recoveryOwed, s.pace.notBeforeMs, s.pace.nextReleaseAt, s.pace.lastProbeId,
         rotated ? this.cipher.encrypt(s.signingSecret) : null, rotated ? JSON.stringify(previous) : null, s.previousSecrets.map((old) => old.expiresAt.toISOString()),
         ...outboxParams(recordedEvents(s)),
+        s.ordering,
       ],
     );
     loadedSecrets.set(s, s.signingSecret);

@@ -1,5 +1,6 @@
 import type { EventType } from '../../../domain/events/event-catalogue';
 import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
+import type { DeliveryOrdering } from '../../../domain/webhook/delivery-ordering';
 import type { DeliveryPace } from '../../../domain/webhook/delivery-pace';
 import type { DisabledReason, EndpointHealth } from '../../../domain/webhook/endpoint-health';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
@@ -17,6 +18,7 @@ export interface SubscriptionRow {
   previous_signing_secrets: StoredPreviousSecret[];
   rate_limit_per_second: number | null;
   delivery_filter: DeliveryFilter | null;
+  ordering: DeliveryOrdering;
   consecutive_failures: number;
   last_success_at: string | null;
   last_failure_at: string | null;

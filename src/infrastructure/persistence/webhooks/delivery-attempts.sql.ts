@@ -59,6 +59,7 @@ export interface ClaimRow {
   disabled_reason: DisabledReason | null;
   breaker_probe_at: string | null;
   probe: boolean;
+  order_key: string | null;
 }
 
 /**
@@ -91,11 +92,11 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
          UPDATE webhook_deliveries d SET status = 'pending', locked_until = r.locked_until, updated_at = r.now
          FROM r
          WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND d.next_attempt_at IS NOT NULL AND (d.locked_until IS NULL OR d.locked_until < r.now)
-         RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of, d.paced_slot_at)
+         RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of, d.paced_slot_at, d.order_key)
        SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
               s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body, o.traceparent, o.tracestate,
               s.rate_limit_per_second, s.send_not_before, c.paced_slot_at, s.consecutive_failures = 0 AND s.disabled_reason IS NULL AS healthy,
-              s.disabled_reason, s.breaker_probe_at, (c.id = s.breaker_probe_delivery_id) IS TRUE AS probe
+              s.disabled_reason, s.breaker_probe_at, (c.id = s.breaker_probe_delivery_id) IS TRUE AS probe, c.order_key
        FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`;
 
 /**

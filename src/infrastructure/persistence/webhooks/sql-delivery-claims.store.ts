@@ -52,6 +52,7 @@ export class SqlDeliveryClaims extends DeliveryClaims {
       },
       manual: row.manual ? { redeliveryOf: row.redelivery_of } : null,
       probe: row.probe,
+      orderKey: row.order_key,
       endpoint: endpointKey(row.tenant_id, row.url),
       pace: {
         ratePerSecond: row.rate_limit_per_second,

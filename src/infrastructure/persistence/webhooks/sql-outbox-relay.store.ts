@@ -6,6 +6,8 @@ import { OutboxRelayStore } from '../../../application/webhook/delivery/outbox-r
 import { newTypeId } from '../../../domain/shared/type-id';
 import { EventToDeliver, wantsEvent } from '../../../domain/webhook/webhook-subscription';
 import { DeliveryFilter, EventSubjects, subjectsOf } from '../../../domain/webhook/delivery-filter';
+import { DeliveryOrdering, orderFor, OrderPosition, orderPositionOf } from '../../../domain/webhook/delivery-ordering';
+import { decideTurns, OrderedDelivery } from './relay-turns';
 import { endpointKey } from './endpoint-key';
 import { sqlRows } from '../connection/sql-statement';
 import { PUBLISH_EVENTS_SQL } from '../outbox/event-feed.sql';
@@ -23,6 +25,7 @@ interface Subscription extends DeliveryStateRow {
   tenant_id: string;
   url: string;
   delivery_filter: DeliveryFilter | null;
+  ordering: DeliveryOrdering;
 }
 
 interface ClaimedEvent {
@@ -61,7 +64,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       if (claimed.length === 0) return { events: 0, deliveries: [], more: false };
       const subscriptions = await sqlRows<Subscription>(
         em,
-        `SELECT ${DELIVERY_STATE_COLUMNS}, tenant_id, url, delivery_filter
+        `SELECT ${DELIVERY_STATE_COLUMNS}, tenant_id, url, delivery_filter, ordering
          FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL`,
         [[...new Set(claimed.map((e) => e.tenant_id))]],
       );
@@ -89,26 +92,31 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
         events.push({ event, to });
         rows += to.length;
       }
-      const deliveries: DeliveryJob[] = [];
-      let chunk: NewDelivery[] = [];
+      // Where each event stands in its page's order, read only for subscriptions that order.
+      const positions = new Map<string, OrderPosition | null>();
+      const positionOf = (event: ClaimedEvent) => {
+        if (!positions.has(event.id)) positions.set(event.id, orderPositionOf(event.type, event.body));
+        return positions.get(event.id) ?? null;
+      };
+      const made: NewDelivery[] = [];
       for (const { event, to } of events) {
         for (const s of to) {
-          chunk.push({
+          const order = s.ordering === 'none' ? null : orderFor(s.ordering, positionOf(event));
+          made.push({
             id: newTypeId('whdlv', now.getTime()),
             tenantId: event.tenant_id,
             subscriptionId: s.id,
             eventId: event.id,
             type: event.type,
             endpoint: endpointKey(event.tenant_id, s.url),
+            ...(order && { order }),
             ...firstAttempt(event, s, now),
           });
-          if (chunk.length === INSERT_CHUNK) {
-            deliveries.push(...(await insertDeliveries(em, chunk, now)));
-            chunk = [];
-          }
         }
       }
-      if (chunk.length > 0) deliveries.push(...(await insertDeliveries(em, chunk, now)));
+      await waitTurns(em, made, claimed.map((event) => event.id));
+      const deliveries: DeliveryJob[] = [];
+      for (let at = 0; at < made.length; at += INSERT_CHUNK) deliveries.push(...(await insertDeliveries(em, made.slice(at, at + INSERT_CHUNK), now)));
       // Last: from here to the commit, relays take turns (the feed's positions, event-feed.sql.ts).
       await sqlRows(em, PUBLISH_EVENTS_SQL, [now, events.map(({ event }) => event.id)]);
       return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length };
@@ -143,6 +151,32 @@ interface NewDelivery {
   direct?: DirectFirstAttempt;
   /** Made held with its subscription (open breaker, Retry-After): no job; the worker's wake-up moves it. */
   held?: true;
+  /** Its place in its page's order, for a subscription that orders. */
+  order?: OrderPosition;
+  /** Made waiting for its page's turn (status 'waiting'): no job; the delivery before it passes the turn on. */
+  waiting?: true;
+}
+
+/**
+ * The round's ordered deliveries that do not take their page's turn are made waiting (relay-turns.ts):
+ * no job, no first attempt ready. One that takes it keeps its first attempt, with the page it holds.
+ */
+async function waitTurns(em: EntityManager, made: NewDelivery[], round: string[]): Promise<void> {
+  const ordered = new Map<OrderedDelivery, NewDelivery>();
+  for (const d of made) {
+    if (d.order) ordered.set({ tenantId: d.tenantId, subscriptionId: d.subscriptionId, eventId: d.eventId, orderKey: d.order.key, orderSeq: d.order.seq }, d);
+  }
+  if (ordered.size === 0) return;
+  const takers = await decideTurns(em, [...ordered.keys()], round);
+  for (const [turn, d] of ordered) {
+    if (takers.has(turn)) {
+      if (d.direct) d.direct = { ...d.direct, orderKey: turn.orderKey };
+      continue;
+    }
+    d.waiting = true;
+    delete d.direct;
+    delete d.held;
+  }
 }
 
 /**
@@ -161,21 +195,23 @@ function firstAttempt(event: ClaimedEvent, s: Subscription, now: Date): Pick<New
   return { direct: { readAt: now.getTime(), subscriptionId: s.id, version: s.version, healthy: s.healthy, eventId: event.id, eventType: event.type, body: event.body, trace } };
 }
 
-/** Inserts one chunk of deliveries (held ones with no time); returns the jobs of those made now (not made before), none for held ones. */
+/** Inserts one chunk of deliveries (held and waiting ones with no time); returns the jobs of those made now (not made before), none for held or waiting ones. */
 async function insertDeliveries(em: EntityManager, chunk: NewDelivery[], now: Date): Promise<DeliveryJob[]> {
   const rows = await sqlRows<{ id: string }>(
     em,
-    `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
-           SELECT id, tenant_id, subscription_id, event_id, event_type, 'pending', 0, CASE WHEN held THEN NULL ELSE $6::timestamptz END, $6, $6
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::bool[]) AS d(id, tenant_id, subscription_id, event_id, event_type, held)
+    `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, order_key, order_seq)
+           SELECT id, tenant_id, subscription_id, event_id, event_type, CASE WHEN waiting THEN 'waiting' ELSE 'pending' END, 0,
+                  CASE WHEN held OR waiting THEN NULL ELSE $6::timestamptz END, $6, $6, order_key, order_seq
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::bool[], $8::bool[], $9::text[], $10::bigint[])
+             AS d(id, tenant_id, subscription_id, event_id, event_type, held, waiting, order_key, order_seq)
            ON CONFLICT (event_id, subscription_id, manual_id) DO NOTHING RETURNING id`,
     [
       chunk.map((r) => r.id), chunk.map((r) => r.tenantId), chunk.map((r) => r.subscriptionId), chunk.map((r) => r.eventId), chunk.map((r) => r.type), now,
-      chunk.map((r) => r.held === true),
+      chunk.map((r) => r.held === true), chunk.map((r) => r.waiting === true), chunk.map((r) => r.order?.key ?? null), chunk.map((r) => r.order?.seq ?? null),
     ],
   );
   const made = new Set(rows.map((row) => row.id));
   return chunk
-    .filter((r) => made.has(r.id) && !r.held)
+    .filter((r) => made.has(r.id) && !r.held && !r.waiting)
     .map((r) => ({ deliveryId: r.id, attempt: 1, delayMs: 0, tenantId: r.tenantId, endpoint: r.endpoint, ...(r.direct && { direct: r.direct }) }));
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsInt, IsObject, IsString, Max, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsObject, IsString, Max, Min } from 'class-validator';
 import { MAX_FILTER_IDS } from '../../../domain/webhook/delivery-filter';
+import { DELIVERY_ORDERINGS, DeliveryOrdering } from '../../../domain/webhook/delivery-ordering';
 import { EVENT_TYPES } from '../../../domain/events/event-catalogue';
 import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
 import { MAX_RATE_LIMIT_PER_SECOND } from '../../../domain/webhook/webhook-subscription';
@@ -67,6 +68,21 @@ const Filter = () => (target: object, key: string) => {
   OptionalNullable()(target, key);
 };
 
+const ORDERING_DOC = {
+  enum: [...DELIVERY_ORDERINGS],
+  example: 'page',
+  description:
+    '`page`: the deliveries of one page go one at a time, in the order their events were made; a page\'s next delivery waits until the one before it ' +
+    'succeeded, gave up or was cancelled, and other pages are not held up. `none` (the default): every delivery goes as soon as it may. ' +
+    'Manual deliveries (redeliver, recover, test) and events about no page are never ordered. An extension of the spec (docs/webhooks.md, Ordered delivery).',
+};
+
+/** One of the orderings; null is refused (leave it out to keep it). */
+const Ordering = () => (target: object, key: string) => {
+  IsIn(DELIVERY_ORDERINGS, { message: `must be one of: ${DELIVERY_ORDERINGS.join(', ')}` })(target, key);
+  Optional()(target, key);
+};
+
 @ApiSchema({ name: 'CreateWebhookSubscriptionRequest' })
 export class CreateWebhookSubscriptionDto {
   @ApiProperty({ format: 'uri', maxLength: MAX_URL_LENGTH, example: 'https://hooks.example.com/landing' })
@@ -92,6 +108,10 @@ export class CreateWebhookSubscriptionDto {
   @ApiPropertyOptional(FILTER_DOC)
   @Filter()
   filter?: WebhookSubscriptionFilterDto | null;
+
+  @ApiPropertyOptional(ORDERING_DOC)
+  @Ordering()
+  ordering?: DeliveryOrdering;
 }
 
 @ApiSchema({ name: 'UpdateWebhookSubscriptionRequest' })
@@ -119,4 +139,8 @@ export class UpdateWebhookSubscriptionDto {
   @ApiPropertyOptional({ ...FILTER_DOC, description: `${FILTER_DOC.description} null removes it.` })
   @Filter()
   filter?: WebhookSubscriptionFilterDto | null;
+
+  @ApiPropertyOptional({ ...ORDERING_DOC, description: `${ORDERING_DOC.description} A change applies to deliveries made after it.` })
+  @Ordering()
+  ordering?: DeliveryOrdering;
 }

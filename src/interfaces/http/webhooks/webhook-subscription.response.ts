@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RECOVER_MAX_DELIVERIES } from '../../../application/webhook/subscriptions/recover-deliveries.use-case';
 import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
+import { DELIVERY_ORDERINGS, DeliveryOrdering } from '../../../domain/webhook/delivery-ordering';
 import { HealthView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { DeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { ManualDelivery } from '../../../application/webhook/subscriptions/delivery-requests.port';
@@ -31,6 +32,8 @@ export class WebhookSubscriptionResponse {
   rateLimitPerSecond!: number | null;
   @ApiProperty({ type: WebhookSubscriptionFilterResponse, nullable: true, description: 'Which events of its kinds it gets, by page group or brand; null: all of them. An extension of the spec (docs/webhooks.md, Filters).' })
   filter!: WebhookSubscriptionFilterResponse | null;
+  @ApiProperty({ enum: [...DELIVERY_ORDERINGS], example: 'none', description: '`page`: each page\'s deliveries go one at a time, in order; `none`: no order. An extension of the spec (docs/webhooks.md, Ordered delivery).' })
+  ordering!: DeliveryOrdering;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: EndpointHealthResponse, description: 'What its attempts say about the receiver (docs/webhooks.md, Endpoint health). An extension of the spec.' }) health!: EndpointHealthResponse;

@@ -48,7 +48,7 @@ export class WebhookSubscriptionsController {
   @ApiCreatedResponse({ type: CreatedWebhookSubscriptionResponse })
   @ApiErrors(400, 413, 415)
   create(@TenantId() tenantId: string, @Body() body: CreateWebhookSubscriptionDto): Promise<WebhookSubscriptionView> {
-    return this.createSubscription.execute({ tenantId, url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond, filter: body.filter });
+    return this.createSubscription.execute({ tenantId, url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond, filter: body.filter, ordering: body.ordering });
   }
 
   @Patch(':subscription_id')
@@ -64,7 +64,7 @@ export class WebhookSubscriptionsController {
     @Body() body: UpdateWebhookSubscriptionDto,
     @IfMatch() precondition: Precondition<object> | undefined,
   ): Promise<WebhookSubscriptionView> {
-    const changes = { url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond, filter: body.filter };
+    const changes = { url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond, filter: body.filter, ordering: body.ordering };
     return this.updateSubscription.execute({ tenantId, subscriptionId, changes, precondition });
   }
 

@@ -20,6 +20,7 @@ import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subs
 import { StateOf } from '../../../../src/domain/shared/aggregate-root';
 import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
 import { InMemorySubscriptions } from '../../../support/fakes/in-memory-webhooks';
+import { RecordingTurns } from '../../../support/fakes/recording-turns';
 
 class FakeStore extends DeliveryClaims {
   claimable: DeliveryClaim | null = null;
@@ -136,19 +137,21 @@ function setup() {
   const subscriptions = new InMemorySubscriptions();
   subscriptions.rows.set('whsub_1', WebhookSubscription.restore({
     id: 'whsub_1', tenantId: 't', url: 'https://hooks.example/x', events: ['page.version.created'], active: true, signingSecret: 'whsec_s', previousSecrets: [],
-    rateLimitPerSecond: null, filter: null, health: NO_ATTEMPT_YET, healthNotices: NOTHING_TOLD, pace: NO_PACE, createdAt: clock.now(), updatedAt: clock.now(), deletedAt: null,
+    rateLimitPerSecond: null, filter: null, ordering: 'none', health: NO_ATTEMPT_YET, healthNotices: NOTHING_TOLD, pace: NO_PACE, createdAt: clock.now(), updatedAt: clock.now(), deletedAt: null,
   }));
   const unitOfWork = new ImmediateUnitOfWork();
   const held = new FakeHeld();
   const state = new SubscriptionDeliveryState(subscriptions, unitOfWork, settings);
   const wake = new WakeHeldDeliveries(held, state, queue, clock, settings, random);
   const targets = new FakeTargets();
-  const deliver = new DeliverWebhook(store, targets, pace, held, wake, state, queue, sender, new FakeSigner(), settings, clock, random);
+  const turns = new RecordingTurns();
+  const deliver = new DeliverWebhook(store, targets, pace, held, wake, turns, state, queue, sender, new FakeSigner(), settings, clock, random);
   store.claimable = {
     deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}', trace: TRACE,
     subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'], healthy: true, disabledReason: null, nextProbeAt: null },
     manual: null,
     probe: false,
+    orderKey: null,
     endpoint: 'endpoint-1',
     pace: { ratePerSecond: null, notBefore: null, slotAt: null },
   };
@@ -158,7 +161,7 @@ function setup() {
     subscriptions.rows.set('whsub_1', WebhookSubscription.restore({ ...subscriptions.rows.get('whsub_1')!, ...change }));
     return subscriptions.rows.get('whsub_1')!;
   };
-  return { stored, store, pace, held, queue, sender, deliver, clock, subscriptions, unitOfWork, health, targets };
+  return { stored, store, pace, held, queue, sender, deliver, clock, subscriptions, unitOfWork, health, targets, turns };
 }
 
 describe('DeliverWebhook', () => {
@@ -349,6 +352,47 @@ describe('DeliverWebhook', () => {
     ];
     await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
     expect(sender.sent[0].headers).toEqual({ 'x-signed-with': 'whsec_s:7 whsec_old:7' });
+  });
+
+  describe('an ordered delivery (it holds its page\'s turn)', () => {
+    const NEXT = { deliveryId: 'whdlv_2', attempt: 1, delayMs: 0, tenantId: 't', endpoint: 'endpoint-1', requeue: true };
+
+    it('passes the turn on once it is delivered, and enqueues the page\'s next delivery', async () => {
+      const { deliver, store, queue, turns } = setup();
+      store.claimable!.orderKey = 'pagevar_1';
+      turns.next = NEXT;
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
+      expect(turns.passed).toEqual([{ tenantId: 't', subscriptionId: 'whsub_1', orderKey: 'pagevar_1' }]);
+      expect(queue.jobs).toEqual([NEXT]);
+    });
+
+    it('keeps the turn while it is to be tried again', async () => {
+      const { deliver, sender, store, turns } = setup();
+      store.claimable!.orderKey = 'pagevar_1';
+      sender.answers = [500];
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('retrying');
+      expect(turns.passed).toEqual([]);
+    });
+
+    it('passes the turn on when it gives up, and when it is cancelled unsent', async () => {
+      const gaveUp = setup();
+      gaveUp.store.claimable!.orderKey = 'pagevar_1';
+      gaveUp.store.claimable!.attempt = 3;
+      gaveUp.sender.answers = [500];
+      expect((await gaveUp.deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 3 })).outcome).toBe('failed');
+      expect(gaveUp.turns.passed).toHaveLength(1);
+      const cancelled = setup();
+      cancelled.store.claimable!.orderKey = 'pagevar_1';
+      cancelled.store.claimable!.subscription.active = false;
+      expect((await cancelled.deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('cancelled');
+      expect(cancelled.turns.passed).toEqual([{ tenantId: 't', subscriptionId: 'whsub_1', orderKey: 'pagevar_1' }]);
+    });
+
+    it('passes no turn for a delivery that is not ordered', async () => {
+      const { deliver, turns } = setup();
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('delivered');
+      expect(turns.passed).toEqual([]);
+    });
   });
 
   describe('a manual delivery (redeliver, recover, test)', () => {

@@ -75,7 +75,7 @@ describe('CreateWebhookSubscription', () => {
     const view = await create.execute(aSubscriptionBody(TENANT));
     expect(view).toEqual({
       id: expect.stringMatching(/^whsub_/), url: 'https://hooks.example/landing', events: ['page.version.created'], active: true,
-      rateLimitPerSecond: null, filter: null, createdAt: T0.toISOString(), updatedAt: T0.toISOString(), signingSecret: 'whsec_test_1',
+      rateLimitPerSecond: null, filter: null, ordering: 'none', createdAt: T0.toISOString(), updatedAt: T0.toISOString(), signingSecret: 'whsec_test_1',
       health: { state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, disabledReason: null, disableAt: null },
     });
     expect(subscriptions.rows.get(view.id)!.signingSecret).toBe('whsec_test_1');

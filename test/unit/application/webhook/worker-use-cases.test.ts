@@ -9,6 +9,7 @@ import { RetentionStore } from '../../../../src/application/webhook/delivery/ret
 import { SweepDeliveries } from '../../../../src/application/webhook/delivery/sweep-deliveries.use-case';
 import { WebhookSettings } from '../../../../src/application/webhook/delivery/webhook-settings.port';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
+import { RecordingTurns } from '../../../support/fakes/recording-turns';
 
 // The worker's use cases that write (through their stores and the queue), with fakes of those
 // ports; the stores' SQL is tested against PostgreSQL in test/integration.
@@ -79,10 +80,19 @@ describe('SweepDeliveries', () => {
     const queue = new RecordingQueue();
     const store = new FoundStranded([job(7)]);
     const settings = { retrySchedule: [1000], attemptLockMs: 30_000 } as WebhookSettings;
-    expect(await new SweepDeliveries(store, queue, new FixedClock(T0), settings).execute({ limit: 50 })).toBe(1);
+    expect(await new SweepDeliveries(store, new RecordingTurns(), queue, new FixedClock(T0), settings).execute({ limit: 50 })).toBe(1);
     // A never-attempted delivery waits half a lease more: its first attempt may be on its way unclaimed.
     expect(store.asked).toEqual([{ now: T0, limit: 50, graceMs: 30_000, firstGraceMs: 45_000 }]);
     expect(queue.enqueued).toEqual([[{ ...job(7), requeue: true, backlog: true }]]);
+  });
+
+  it('passes on the turns nobody holds, in the same enqueue as the stranded', async () => {
+    const queue = new RecordingQueue();
+    const turns = new RecordingTurns();
+    turns.stalled = [job(8)];
+    const settings = { retrySchedule: [1000], attemptLockMs: 30_000 } as WebhookSettings;
+    expect(await new SweepDeliveries(new FoundStranded([job(7)]), turns, queue, new FixedClock(T0), settings).execute({ limit: 50 })).toBe(2);
+    expect(queue.enqueued).toEqual([[{ ...job(7), requeue: true, backlog: true }, { ...job(8), requeue: true, backlog: true }]]);
   });
 });
 

@@ -1,0 +1,28 @@
+import { DeliveryJob } from './delivery-job';
+
+/** One page's turn on one ordered subscription (decisions.md 145). */
+export interface PageTurnOwner {
+  tenantId: string;
+  subscriptionId: string;
+  /** The page. */
+  orderKey: string;
+}
+
+/**
+ * The turns of ordered deliveries: of a page's deliveries to a subscription that orders, one goes
+ * at a time, in version order; the later ones wait (docs/webhooks.md, Ordered delivery).
+ */
+export abstract class DeliveryTurns {
+  /**
+   * The delivery that had the page's turn has ended (delivered, given up or cancelled): the
+   * page's next waiting one (lowest version) is made due now. Its job, or null when none waits or
+   * one has the turn already. Safe to call twice: the turn passes once.
+   */
+  abstract passOn(turn: PageTurnOwner, now: Date): Promise<DeliveryJob | null>;
+
+  /**
+   * Turns nobody holds while deliveries wait for them (a worker stopped between recording the end
+   * of one and passing the turn on, or the event before them went to no delivery): passed on now.
+   */
+  abstract passStalled(now: Date, limit: number): Promise<DeliveryJob[]>;
+}
