@@ -1116,6 +1116,12 @@ export interface components {
             rateLimitPerSecond?: number | null;
             /** @description Narrows the events of its kinds by what they are about: `page.version.created` by its page group, brand events by their brand. Each id must be one of your page groups or brands (404 otherwise). null (the default) for every event of its kinds. An extension of the spec (docs/webhooks.md, Filters). */
             filter?: components["schemas"]["WebhookSubscriptionFilter"] | null;
+            /**
+             * @description `page`: the deliveries of one page go one at a time, in the order their events were made; a page's next delivery waits until the one before it succeeded, gave up or was cancelled, and other pages are not held up. `none` (the default): every delivery goes as soon as it may. Manual deliveries (redeliver, recover, test) and events about no page are never ordered. An extension of the spec (docs/webhooks.md, Ordered delivery).
+             * @example page
+             * @enum {string}
+             */
+            ordering?: "none" | "page";
         };
         WebhookSubscriptionFilterResponse: {
             /**
@@ -1175,6 +1181,12 @@ export interface components {
             rateLimitPerSecond: number | null;
             /** @description Which events of its kinds it gets, by page group or brand; null: all of them. An extension of the spec (docs/webhooks.md, Filters). */
             filter: components["schemas"]["WebhookSubscriptionFilterResponse"] | null;
+            /**
+             * @description `page`: each page's deliveries go one at a time, in order; `none`: no order. An extension of the spec (docs/webhooks.md, Ordered delivery).
+             * @example none
+             * @enum {string}
+             */
+            ordering: "none" | "page";
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1205,6 +1217,12 @@ export interface components {
             rateLimitPerSecond?: number | null;
             /** @description Narrows the events of its kinds by what they are about: `page.version.created` by its page group, brand events by their brand. Each id must be one of your page groups or brands (404 otherwise). null (the default) for every event of its kinds. An extension of the spec (docs/webhooks.md, Filters). null removes it. */
             filter?: components["schemas"]["WebhookSubscriptionFilter"] | null;
+            /**
+             * @description `page`: the deliveries of one page go one at a time, in the order their events were made; a page's next delivery waits until the one before it succeeded, gave up or was cancelled, and other pages are not held up. `none` (the default): every delivery goes as soon as it may. Manual deliveries (redeliver, recover, test) and events about no page are never ordered. An extension of the spec (docs/webhooks.md, Ordered delivery). A change applies to deliveries made after it.
+             * @example page
+             * @enum {string}
+             */
+            ordering?: "none" | "page";
         };
         WebhookSubscriptionResponse: {
             /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
@@ -1224,6 +1242,12 @@ export interface components {
             rateLimitPerSecond: number | null;
             /** @description Which events of its kinds it gets, by page group or brand; null: all of them. An extension of the spec (docs/webhooks.md, Filters). */
             filter: components["schemas"]["WebhookSubscriptionFilterResponse"] | null;
+            /**
+             * @description `page`: each page's deliveries go one at a time, in order; `none`: no order. An extension of the spec (docs/webhooks.md, Ordered delivery).
+             * @example none
+             * @enum {string}
+             */
+            ordering: "none" | "page";
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

@@ -85,8 +85,10 @@ describe('OpenAPI document at /docs-json', () => {
     for (const op of [doc.paths['/v0/webhook_subscriptions'].get, doc.paths['/v0/webhook_subscriptions/{subscription_id}'].get, doc.paths['/v0/webhook_subscriptions/{subscription_id}'].delete, doc.paths['/v0/webhook_subscriptions/{subscription_id}/deliveries'].get]) {
       expect(op['x-extension']).toBe(true);
     }
-    expect(Object.keys(schema('CreatedWebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'filter', 'health', 'id', 'rateLimitPerSecond', 'signingSecret', 'updatedAt', 'url']);
-    expect(Object.keys(schema('WebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'filter', 'health', 'id', 'rateLimitPerSecond', 'updatedAt', 'url']);
+    expect(Object.keys(schema('CreatedWebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'filter', 'health', 'id', 'ordering', 'rateLimitPerSecond', 'signingSecret', 'updatedAt', 'url']);
+    expect(Object.keys(schema('WebhookSubscriptionResponse').properties).sort()).toEqual(['active', 'createdAt', 'events', 'filter', 'health', 'id', 'ordering', 'rateLimitPerSecond', 'updatedAt', 'url']);
+    expect(schema('CreateWebhookSubscriptionRequest').properties.ordering).toMatchObject({ enum: ['none', 'page'] });
+    expect(schema('UpdateWebhookSubscriptionRequest').properties.ordering).toMatchObject({ enum: ['none', 'page'] });
     expect(schema('CreateWebhookSubscriptionRequest').properties.events.items.enum).toEqual(['page.version.created', 'brand.created', 'brand.updated', 'webhook_subscription.failing', 'webhook_subscription.recovered', 'webhook_subscription.disabled']);
     expect(schema('CreateWebhookSubscriptionRequest').required.sort()).toEqual(['events', 'url']);
     expect(Object.keys(schema('DeliveryAttemptResponse').properties)).toEqual([

@@ -23,7 +23,7 @@ describe('POST /v0/webhook_subscriptions', () => {
     const tenant = await createTenant(t);
     const res = await create(tenant, valid);
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'filter', 'createdAt', 'updatedAt', 'signingSecret', 'health']);
+    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'filter', 'ordering', 'createdAt', 'updatedAt', 'signingSecret', 'health']);
     expect(res.body.health).toEqual({ state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, disabledReason: null, disableAt: null });
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^whsub_[0-9a-z]{26}$/), url: valid.url, events: valid.events, active: true });
     expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -99,6 +99,35 @@ describe('POST /v0/webhook_subscriptions', () => {
     expect(await rows(t, 'SELECT id FROM webhook_subscriptions WHERE tenant_id = ?', [tenant.tenantId])).toEqual([]);
   });
 
+  it('takes ordering page or none (none by default), shows it on GET and the list, and PATCH changes it', async () => {
+    const tenant = await createTenant(t);
+    expect((await create(tenant, valid)).body.ordering).toBe('none');
+    const ordered = await create(tenant, { ...valid, ordering: 'page' });
+    expect(ordered.status).toBe(201);
+    expect(ordered.body.ordering).toBe('page');
+    expect((await t.http.get(`/v0/webhook_subscriptions/${ordered.body.id}`).set('x-api-key', tenant.apiKey)).body.ordering).toBe('page');
+    const listed = (await t.http.get('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey)).body.items;
+    expect(listed.map((s: { ordering: string }) => s.ordering)).toEqual(['page', 'none']);
+    const patched = await t.http.patch(`/v0/webhook_subscriptions/${ordered.body.id}`).set('x-api-key', tenant.apiKey).send({ ordering: 'none' });
+    expect(patched.body.ordering).toBe('none');
+    // Left out of a PATCH, it stays.
+    const kept = await t.http.patch(`/v0/webhook_subscriptions/${ordered.body.id}`).set('x-api-key', tenant.apiKey).send({ ordering: 'page' });
+    expect((await t.http.patch(`/v0/webhook_subscriptions/${ordered.body.id}`).set('x-api-key', tenant.apiKey).send({ active: true })).body.ordering).toBe(kept.body.ordering);
+  });
+
+  it('refuses an unknown or null ordering with 400 naming the field, writing nothing', async () => {
+    const tenant = await createTenant(t);
+    for (const ordering of ['pages', 'PAGE', null, 1, ['page']]) {
+      const res = await create(tenant, { ...valid, ordering });
+      expect({ ordering, status: res.status, code: res.body.code, field: res.body.details?.field }).toEqual({ ordering, status: 400, code: 'VALIDATION_ERROR', field: 'ordering' });
+    }
+    expect(await rows(t, 'SELECT id FROM webhook_subscriptions WHERE tenant_id = ?', [tenant.tenantId])).toEqual([]);
+    const made = await create(tenant, valid);
+    const refused = await t.http.patch(`/v0/webhook_subscriptions/${made.body.id}`).set('x-api-key', tenant.apiKey).send({ ordering: null });
+    expect([refused.status, refused.body.details?.field]).toEqual([400, 'ordering']);
+    expect((await t.http.get(`/v0/webhook_subscriptions/${made.body.id}`).set('x-api-key', tenant.apiKey)).body.ordering).toBe('none');
+  });
+
   it('takes active: false', async () => {
     const tenant = await createTenant(t);
     expect((await create(tenant, { ...valid, active: false })).body.active).toBe(false);
@@ -149,7 +178,7 @@ describe('PATCH, GET, DELETE /v0/webhook_subscriptions/{subscription_id}', () =>
     const created = (await create(tenant, valid)).body;
     const res = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send({ active: false });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'filter', 'createdAt', 'updatedAt', 'health']);
+    expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'filter', 'ordering', 'createdAt', 'updatedAt', 'health']);
     expect(res.body).toMatchObject({ active: false, url: valid.url, events: valid.events, createdAt: created.createdAt });
     expect(res.body.updatedAt > created.updatedAt).toBe(true);
     const moved = await t.http.patch(`/v0/webhook_subscriptions/${created.id}`).set('x-api-key', tenant.apiKey).send({ url: 'https://other.example/h' });

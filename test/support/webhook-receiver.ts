@@ -7,7 +7,15 @@ export interface ReceivedDelivery {
   headers: IncomingHttpHeaders;
   rawBody: Buffer;
   body: any;
+  /** The status it was answered with. */
+  status: number;
   receivedAt: number;
+}
+
+/** How to answer one request, decided by the test from what it carries (`WebhookReceiver.respond`). */
+export interface Answer {
+  status: number;
+  delayMs?: number;
 }
 
 /**
@@ -21,12 +29,14 @@ export interface ReceivedDelivery {
 export class WebhookReceiver {
   readonly received: ReceivedDelivery[] = [];
   private server?: Server;
-  private waiters: { count: number; resolve: () => void }[] = [];
+  private waiters: { done: () => boolean; resolve: () => void }[] = [];
   port = 0;
   /** Answers to give in turn: a status, or a status with headers (e.g. Retry-After). */
   script: (number | { status: number; headers: Record<string, string> })[] = [];
   fallback = 204;
   delayMs = 0;
+  /** When set, decides each request's answer from its path and body, before the script. */
+  respond?: (request: { path: string; body: any }) => Answer;
   /** While true, requests are parked unanswered until `releaseParked()`. */
   parking = false;
   private parked: (() => void)[] = [];
@@ -47,6 +57,7 @@ export class WebhookReceiver {
     this.received.length = 0;
     this.script = [];
     this.fallback = 204;
+    this.respond = undefined;
   }
 
   async start(port = 0): Promise<void> {
@@ -60,14 +71,17 @@ export class WebhookReceiver {
           res.writeHead(204).end();
           return;
         }
-        const next = this.script.shift() ?? this.fallback;
+        const body = safeJson(rawBody);
+        const decided = this.respond?.({ path: req.url ?? '', body });
+        const next = decided ? decided.status : (this.script.shift() ?? this.fallback);
         const [status, headers] = typeof next === 'number' ? [next, {}] : [next.status, next.headers];
         const answer = () => {
           res.writeHead(status, headers).end();
-          this.received.push({ path: req.url ?? '', headers: req.headers, rawBody, body: safeJson(rawBody), receivedAt: Date.now() });
-          this.waiters = this.waiters.filter((w) => (this.received.length >= w.count ? (w.resolve(), false) : true));
+          this.received.push({ path: req.url ?? '', headers: req.headers, rawBody, body, status, receivedAt: Date.now() });
+          this.waiters = this.waiters.filter((w) => (w.done() ? (w.resolve(), false) : true));
         };
-        if (this.parking) {
+        if (decided?.delayMs) setTimeout(answer, decided.delayMs);
+        else if (this.parking) {
           this.parked.push(answer);
           this.parkWaiters = this.parkWaiters.filter((w) => (this.parked.length >= w.count ? (w.resolve(), false) : true));
         } else if (this.delayMs > 0) setTimeout(answer, this.delayMs);
@@ -106,8 +120,13 @@ export class WebhookReceiver {
 
   /** Resolves once at least `count` requests have been received. */
   waitFor(count: number): Promise<void> {
-    if (this.received.length >= count) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+    return this.waitUntil(() => this.received.length >= count);
+  }
+
+  /** Resolves once `done` holds, checked as each request is answered. */
+  waitUntil(done: () => boolean): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ done, resolve }));
   }
 
   async stop(): Promise<void> {
