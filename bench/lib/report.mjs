@@ -22,7 +22,7 @@ export function table(result, recorded) {
     ...rows,
     '',
     w.deliveriesPerSecond !== undefined
-      ? `webhooks: ${w.deliveriesPerSecond} deliveries/s by one worker (ceiling, BullMQ only and no database: ${w.ceilingDeliveriesPerSecond}/s one POST per job, ${w.groupedCeilingDeliveriesPerSecond}/s ${w.attemptsPerJob} per job); at ${w.eventsPerSecond} events/s, 201 → arrival p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms; bad signatures ${w.badSignatures}`
+      ? `webhooks: ${w.deliveriesPerSecond} deliveries/s by one worker${w.orderedDeliveriesPerSecond !== undefined ? `, ${w.orderedDeliveriesPerSecond}/s ordered per page` : ''} (ceiling, BullMQ only and no database: ${w.ceilingDeliveriesPerSecond}/s one POST per job, ${w.groupedCeilingDeliveriesPerSecond}/s ${w.attemptsPerJob} per job); at ${w.eventsPerSecond} events/s, 201 → arrival p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms; bad signatures ${w.badSignatures}`
       : 'webhooks: not measured',
     result.longPoll
       ? `long poll: ${result.longPoll.consumers} parked consumers cost the API ${round1(result.longPoll.apiRssParkedMb - result.longPoll.apiRssIdleMb)} MB (${result.longPoll.apiRssIdleMb} → ${result.longPoll.apiRssParkedMb}); at ${result.longPoll.eventsPerSecond} events/s, 201 → consumer p50 ${result.longPoll.p50Ms} ms, p99 ${result.longPoll.p99Ms} ms (${result.longPoll.delivered} of ${result.longPoll.events}, errors ${result.longPoll.errors})`
@@ -76,6 +76,7 @@ function webhookCosts(w) {
   if (!w.drainCost) return '';
   const drains = [
     ['the worker, PostgreSQL the truth', w.deliveriesPerSecond, w.drainCost],
+    ...(w.orderedCost ? [[`the worker, ordered per page (${w.orderedDrain.pages} pages × ${w.orderedDrain.versions} versions)`, w.orderedDeliveriesPerSecond, w.orderedCost]] : []),
     ['ceiling: BullMQ only, one POST per job', w.ceilingDeliveriesPerSecond, w.ceilingCost],
     [`ceiling: BullMQ only, ${w.attemptsPerJob} POSTs per job`, w.groupedCeilingDeliveriesPerSecond, w.groupedCeilingCost],
   ];
@@ -144,7 +145,7 @@ ${d ? `The disk under PostgreSQL, before the load (bench/probes/fsync-probe.mjs,
 |---|---|---|---|---|---|---|---|${floor ? '---|' : ''}
 ${rows.join('\n')}
 
-Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/processes/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).
+Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.orderedDeliveriesPerSecond !== undefined ? ` (**${w.orderedDeliveriesPerSecond}/s** with \`ordering: "page"\`, ${w.orderedDrain.pages} pages of ${w.orderedDrain.versions} versions each, one delivery per page at a time)` : ''}${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/processes/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).
 
 ${webhookCosts(w)}${longPollLine(result.longPoll)}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
 

@@ -17,6 +17,10 @@ const RECEIVER_PORT = 3918;
 // one run does so before the receiver subscribes, or the drain would time the relay working
 // through them besides the deliveries it counts.
 const UNPUBLISHED_EVENTS = 'SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL';
+// The ordered drain (issue 45): this many pages with this many versions each, to a subscription
+// with `ordering: "page"`; each page's deliveries go one after another.
+const ORDERED_PAGES = 100;
+const ORDERED_VERSIONS = 10;
 
 /** Pages created at a fixed rate by bench/processes/event-feed.mjs; each 201's arrival time by page id. */
 function feed(services, host, spec) {
@@ -71,13 +75,13 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
   const stopWorkerRss = services.sampleRss(worker.pid);
   // Sustained rate: timed from the first hundred arrivals (the drainer has started and connected)
   // to the last, so that the process's start-up is not counted as delivery time.
-  const drain = async (drainer) => {
+  const drain = async (drainer, total = options.backlog) => {
     await waitLine(() => count >= 100);
     const [t0, c0] = [Date.now(), count];
     const cost = await startDrainCost({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, pids: { worker: drainer.pid, receiver: receiver.pid } });
-    await waitLine(() => count >= options.backlog);
+    await waitLine(() => count >= total);
     const seconds = (Date.now() - t0) / 1000;
-    return { delivered: options.backlog - c0, seconds, perSecond: Math.round((options.backlog - c0) / seconds), cost: await cost.finish(options.backlog - c0) };
+    return { delivered: total - c0, seconds, perSecond: Math.round((total - c0) / seconds), cost: await cost.finish(total - c0) };
   };
   const drained = await drain(worker);
   log(`  ${drained.delivered} deliveries by one worker in ${drained.seconds.toFixed(1)} s (after the first 100): ${drained.perSecond}/s`);
@@ -101,6 +105,30 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
   const arrived = summary;
   const end = Date.now(); // a page whose event has not arrived 1.5 s after the last 201 counts as that late at least
   await services.stopProcess(worker);
+
+  // The ordered drain: the same subscription with `ordering: "page"`, 100 pages of 10 versions
+  // made while no worker runs, then one worker drains them, each page's versions one at a time.
+  await fetch(`${BASE}/v0/webhook_subscriptions/${subscription.id}`, { method: 'PATCH', headers, body: JSON.stringify({ ordering: 'page' }) });
+  const orderedPages = [];
+  while (orderedPages.length < ORDERED_PAGES) {
+    const made = await Promise.all(Array.from({ length: 50 }, () => fetch(pages, { method: 'POST', headers }).then(async (r) => (r.status === 201 ? (await r.json()).pageId : null))));
+    orderedPages.push(...made.filter((id) => id !== null));
+  }
+  for (let version = 2; version <= ORDERED_VERSIONS; version++) {
+    for (let at = 0; at < ORDERED_PAGES; at += 50) {
+      await Promise.all(orderedPages.slice(at, at + 50).map((id) => fetch(`${pages}/${id}/versions`, { method: 'POST', headers, body: '{}' })));
+    }
+  }
+  await services.vacuum(['webhook_deliveries', 'outbox_events']);
+  await services.checkpoint();
+  receiver.kill('SIGUSR2');
+  await waitLine((l) => l === 'reset');
+  count = 0;
+  const orderedWorker = await services.startService('worker', 0, { WEBHOOK_ATTEMPTS_PER_JOB: String(options.attemptsPerJob), DATABASE_POOL_MAX: '24' });
+  const ordered = await drain(orderedWorker, ORDERED_PAGES * ORDERED_VERSIONS);
+  log(`  ordered drain (${ORDERED_PAGES} pages × ${ORDERED_VERSIONS} versions, ordering: page): ${ordered.perSecond}/s, beside ${drained.perSecond}/s unordered`);
+  log(`    ${describeCost(ordered.cost)}`);
+  await services.stopProcess(orderedWorker);
 
   // The ceiling, in the same run: as many BullMQ jobs carrying the event's body, signed and POSTed
   // with the worker's own code and concurrency, and no database; one POST per job, then as many
@@ -132,6 +160,9 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
     summary: {
       deliveriesPerSecond: drained.perSecond,
       drainCost: drained.cost,
+      orderedDeliveriesPerSecond: ordered.perSecond,
+      orderedDrain: { pages: ORDERED_PAGES, versions: ORDERED_VERSIONS },
+      orderedCost: ordered.cost,
       attemptsPerJob: options.attemptsPerJob,
       ceilingDeliveriesPerSecond: ceiling.perSecond,
       ceilingCost: ceiling.cost,

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { CLAIM_ATTEMPTS_SQL, RECORD_ATTEMPTS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
+import { PASS_TURNS_SQL, TURN_STATES_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
 import { isolatedDatabase } from '../support/isolated-database';
 
 // The worker's claim and record are named statements: after a few runs PostgreSQL plans them once
@@ -34,7 +35,9 @@ describe('the claim and record plans with a backlog the statistics do not know o
     await pg.query(`SET session_replication_role = DEFAULT`);
     // The statistics see 20,000 finished deliveries and none pending…
     await pg.query('ANALYZE webhook_deliveries');
-    // …then a backlog of 10,000 arrives, unanalysed.
+    // …then a backlog of 10,000 arrives, unanalysed, and 2,000 ordered deliveries of 100 pages wait their turn.
+    await pg.query(`UPDATE webhook_deliveries SET status = 'waiting', finished_at = NULL, next_attempt_at = NULL, order_key = 'pagevar_' || (substr(id, 7)::int % 100), order_seq = substr(id, 7)::int
+                    WHERE id <= 'whdlv_' || lpad('2000', 26, '0')`);
     await pg.query(`UPDATE webhook_deliveries SET status = 'pending', attempt_count = 0, finished_at = NULL WHERE id > 'whdlv_' || lpad('10000', 26, '0')`);
     for (let e = 15_001; e <= 15_020; e++) ids.push(`whdlv_${String(e).padStart(26, '0')}`);
     await pg.query(`SET plan_cache_mode = force_generic_plan`);
@@ -76,5 +79,21 @@ describe('the claim and record plans with a backlog the statistics do not know o
     expect(plan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries d/);
     expect(plan).not.toContain('webhook_deliveries_unfinished_idx');
     expect(plan).not.toMatch(/Seq Scan on webhook_deliveries/);
+  });
+
+  it('passes turns and reads their states page by page, never the whole index of ordered deliveries', async () => {
+    const pages = ['pagevar_1', 'pagevar_2', 'pagevar_3'];
+    const args = `ARRAY['whsub_plan', 'whsub_plan', 'whsub_plan']::text[], ARRAY[${pages.map((p) => `'${p}'`).join(', ')}]::text[]`;
+    await pg.query(`PREPARE pass_plan (text[], text[], timestamptz) AS ${PASS_TURNS_SQL}`);
+    await pg.query(`PREPARE states_plan (text[], text[]) AS ${TURN_STATES_SQL}`);
+    for (const plan of [
+      (await pg.query(`EXPLAIN EXECUTE pass_plan (${args}, now())`)).rows.map((r) => r['QUERY PLAN']).join('\n'),
+      (await pg.query(`EXPLAIN EXECUTE states_plan (${args})`)).rows.map((r) => r['QUERY PLAN']).join('\n'),
+    ]) {
+      expect(plan).toContain('webhook_deliveries_turns_idx');
+      expect(plan).toMatch(/Index Cond: \(\(subscription_id = p\.s\) AND \(order_key = p\.k\)\)/);
+      expect(plan).not.toMatch(/Index Cond: \(order_key IS NOT NULL\)/);
+      expect(plan).not.toMatch(/Seq Scan on webhook_deliveries/);
+    }
   });
 });

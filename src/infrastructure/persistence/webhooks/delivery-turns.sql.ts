@@ -10,23 +10,29 @@
 /** A page's turn lock key: one definition for every taker. */
 const TURN_LOCK_KEY = (subscription: string, key: string) => `hashtextextended('delivery-turn:' || ${subscription} || ' ' || ${key}, 0)`;
 
-/** Takes the turn locks of pairs ($1 subscription ids, $2 pages), in one order (no deadlock between two relays). */
-export const LOCK_TURNS_SQL = `SELECT count(pg_advisory_xact_lock(h))::int AS n
+/** The turn locks of pairs ($1 subscription ids, $2 pages), taken in one order (no deadlock between two takers). */
+const TURN_LOCKS = `count(pg_advisory_xact_lock(h))::int AS n
   FROM (SELECT DISTINCT ${TURN_LOCK_KEY('p.s', 'p.k')} AS h FROM unnest($1::text[], $2::text[]) AS p(s, k) ORDER BY h) locks`;
 
-/** Takes one page's turn lock ($1 subscription id, $2 page). */
-export const LOCK_TURN_SQL = `SELECT pg_advisory_xact_lock(${TURN_LOCK_KEY('$1::text', '$2::text')})`;
+/** The relay's: its transaction publishes events, and commits as every write does. */
+export const LOCK_TURNS_SQL = `SELECT ${TURN_LOCKS}`;
+
+/**
+ * The worker's, before it passes turns on: the transaction commits without waiting for the disk,
+ * as an attempt's record does (decisions.md 130). Lost in a crash of PostgreSQL, a pass leaves a
+ * turn nobody holds, which the sweeper passes on (STALLED_TURNS_SQL).
+ */
+export const LOCK_PASSING_TURNS_SQL = `SELECT set_config('synchronous_commit', 'off', true), ${TURN_LOCKS}`;
 
 /**
  * The state of pairs' turns ($1 subscription ids, $2 pages): whether one of the page's deliveries
  * has the turn, and the lowest version among those waiting. Through webhook_deliveries_turns_idx.
  */
-export const TURN_STATES_SQL = `SELECT p.s AS subscription_id, p.k AS order_key,
-    coalesce(bool_or(d.status IN ('pending', 'sending')), false) AS taken,
-    min(d.order_seq) FILTER (WHERE d.status = 'waiting') AS earliest_waiting
+export const TURN_STATES_SQL = `SELECT p.s AS subscription_id, p.k AS order_key, d.taken, d.earliest_waiting
   FROM unnest($1::text[], $2::text[]) AS p(s, k)
-  JOIN webhook_deliveries d ON d.subscription_id = p.s AND d.order_key = p.k AND d.order_key IS NOT NULL AND d.status IN ('pending', 'sending', 'waiting')
-  GROUP BY p.s, p.k`;
+  CROSS JOIN LATERAL (SELECT coalesce(bool_or(d.status IN ('pending', 'sending')), false) AS taken, min(d.order_seq) FILTER (WHERE d.status = 'waiting') AS earliest_waiting
+                      FROM webhook_deliveries d
+                      WHERE d.subscription_id = p.s AND d.order_key = p.k AND d.order_key IS NOT NULL AND d.status IN ('pending', 'sending', 'waiting')) d`;
 
 /**
  * Events other relays are relaying right now, of the kinds that are ordered: unpublished, before
@@ -38,18 +44,24 @@ export const UNRELAYED_EARLIER_SQL = `SELECT tenant_id, type, body::text AS body
   WHERE published_at IS NULL AND id < $1 AND NOT (id = ANY($2::text[])) AND tenant_id = ANY($3::text[]) AND type = ANY($4::text[])`;
 
 /**
- * Passes one page's turn on ($1 subscription, $2 page, $3 now), under its lock: the waiting
- * delivery of the lowest version becomes due now, unless one of the page's deliveries has the
- * turn already. `enqueued_at` now: the sweeper leaves it to the job made with it for a lease.
+ * Passes pages' turns on ($1 subscription ids, $2 pages, $3 now), under their locks: each page's
+ * waiting delivery of the lowest version becomes due now, unless one of the page's deliveries has
+ * the turn already. `enqueued_at` now: the sweeper leaves it to the job made with it for a lease.
+ * LATERAL keeps each page's reads on webhook_deliveries_turns_idx by (subscription, page): as a
+ * NOT EXISTS, the planner made it an anti-join that read the whole index once per page.
  */
-export const PASS_TURN_SQL = `WITH taken AS (
-    SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1 AND order_key = $2 AND order_key IS NOT NULL AND status IN ('pending', 'sending') LIMIT 1),
+export const PASS_TURNS_SQL = `WITH p AS (SELECT DISTINCT s, k FROM unnest($1::text[], $2::text[]) AS p(s, k)),
   next AS (
-    SELECT id FROM webhook_deliveries WHERE subscription_id = $1 AND order_key = $2 AND order_key IS NOT NULL AND status = 'waiting' AND NOT EXISTS (SELECT 1 FROM taken)
-    ORDER BY order_seq, id LIMIT 1)
+    SELECT w.id FROM p
+    LEFT JOIN LATERAL (SELECT 1 AS taken FROM webhook_deliveries b
+                       WHERE b.subscription_id = p.s AND b.order_key = p.k AND b.order_key IS NOT NULL AND b.status IN ('pending', 'sending') LIMIT 1) t ON true
+    CROSS JOIN LATERAL (SELECT w.id FROM webhook_deliveries w
+                        WHERE w.subscription_id = p.s AND w.order_key = p.k AND w.order_key IS NOT NULL AND w.status = 'waiting'
+                        ORDER BY w.order_seq, w.id LIMIT 1) w
+    WHERE t.taken IS NULL)
   UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $3, enqueued_at = $3, updated_at = $3
   FROM next, webhook_subscriptions s WHERE d.id = next.id AND s.id = d.subscription_id AND d.status = 'waiting'
-  RETURNING d.id, d.tenant_id, d.attempt_count, s.url`;
+  RETURNING d.id, d.tenant_id, d.subscription_id, d.order_key, d.attempt_count, s.url`;
 
 /**
  * Turns nobody holds while deliveries wait for them ($1 at most): pages of an ordered

@@ -3,33 +3,58 @@ import { Injectable } from '@nestjs/common';
 import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
 import { DeliveryTurns, PageTurnOwner } from '../../../application/webhook/delivery/delivery-turns.port';
 import { endpointKey } from './endpoint-key';
+import { GroupWriter } from '../connection/group-writer';
 import { sqlRows } from '../connection/sql-statement';
-import { LOCK_TURN_SQL, PASS_TURN_SQL, STALLED_TURNS_SQL } from './delivery-turns.sql';
+import { LOCK_PASSING_TURNS_SQL, PASS_TURNS_SQL, STALLED_TURNS_SQL } from './delivery-turns.sql';
 
-/** Ordered deliveries' turns in PostgreSQL (delivery-turns.sql.ts), each passed on in a short transaction of its own. */
+interface PassedRow {
+  id: string;
+  tenant_id: string;
+  subscription_id: string;
+  order_key: string;
+  attempt_count: number;
+  url: string;
+}
+
+/**
+ * Ordered deliveries' turns in PostgreSQL (delivery-turns.sql.ts). Passes go in groups
+ * (GroupWriter), as claims and records do: those asked for while a pass is in flight share the
+ * next transaction, its two statements and its one commit. One at a time each was a transaction
+ * of its own, and the ordered drain spent more on them than on its attempts.
+ */
 @Injectable()
 export class SqlDeliveryTurns extends DeliveryTurns {
   constructor(private readonly orm: MikroORM) {
     super();
   }
 
-  async passOn(turn: PageTurnOwner, now: Date): Promise<DeliveryJob | null> {
-    const rows = await this.orm.em.fork().transactional(async (em) => {
-      await sqlRows(em, LOCK_TURN_SQL, [turn.subscriptionId, turn.orderKey]);
-      return sqlRows<{ id: string; tenant_id: string; attempt_count: number; url: string }>(em, PASS_TURN_SQL, [turn.subscriptionId, turn.orderKey, now]);
-    });
-    const [next] = rows;
-    if (!next) return null;
-    return { deliveryId: next.id, attempt: next.attempt_count + 1, delayMs: 0, tenantId: next.tenant_id, endpoint: endpointKey(next.tenant_id, next.url), requeue: true };
+  private readonly passes = new GroupWriter<{ turn: PageTurnOwner; now: Date }, DeliveryJob | null>((items) => this.passAll(items), { maxInFlight: 1, maxBatch: 200 });
+
+  passOn(turn: PageTurnOwner, now: Date): Promise<DeliveryJob | null> {
+    return this.passes.add({ turn, now });
   }
 
   async passStalled(now: Date, limit: number): Promise<DeliveryJob[]> {
     const stalled = await sqlRows<{ tenant_id: string; subscription_id: string; order_key: string }>(this.orm.em, STALLED_TURNS_SQL, [limit]);
-    const jobs: DeliveryJob[] = [];
-    for (const turn of stalled) {
-      const job = await this.passOn({ tenantId: turn.tenant_id, subscriptionId: turn.subscription_id, orderKey: turn.order_key }, now);
-      if (job) jobs.push(job);
-    }
-    return jobs;
+    const jobs = await Promise.all(stalled.map((turn) => this.passOn({ tenantId: turn.tenant_id, subscriptionId: turn.subscription_id, orderKey: turn.order_key }, now)));
+    return jobs.filter((job): job is DeliveryJob => job !== null);
+  }
+
+  private async passAll(items: { turn: PageTurnOwner; now: Date }[]): Promise<(DeliveryJob | null)[]> {
+    const subscriptions = items.map(({ turn }) => turn.subscriptionId);
+    const keys = items.map(({ turn }) => turn.orderKey);
+    const now = items.reduce((latest, item) => (item.now > latest ? item.now : latest), items[0].now);
+    const rows = await this.orm.em.fork().transactional(async (em) => {
+      await sqlRows(em, LOCK_PASSING_TURNS_SQL, [subscriptions, keys]);
+      return sqlRows<PassedRow>(em, PASS_TURNS_SQL, [subscriptions, keys, now]);
+    });
+    // A page asked for twice in one group gets its next delivery once: the first asker's.
+    const passed = new Map(rows.map((row) => [`${row.subscription_id} ${row.order_key}`, row]));
+    return items.map(({ turn }) => {
+      const pair = `${turn.subscriptionId} ${turn.orderKey}`;
+      const next = passed.get(pair);
+      passed.delete(pair);
+      return next ? { deliveryId: next.id, attempt: next.attempt_count + 1, delayMs: 0, tenantId: next.tenant_id, endpoint: endpointKey(next.tenant_id, next.url), requeue: true } : null;
+    });
   }
 }
