@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from '../../application/shared/logger.port';
 import type { Metrics } from '../../application/shared/metrics.port';
 import { AppConfig } from '../../infrastructure/config/app-config';
-import { chooseQueueBackend } from '../../infrastructure/queue/queue-backend';
+import { chooseQueueBackend, redisOf } from '../../infrastructure/queue/queue-backend';
 import { startBareFloor } from '../../interfaces/bench/bare-floor.server';
 import { RedisApiKeyCache } from '../../infrastructure/api-keys/redis-api-key.cache';
 import { RedisRateLimiter } from '../../infrastructure/rate-limit/redis-rate-limiter';
@@ -19,11 +19,11 @@ export interface RunningApi {
 /** The HTTP API, listening: rate limits in Redis when there is one, else counted in this process. */
 export async function startApi(deps: { config: AppConfig; database: Database; logger: Logger; metrics: Metrics }): Promise<RunningApi> {
   const { config, database, logger } = deps;
-  const redis = await chooseQueueBackend(config.redisUrl, database.location.url, logger);
+  const redis = redisOf(await chooseQueueBackend(config, database.location.url, logger));
   let rateLimiter: RedisRateLimiter | undefined;
   let apiKeyCache: RedisApiKeyCache | undefined;
-  if (redis.kind === 'redis') {
-    rateLimiter = new RedisRateLimiter(redis.url, 'lp:', { commandTimeoutMs: config.rateLimit.storeTimeoutMs });
+  if (redis) {
+    rateLimiter = new RedisRateLimiter(redis, 'lp:', { commandTimeoutMs: config.rateLimit.storeTimeoutMs });
     // Keys already seen beside their budgets, on the same connection: one round trip a request.
     apiKeyCache = new RedisApiKeyCache(rateLimiter.redis, 'lp:');
     await rateLimiter.ready();

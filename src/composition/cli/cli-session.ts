@@ -5,8 +5,8 @@ import { CliModule } from './cli.module';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { CliSession } from '../../interfaces/cli/cli-context';
-import IORedis from 'ioredis';
-import { chooseQueueBackend } from '../../infrastructure/queue/queue-backend';
+import { chooseQueueBackend, redisOf } from '../../infrastructure/queue/queue-backend';
+import { connectRedis, RedisConnection } from '../../infrastructure/redis/redis-connection';
 import { RedisApiKeyCache } from '../../infrastructure/api-keys/redis-api-key.cache';
 import { UnreachableApiKeyCache } from '../../infrastructure/api-keys/unreachable-api-key.cache';
 
@@ -45,12 +45,10 @@ export async function openCliSession(
 }
 
 /** The Redis the API processes keep their key cache in (the same choice as theirs), lazily connected. */
-async function keyCacheRedis(config: AppConfig, databaseUrl: string, logger: Logger, localRedis?: { host: string; port: number }): Promise<IORedis | undefined> {
-  const backend = await chooseQueueBackend(config.redisUrl, databaseUrl, silent(logger), localRedis);
-  if (backend.kind !== 'redis') return undefined;
-  const redis = new IORedis(backend.url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 1, commandTimeout: 2000, connectTimeout: 2000 });
-  redis.on('error', () => {});
-  return redis;
+async function keyCacheRedis(config: AppConfig, databaseUrl: string, logger: Logger, localRedis?: { host: string; port: number }): Promise<RedisConnection | undefined> {
+  const redis = redisOf(await chooseQueueBackend(config, databaseUrl, silent(logger), localRedis));
+  if (!redis) return undefined;
+  return connectRedis(redis, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 1, commandTimeout: 2000, connectTimeout: 2000 });
 }
 
 /** The CLI's output is the command's: the backend choice is not news to the operator. */

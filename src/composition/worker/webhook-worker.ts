@@ -12,7 +12,7 @@ import { WebhookSender } from '../../application/webhook/delivery/webhook-sender
 import { InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
 import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
-import { BullmqDeliveryQueue, DELIVERY_QUEUE } from '../../infrastructure/queue/bullmq-delivery.queue';
+import { BullmqDeliveryQueue, deliveryQueueName } from '../../infrastructure/queue/bullmq-delivery.queue';
 import { BullmqFactory, Disposable } from '../../infrastructure/queue/bullmq-factory';
 import { chooseQueueBackend, QueueBackend } from '../../infrastructure/queue/queue-backend';
 import { HttpWebhookSender } from '../../infrastructure/webhooks/http-webhook.sender';
@@ -59,16 +59,18 @@ export async function startWebhookWorker(deps: {
   // Attempts continue their events' traces (the service process started tracing already).
   startTracing();
   const { config, logger } = deps;
-  const backend = await chooseQueueBackend(config.redisUrl, deps.databaseUrl, logger, deps.localRedis);
+  const backend = await chooseQueueBackend(config, deps.databaseUrl, logger, deps.localRedis);
   const factory = new BullmqFactory(backend, config.webhooks.queuePrefix);
   let stopping = false;
-  const deliveryQueue = new BullmqDeliveryQueue(() => {
-    const made = factory.queue(DELIVERY_QUEUE);
+  const shards = backend.kind === 'postgres' ? 1 : config.webhooks.queueShards;
+  const queueName = (shard: number) => deliveryQueueName(shard, shards, config.webhooks.queuePrefix);
+  const deliveryQueue = new BullmqDeliveryQueue((shard) => {
+    const made = factory.queue(queueName(shard));
     made.value.on('error', (error: Error) => {
       if (!stopping) logger.warn({ err: { message: error.message } }, 'delivery queue connection error');
     });
     return made;
-  }, config.webhooks.attemptsPerJob);
+  }, config.webhooks.attemptsPerJob, shards);
   const context = await NestFactory.createApplicationContext(
     WorkerModule.forRoot({ config, orm: deps.orm, logger, databaseUrl: deps.databaseUrl, queue: deliveryQueue, metrics: deps.metrics }),
     { logger: false, abortOnError: false },
@@ -79,17 +81,21 @@ export async function startWebhookWorker(deps: {
   const slots = attemptSlots(config.webhooks);
   const limits = new InFlightLimits(config.webhooks.tenantConcurrency, config.webhooks.endpointConcurrency, slots.perWorker, slots.reserve);
   const processor = deliveryProcessor(context.get(DeliverWebhook), logger, limits, deps.metrics);
-  const queueWorker = superviseWorker((): Disposable<Worker<DeliveryJobData>> => {
-    const made = factory.worker<DeliveryJobData>(DELIVERY_QUEUE, processor, {
-      // Jobs being handed out, not attempts in flight: an attempt runs on once it has its slot.
-      concurrency: Math.min(slots.total, JOBS_AT_ONCE),
-      lockDuration: config.webhooks.attemptLockMs,
-    });
-    logQueueWorkerEvents(made.value, logger, () => stopping);
-    return made;
-  }, logger);
+  // One BullMQ worker per delivery queue, all on the one processor: its in-flight caps hold across
+  // them, so the attempts in flight are bounded as with one queue, whichever shards the work is in.
+  const queueWorkers = Array.from({ length: shards }, (_, shard) =>
+    superviseWorker((): Disposable<Worker<DeliveryJobData>> => {
+      const made = factory.worker<DeliveryJobData>(queueName(shard), processor, {
+        // Jobs being handed out, not attempts in flight: an attempt runs on once it has its slot.
+        concurrency: Math.min(slots.total, JOBS_AT_ONCE),
+        lockDuration: config.webhooks.attemptLockMs,
+      });
+      logQueueWorkerEvents(made.value, logger, () => stopping);
+      return made;
+    }, logger, { ready: () => deliveryQueue.queue(shard).getJobCountByTypes('wait', 'prioritized'), concurrency: Math.min(slots.total, JOBS_AT_ONCE) }),
+  );
 
-  if (deps.metrics) registerQueueGauges(deps.metrics, () => deliveryQueue.queue());
+  if (deps.metrics) registerQueueGauges(deps.metrics, () => deliveryQueue.queues());
   const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: 200 });
   await relay.start();
   const sweep = sweepLoop(context.get(SweepDeliveries), logger, config.webhooks.sweepIntervalMs);
@@ -99,7 +105,7 @@ export async function startWebhookWorker(deps: {
   const retention = retentionLoop(context.get(PurgeOldDeliveries), logger, RETENTION_INTERVAL_MS);
   retention.start();
   void retention.tick();
-  logger.info({ queue: backend.kind, concurrency: config.webhooks.concurrency }, 'webhook worker started');
+  logger.info({ queue: backend.kind, queues: shards, concurrency: config.webhooks.concurrency }, 'webhook worker started');
 
   return {
     backend,
@@ -111,7 +117,7 @@ export async function startWebhookWorker(deps: {
       await sweep.stop();
       await wake.stop();
       await retention.stop();
-      await queueWorker.stop();
+      await Promise.all(queueWorkers.map((w) => w.stop()));
       // Attempts started hold no job: they are waited for here (SHUTDOWN_GRACE_MS bounds the whole stop).
       await processor.settled();
       await deliveryQueue.close();

@@ -1,4 +1,4 @@
-import type IORedis from 'ioredis';
+import type { RedisConnection } from '../redis/redis-connection';
 import { ApiKeyCache, CachedKey } from '../../application/api-key/api-key-cache.port';
 import type { RateLimitDecision } from '../../application/rate-limit/rate-limiter.port';
 import type { ApiKeyPrincipal } from '../../domain/api-key/api-key-repository.port';
@@ -57,7 +57,7 @@ export class RedisApiKeyCache extends ApiKeyCache {
   private readonly refunds: RefundBatch;
 
   constructor(
-    private readonly redis: IORedis,
+    private readonly redis: RedisConnection,
     private readonly prefix: string,
   ) {
     super();

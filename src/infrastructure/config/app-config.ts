@@ -1,4 +1,5 @@
 import { HealthPolicy } from '../../domain/webhook/endpoint-health';
+import type { RedisNode } from '../redis/redis-connection';
 import { isIP } from 'node:net';
 import { DEFAULT_RETRY_SCHEDULE, parseDuration, parseRetrySchedule } from '../../domain/webhook/retry-policy';
 
@@ -21,6 +22,8 @@ export interface AppConfig {
   databaseStatementTimeoutMs: number;
   /** Absent: the local Redis if it answers (used from the webhooks issue on). */
   redisUrl?: string;
+  /** REDIS_CLUSTER_NODES: some nodes of a Redis Cluster (the client finds the rest); set, it is used instead of REDIS_URL. */
+  redisClusterNodes?: RedisNode[];
   logLevel: LogLevel;
   docsEnabled: boolean;
   /** Where development state lives (embedded PostgreSQL data, generated keys). */
@@ -59,6 +62,12 @@ export interface AppConfig {
     relayPollMs: number;
     /** Prefix of every queue key; the braces are a Redis Cluster hash tag (one slot per queue). */
     queuePrefix: string;
+    /**
+     * QUEUE_SHARDS: how many delivery queues the attempts are spread over, by tenant; every worker
+     * takes from all of them. 1 (one queue) on a single Redis; on a cluster, each queue has a hash
+     * tag of its own, so the queues, and the work, are spread over its masters (docs/scaling.md).
+     */
+    queueShards: number;
   };
   rateLimit: {
     /** Requests per API key per window. */
@@ -130,6 +139,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       'an integer from 100 to 30000',
     ),
     redisUrl: read('REDIS_URL', undefined, urlWith(['redis:', 'rediss:']), 'a redis:// or rediss:// URL'),
+    redisClusterNodes: read<RedisNode[] | undefined>('REDIS_CLUSTER_NODES', undefined, clusterNodes, 'a comma-separated list of host:port'),
     logLevel: read('LOG_LEVEL', 'info', oneOf(LOG_LEVELS), LOG_LEVELS.join(' | ')),
     docsEnabled: read('DOCS_ENABLED', true, boolean, 'true or false'),
     dataDir: read('DATA_DIR', '.data', (raw) => raw, 'a path'),
@@ -160,7 +170,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       },
       sweepIntervalMs: read('WEBHOOK_SWEEP_INTERVAL_MS', 5000, integerIn(100, 3600000), 'an integer from 100 to 3600000'),
       relayPollMs: read('WEBHOOK_RELAY_POLL_MS', 1000, integerIn(10, 60000), 'an integer from 10 to 60000'),
-      queuePrefix: read('QUEUE_PREFIX', '{lp}', (raw) => (/^[\w{}:.-]{1,40}$/.test(raw) ? raw : undefined), 'up to 40 characters of letters, digits, {}:._-'),
+      queuePrefix: read('QUEUE_PREFIX', env.REDIS_CLUSTER_NODES ? 'lp' : '{lp}', (raw) => (/^[\w{}:.-]{1,40}$/.test(raw) ? raw : undefined), 'up to 40 characters of letters, digits, {}:._-'),
+      queueShards: read('QUEUE_SHARDS', env.REDIS_CLUSTER_NODES ? DEFAULT_CLUSTER_SHARDS : 1, integerIn(1, 256), 'an integer from 1 to 256'),
     },
     rateLimit: {
       max: read('RATE_LIMIT_MAX', 100, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
@@ -202,8 +213,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (config.nodeEnv === 'production' && config.benchBaselines) {
     problems.push('BENCH_BASELINES is for `npm run bench` only and is refused when NODE_ENV=production');
   }
+  if (config.redisClusterNodes && config.redisUrl) problems.push('REDIS_URL and REDIS_CLUSTER_NODES are both set: set one (a cluster is reached through its nodes)');
+  // A hash tag in the prefix would win over each queue's own: every queue on one shard.
+  if (config.redisClusterNodes && /[{}]/.test(config.webhooks.queuePrefix)) {
+    problems.push('QUEUE_PREFIX must have no braces with REDIS_CLUSTER_NODES: each delivery queue has a hash tag of its own, which a tag in the prefix would override (every queue on one shard)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** Delivery queues on a Redis Cluster unless QUEUE_SHARDS says otherwise: a few per master of a 3-to-6-master cluster. */
+export const DEFAULT_CLUSTER_SHARDS = 12;
+
+function clusterNodes(raw: string): RedisNode[] | undefined {
+  const nodes = raw.split(',').map((part) => /^\s*([\w.-]+|\[[0-9a-f:]+\]):(\d{1,5})\s*$/i.exec(part));
+  if (nodes.length === 0 || nodes.some((m) => m === null || Number(m[2]) < 1 || Number(m[2]) > 65535)) return undefined;
+  return nodes.map((m) => ({ host: m![1].replace(/^\[|\]$/g, ''), port: Number(m![2]) }));
 }
 
 function oneOf<T extends string>(values: readonly T[]) {

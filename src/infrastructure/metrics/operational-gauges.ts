@@ -20,9 +20,12 @@ export function registerOutboxGauges(metrics: Metrics, orm: MikroORM): void {
 }
 
 /** Jobs in the delivery queue by state, read from the queue at scrape. */
-export function registerQueueGauges(metrics: Metrics, queue: () => Queue): void {
-  metrics.gauge('webhook_queue_jobs', 'Delivery jobs in the queue by state', ['state'], async () => {
-    const counts = await queue().getJobCounts('waiting', 'delayed', 'active', 'failed');
-    return Object.entries(counts).map(([state, value]) => ({ labels: { state }, value }));
+export function registerQueueGauges(metrics: Metrics, queues: () => Queue[]): void {
+  metrics.gauge('webhook_queue_jobs', 'Delivery jobs in the queues by state (every shard together)', ['state'], async () => {
+    const totals = new Map<string, number>();
+    for (const counts of await Promise.all(queues().map((queue) => queue.getJobCounts('waiting', 'delayed', 'active', 'failed')))) {
+      for (const [state, value] of Object.entries(counts)) totals.set(state, (totals.get(state) ?? 0) + value);
+    }
+    return [...totals].map(([state, value]) => ({ labels: { state }, value }));
   });
 }

@@ -42,25 +42,86 @@ export function groupIntoJobs(jobs: DeliveryJob[], perJob: number): { first: Del
 }
 
 /**
+ * The name of delivery queue `shard` of `shards`: the one queue's name when there is one, so that a
+ * single Redis keeps the queue it had. Several carry a hash tag each (`{lp-3}`, with the prefix's
+ * letters): on a Redis Cluster each queue's keys share a slot, and the queues spread over the masters.
+ */
+export function deliveryQueueName(shard: number, shards: number, prefix = 'lp'): string {
+  return shards === 1 ? DELIVERY_QUEUE : `${DELIVERY_QUEUE}-{${prefix.replace(/[{}:]/g, '')}-${shard}}`;
+}
+
+/**
+ * Which of `shards` queues carries a tenant's attempts: a stable hash of its id (FNV-1a), so that a
+ * tenant's attempts stay in one queue and the tenants spread over all of them.
+ */
+export function shardOf(tenantId: string, shards: number): number {
+  if (shards === 1) return 0;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < tenantId.length; i++) {
+    hash ^= tenantId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % shards;
+}
+
+/**
  * Enqueues attempts, never waiting long: a failure is thrown at once (the deliveries are safe in
  * PostgreSQL). After a failure the queue and its connection are replaced (at most every 2 s),
  * because BullMQ never retries a connection whose start failed, e.g. when Redis went away during it.
+ * With several shards (QUEUE_SHARDS), each tenant's attempts go to its shard's queue.
  */
 export class BullmqDeliveryQueue extends DeliveryQueue {
-  private current: Disposable<Queue>;
-  private lastReset = 0;
+  private readonly shards: ShardQueue[];
 
   constructor(
-    private readonly make: () => Disposable<Queue>,
+    make: (shard: number) => Disposable<Queue>,
     private readonly attemptsPerJob = 1,
+    shards = 1,
   ) {
     super();
-    this.current = make();
+    this.shards = Array.from({ length: shards }, (_, shard) => new ShardQueue(() => make(shard)));
   }
 
   async enqueue(jobs: DeliveryJob[]): Promise<void> {
+    if (this.shards.length === 1) return this.shards[0].add(groupIntoJobs(jobs, this.attemptsPerJob));
+    const byShard = new Map<number, DeliveryJob[]>();
+    for (const job of jobs) {
+      const shard = shardOf(job.tenantId, this.shards.length);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), job]);
+    }
+    // Every shard is tried; the first failure is thrown once all have answered (the sweeper re-enqueues).
+    const results = await Promise.allSettled([...byShard].map(([shard, list]) => this.shards[shard].add(groupIntoJobs(list, this.attemptsPerJob))));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** Shard `shard`'s BullMQ queue in use now (it is replaced after a failed connection start). */
+  queue(shard = 0): Queue {
+    return this.shards[shard].current.value;
+  }
+
+  /** Every shard's queue in use now. */
+  queues(): Queue[] {
+    return this.shards.map((s) => s.current.value);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.shards.map((s) => s.current.dispose()));
+  }
+}
+
+/** One shard's queue, replaced after a failure. */
+class ShardQueue {
+  current: Disposable<Queue>;
+  private lastReset = 0;
+
+  constructor(private readonly make: () => Disposable<Queue>) {
+    this.current = make();
+  }
+
+  async add(groups: ReturnType<typeof groupIntoJobs>): Promise<void> {
     const adding = this.current.value.addBulk(
-      groupIntoJobs(jobs, this.attemptsPerJob).map(({ first, data }, i) => ({
+      groups.map(({ first, data }, i) => ({
         name: 'deliver',
         data,
         // Nothing is kept in Redis after a job ends: PostgreSQL holds each attempt's record.
@@ -88,15 +149,6 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
       clearTimeout(timer);
       adding.catch(() => {});
     }
-  }
-
-  /** The BullMQ queue in use now (it is replaced after a failed connection start). */
-  queue(): Queue {
-    return this.current.value;
-  }
-
-  close(): Promise<void> {
-    return this.current.dispose();
   }
 
   private replace(): void {

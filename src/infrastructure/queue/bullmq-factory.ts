@@ -1,5 +1,6 @@
 import { createPostgresBackend, Queue, Worker, withBackend, type Processor } from 'bullmq';
-import IORedis from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import { connectRedis, RedisConnection } from '../redis/redis-connection';
 import type { QueueBackend } from './queue-backend';
 
 /** A BullMQ object with the connection made for it, closed together. */
@@ -53,15 +54,32 @@ export class BullmqFactory {
     return { value: worker, dispose: () => closeBoth(worker, connection) };
   }
 
-  private redis(options: { maxRetriesPerRequest: number | null; enableOfflineQueue?: boolean }): IORedis {
-    const connection = new IORedis(this.backend.url, options);
-    // Errors are reported by the queue and worker; an unhandled 'error' event would end the process.
-    connection.on('error', () => {});
-    return connection;
+  private redis(options: RedisOptions): RedisConnection {
+    if (this.backend.kind === 'postgres') throw new Error('no Redis: the queues are in PostgreSQL');
+    // Errors are reported by the queue and worker (connectRedis listens, so none ends the process).
+    return connectRedis(this.backend, options);
   }
 }
 
-async function closeBoth(owner: { close(): Promise<void> }, connection: IORedis): Promise<void> {
-  await owner.close().catch(() => {});
-  await connection.quit().catch(() => connection.disconnect());
+/** How long closing a BullMQ object, then its connection's QUIT, may take before the connection is cut. */
+const CLOSE_WAIT_MS = 5000;
+const QUIT_WAIT_MS = 1000;
+
+/**
+ * Closes the BullMQ object, then its connection, each for a bounded time, then cuts the
+ * connection. A worker's connection queues commands while a node is away, and a cluster's QUIT
+ * and a worker's close (its blocking read) wait on every node: with a node gone for good (a master
+ * killed and replaced by its replica) either would wait for ever.
+ */
+async function closeBoth(owner: { close(): Promise<void> }, connection: RedisConnection): Promise<void> {
+  await bounded(owner.close(), CLOSE_WAIT_MS);
+  await bounded(connection.quit(), QUIT_WAIT_MS);
+  connection.disconnect();
+}
+
+/** Waits for `work` (its failure ignored) at most `ms`. */
+async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => {}), new Promise<void>((done) => (timer = setTimeout(done, ms)))]);
+  clearTimeout(timer);
 }

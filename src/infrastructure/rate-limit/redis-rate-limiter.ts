@@ -1,4 +1,4 @@
-import IORedis from 'ioredis';
+import { connectRedis, RedisConnection, RedisTarget } from '../redis/redis-connection';
 import { RateLimitDecision, RateLimiter } from '../../application/rate-limit/rate-limiter.port';
 import { decision, pipelinedRefunds, REFUND, windowAt } from './fixed-window';
 import { RefundBatch } from './refund-batch';
@@ -18,17 +18,17 @@ export class RedisRateLimiter extends RateLimiter {
   /** 304s' refunds, sent together a tick (RefundBatch). */
   private readonly refunds: RefundBatch;
 
-  readonly redis: IORedis;
+  readonly redis: RedisConnection;
   failures = 0;
 
   constructor(
-    url: string,
+    target: RedisTarget | string,
     private readonly prefix: string,
     options: { commandTimeoutMs?: number } = {},
   ) {
     super();
-    this.redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: options.commandTimeoutMs ?? 250 });
-    this.redis.on('error', () => {});
+    const redis = typeof target === 'string' ? { kind: 'redis' as const, url: target } : target;
+    this.redis = connectRedis(redis, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: options.commandTimeoutMs ?? 250 });
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
     this.redis.defineCommand('rateLimitRefund', { numberOfKeys: 1, lua: REFUND });
     this.refunds = new RefundBatch(pipelinedRefunds(this.redis, 'rateLimitRefund'));

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../../../src/infrastructure/config/app-config';
+import { ConfigError, DEFAULT_CLUSTER_SHARDS, loadConfig } from '../../../../src/infrastructure/config/app-config';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -21,6 +21,7 @@ describe('configuration', () => {
       sweepIntervalMs: 5000,
       relayPollMs: 1000,
       queuePrefix: '{lp}',
+      queueShards: 1,
     });
     expect(config).toEqual({
       nodeEnv: 'development',
@@ -30,6 +31,7 @@ describe('configuration', () => {
       databasePoolMax: 10,
       databaseStatementTimeoutMs: 10000,
       redisUrl: undefined,
+      redisClusterNodes: undefined,
       logLevel: 'info',
       docsEnabled: true,
       dataDir: '.data',
@@ -110,6 +112,26 @@ describe('configuration', () => {
     for (const bad of ['11', 'yes', '10.0.0.0/33', '2001:db8::/129', 'proxy.internal', '10.0.0.1/8/1']) {
       expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
     }
+  });
+
+  it('reads a Redis Cluster\'s nodes, spreads the delivery queues over it by default, and refuses what would put them on one shard', () => {
+    const cluster = loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7000, redis-b:7001,[::1]:7002' });
+    expect(cluster.redisClusterNodes).toEqual([{ host: '127.0.0.1', port: 7000 }, { host: 'redis-b', port: 7001 }, { host: '::1', port: 7002 }]);
+    expect(cluster.webhooks).toMatchObject({ queuePrefix: 'lp', queueShards: DEFAULT_CLUSTER_SHARDS });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7000', QUEUE_SHARDS: '3' }).webhooks.queueShards).toBe(3);
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems.map((p) => p.split(' ')[0]);
+      }
+    };
+    expect(problems({ REDIS_CLUSTER_NODES: '127.0.0.1' })).toEqual(['REDIS_CLUSTER_NODES']);
+    expect(problems({ REDIS_CLUSTER_NODES: '127.0.0.1:70000' })).toEqual(['REDIS_CLUSTER_NODES']);
+    expect(problems({ REDIS_CLUSTER_NODES: '127.0.0.1:7000', REDIS_URL: 'redis://127.0.0.1:6379' })).toEqual(['REDIS_URL']);
+    expect(problems({ REDIS_CLUSTER_NODES: '127.0.0.1:7000', QUEUE_PREFIX: '{lp}' })).toEqual(['QUEUE_PREFIX']);
+    expect(problems({ QUEUE_SHARDS: '0' })).toEqual(['QUEUE_SHARDS']);
   });
 
   it('bounds the statement timeout at 30 s', () => {

@@ -1,5 +1,5 @@
 import { attemptsOf, type DeliveryJob } from '../../../../src/application/webhook/delivery/delivery-job';
-import { deliveryJobId, groupIntoJobs } from '../../../../src/infrastructure/queue/bullmq-delivery.queue';
+import { deliveryJobId, deliveryQueueName, groupIntoJobs, shardOf } from '../../../../src/infrastructure/queue/bullmq-delivery.queue';
 
 const job = (n: number, over: Partial<DeliveryJob> = {}): DeliveryJob => ({ deliveryId: `whdlv_${n}`, attempt: 1, delayMs: 0, tenantId: 'tenant_a', endpoint: 'e1', ...over });
 
@@ -34,5 +34,22 @@ describe('attempts grouped into queue jobs', () => {
   it('reads the attempts of a job made before groups existed (one attempt at the top level)', () => {
     expect(attemptsOf({ tenantId: 'tenant_a', endpoint: 'e1', deliveryId: 'whdlv_1', attempt: 3 })).toEqual([{ deliveryId: 'whdlv_1', attempt: 3 }]);
     expect(attemptsOf({ tenantId: 'tenant_a', endpoint: 'e1', attempts: [{ deliveryId: 'whdlv_2', attempt: 1 }] })).toEqual([{ deliveryId: 'whdlv_2', attempt: 1 }]);
+  });
+});
+
+describe('delivery queues spread by tenant (QUEUE_SHARDS)', () => {
+  it('keeps the one queue\'s name with one shard, and gives each of several a hash tag of its own', () => {
+    expect(deliveryQueueName(0, 1, '{lp}')).toBe('webhook-deliveries');
+    expect([0, 1, 11].map((shard) => deliveryQueueName(shard, 12, 'lp'))).toEqual(['webhook-deliveries-{lp-0}', 'webhook-deliveries-{lp-1}', 'webhook-deliveries-{lp-11}']);
+  });
+
+  it('puts a tenant in one shard always, and spreads many tenants over every shard', () => {
+    expect(shardOf('tenant_01m8h74g64e0n83wtefzgrpkf7', 1)).toBe(0);
+    expect(shardOf('tenant_01m8h74g64e0n83wtefzgrpkf7', 12)).toBe(shardOf('tenant_01m8h74g64e0n83wtefzgrpkf7', 12));
+    const counts = new Array(12).fill(0);
+    for (let i = 0; i < 12_000; i++) counts[shardOf(`tenant_${i.toString(36).padStart(26, '0')}`, 12)]++;
+    // Every shard gets tenants, none more than half again its share.
+    expect(Math.min(...counts)).toBeGreaterThan(0);
+    expect(Math.max(...counts)).toBeLessThan(1500);
   });
 });
