@@ -2,7 +2,7 @@ import { eventually } from '../support/eventually';
 import { rows } from '../support/platform';
 import { startTestWorker } from '../support/webhook-worker';
 import { webhookScenario } from '../support/webhook-scenario';
-import type { ReceivedDelivery } from '../support/webhook-receiver';
+import { firstSuccessesByPage, type ReceivedDelivery } from '../support/webhook-receiver';
 
 // Issue 45: what an ordered subscription's failing page holds back (only itself), through the
 // real worker and a receiver on 127.0.0.1.
@@ -28,17 +28,7 @@ const newPage = async (s: Scenario): Promise<string> => (await s.t.http.post(`/v
 const newVersion = async (s: Scenario, pageId: string) =>
   (await s.t.http.post(`/v0/page_groups/${s.group.pageGroupId}/pages/${pageId}/versions`).set('x-api-key', s.tenant.apiKey).send({}).expect(201)).body as { pageVersionId: string; number: number };
 
-/** Each page's versions in the order of their first successful receipt. */
-function firstSuccesses(received: ReceivedDelivery[]): Map<string, ReceivedDelivery[]> {
-  const seen = new Set<string>();
-  const byPage = new Map<string, ReceivedDelivery[]>();
-  for (const r of received.filter((d) => d.status < 300)) {
-    if (seen.has(r.body.id)) continue;
-    seen.add(r.body.id);
-    byPage.set(r.body.data.pageId, [...(byPage.get(r.body.data.pageId) ?? []), r]);
-  }
-  return byPage;
-}
+const firstSuccesses = firstSuccessesByPage;
 const versionsOf = (list: ReceivedDelivery[] | undefined) => (list ?? []).map((r) => r.body.data.version);
 
 describe('ordered delivery: what a failing page holds back', () => {

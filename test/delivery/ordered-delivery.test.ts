@@ -1,7 +1,7 @@
 import { eventually } from '../support/eventually';
 import { platform, rows } from '../support/platform';
 import { createTenant, TestApp, TestTenant } from '../support/test-app';
-import { ReceivedDelivery, WebhookReceiver } from '../support/webhook-receiver';
+import { firstSuccessesByPage, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveryWorld } from '../support/delivery-world';
 
 const receiver = new WebhookReceiver();
@@ -31,16 +31,8 @@ async function pageWithVersions(tenant: TestTenant, pageGroupId: string, version
 }
 
 /** For each page, its versions in the order the receiver first answered each with a success, at `path`. */
-function firstSuccesses(path: string): Map<string, number[]> {
-  const seen = new Set<string>();
-  const byPage = new Map<string, number[]>();
-  for (const r of receiver.received.filter((d: ReceivedDelivery) => d.path.endsWith(`/${path}`) && d.status < 300)) {
-    if (seen.has(r.body.id)) continue;
-    seen.add(r.body.id);
-    byPage.set(r.body.data.pageId, [...(byPage.get(r.body.data.pageId) ?? []), r.body.data.version]);
-  }
-  return byPage;
-}
+const firstSuccesses = (path: string): Map<string, number[]> =>
+  new Map([...firstSuccessesByPage(receiver.received.filter((d) => d.path.endsWith(`/${path}`)))].map(([page, list]) => [page, list.map((r) => r.body.data.version as number)]));
 
 const ascending = (versions: number[]) => versions.every((v, i) => i === 0 || versions[i - 1] < v);
 

@@ -1,21 +1,13 @@
 import { eventually } from '../support/eventually';
 import { rows } from '../support/platform';
 import { ServiceProcess } from '../support/service-process';
-import type { ReceivedDelivery } from '../support/webhook-receiver';
+import { firstSuccessesByPage, type ReceivedDelivery } from '../support/webhook-receiver';
 import { webhookScenario } from '../support/webhook-scenario';
 import { workerEnv } from '../support/webhook-worker';
 
 /** Each page's versions in the order of their first successful receipt. */
-function firstSuccesses(received: ReceivedDelivery[]): Map<string, number[]> {
-  const seen = new Set<string>();
-  const byPage = new Map<string, number[]>();
-  for (const r of received.filter((d) => d.status < 300)) {
-    if (seen.has(r.body.id)) continue;
-    seen.add(r.body.id);
-    byPage.set(r.body.data.pageId, [...(byPage.get(r.body.data.pageId) ?? []), r.body.data.version]);
-  }
-  return byPage;
-}
+const firstSuccesses = (received: ReceivedDelivery[]) =>
+  new Map([...firstSuccessesByPage(received)].map(([page, list]) => [page, list.map((r) => r.body.data.version as number)]));
 
 describe('ordered delivery under faults', () => {
   it('loses nothing and breaks no page\'s order when the worker is killed with SIGKILL mid-stream and started again', async () => {

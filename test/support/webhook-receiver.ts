@@ -156,3 +156,18 @@ function safeJson(raw: Buffer): unknown {
     return undefined;
   }
 }
+
+/**
+ * Each page's deliveries of `page.version.created` in the order the receiver first answered each
+ * event with a success (a repeat of an event id is left out), among `received`.
+ */
+export function firstSuccessesByPage(received: readonly ReceivedDelivery[]): Map<string, ReceivedDelivery[]> {
+  const seen = new Set<string>();
+  const byPage = new Map<string, ReceivedDelivery[]>();
+  for (const r of received) {
+    if (r.status >= 300 || seen.has(r.body.id)) continue;
+    seen.add(r.body.id);
+    byPage.set(r.body.data.pageId, [...(byPage.get(r.body.data.pageId) ?? []), r]);
+  }
+  return byPage;
+}
