@@ -7,13 +7,17 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { cpuSecondsBetween, snapshot } from './cpu-share.mjs';
 
-/** Starts counting; `finish(deliveries)` returns the costs per delivery since then. */
-export async function startDrainCost({ databaseUrl, redisUrl, pids }) {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
+/**
+ * Starts counting; `finish(deliveries)` returns the costs per delivery since then. `redisUrls`:
+ * the servers of a Redis Cluster instead of `redisUrl`, whose masters' commands are counted (a
+ * replica's would count each write twice).
+ */
+export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids }) {
+  const servers = (redisUrls ?? [redisUrl]).map((url) => new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 }));
+  await Promise.all(servers.map((server) => server.connect()));
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
-  const counters = async () => ({ redisCalls: await redisCalls(redis), transactions: await transactions(db) });
+  const counters = async () => ({ redisCalls: (await Promise.all(servers.map(redisCalls))).reduce((a, b) => a + b, 0), transactions: await transactions(db) });
   // With pg_stat_statements loaded on the server (optional: shared_preload_libraries), the
   // statements the drain ran.
   const statements = await db
@@ -32,7 +36,7 @@ export async function startDrainCost({ databaseUrl, redisUrl, pids }) {
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const after = await counters();
       const top = statements ? await topStatements(db, deliveries) : undefined;
-      await redis.quit();
+      await Promise.all(servers.map((server) => server.quit()));
       await db.end();
       const byRole = {};
       const others = [];
@@ -76,6 +80,7 @@ function roleOf(group, pids) {
 }
 
 async function redisCalls(redis) {
+  if (!(await redis.info('replication')).includes('role:master')) return 0;
   const info = await redis.info('commandstats');
   return [...info.matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
 }

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describeCost, startDrainCost } from './drain-cost.mjs';
+import { startRedisCluster } from './redis-cluster.mjs';
 import { arrivalLatencies, quantile } from './stats.mjs';
 import { BASE, ROOT, SERVICE_FLAGS } from './services.mjs';
 
@@ -75,10 +76,10 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
   const stopWorkerRss = services.sampleRss(worker.pid);
   // Sustained rate: timed from the first hundred arrivals (the drainer has started and connected)
   // to the last, so that the process's start-up is not counted as delivery time.
-  const drain = async (drainer, total = options.backlog) => {
+  const drain = async (drainer, total = options.backlog, redisUrls = undefined) => {
     await waitLine(() => count >= 100);
     const [t0, c0] = [Date.now(), count];
-    const cost = await startDrainCost({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, pids: { worker: drainer.pid, receiver: receiver.pid } });
+    const cost = await startDrainCost({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, redisUrls, pids: { worker: drainer.pid, receiver: receiver.pid } });
     await waitLine(() => count >= total);
     const seconds = (Date.now() - t0) / 1000;
     return { delivered: total - c0, seconds, perSecond: Math.round((total - c0) / seconds), cost: await cost.finish(total - c0) };
@@ -130,6 +131,33 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
   log(`    ${describeCost(ordered.cost)}`);
   await services.stopProcess(orderedWorker);
 
+  // The same drain with the worker's queues on a Redis Cluster of 3 masters and 3 replicas
+  // (REDIS_CLUSTER_NODES, 12 queues by tenant; one tenant here, so one queue on one master).
+  await fetch(`${BASE}/v0/webhook_subscriptions/${subscription.id}`, { method: 'PATCH', headers, body: JSON.stringify({ ordering: 'none' }) });
+  const clusterBacklog = Math.max(2000, Math.floor(options.backlog / 4));
+  for (let made = 0; made < clusterBacklog; ) {
+    const batch = await Promise.all(Array.from({ length: 50 }, () => fetch(pages, { method: 'POST', headers }).then((r) => r.status)));
+    made += batch.filter((s) => s === 201).length;
+  }
+  await services.vacuum(['webhook_deliveries', 'outbox_events']);
+  await services.checkpoint();
+  const cluster = await startRedisCluster(log);
+  receiver.kill('SIGUSR2');
+  await waitLine((l) => l === 'reset');
+  count = 0;
+  const clusterWorker = await services.startService('worker', 0, {
+    WEBHOOK_ATTEMPTS_PER_JOB: String(options.attemptsPerJob), DATABASE_POOL_MAX: '24', REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes, QUEUE_PREFIX: 'bench',
+  });
+  let onCluster;
+  try {
+    onCluster = await drain(clusterWorker, clusterBacklog, cluster.nodes.split(',').map((node) => `redis://${node}`));
+  } finally {
+    await services.stopProcess(clusterWorker);
+    await cluster.stop();
+  }
+  log(`  drain with the queues on a Redis Cluster (3 masters, 3 replicas): ${onCluster.perSecond}/s, beside ${drained.perSecond}/s on one Redis`);
+  log(`    ${describeCost(onCluster.cost)}`);
+
   // The ceiling, in the same run: as many BullMQ jobs carrying the event's body, signed and POSTed
   // with the worker's own code and concurrency, and no database; one POST per job, then as many
   // per job as the worker groups.
@@ -163,6 +191,8 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
       orderedDeliveriesPerSecond: ordered.perSecond,
       orderedDrain: { pages: ORDERED_PAGES, versions: ORDERED_VERSIONS },
       orderedCost: ordered.cost,
+      clusterDeliveriesPerSecond: onCluster.perSecond,
+      clusterCost: onCluster.cost,
       attemptsPerJob: options.attemptsPerJob,
       ceilingDeliveriesPerSecond: ceiling.perSecond,
       ceilingCost: ceiling.cost,
