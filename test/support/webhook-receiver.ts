@@ -167,7 +167,9 @@ export function firstSuccessesByPage(received: readonly ReceivedDelivery[]): Map
   for (const r of received) {
     if (r.status >= 300 || seen.has(r.body.id)) continue;
     seen.add(r.body.id);
-    byPage.set(r.body.data.pageId, [...(byPage.get(r.body.data.pageId) ?? []), r]);
+    const list = byPage.get(r.body.data.pageId);
+    if (list) list.push(r);
+    else byPage.set(r.body.data.pageId, [r]);
   }
   return byPage;
 }

@@ -59,9 +59,9 @@ export function orderPositionOf(type: string, body: string): OrderPosition | nul
   }
 }
 
-/** A subscription's position for this event: only an ordered subscription orders. */
-export function orderFor(ordering: DeliveryOrdering, position: OrderPosition | null): OrderPosition | null {
-  return ordering === 'page' ? position : null;
+/** A subscription's position for this event: only an ordered subscription orders (and only it reads the event's place). */
+export function orderFor(ordering: DeliveryOrdering, position: () => OrderPosition | null): OrderPosition | null {
+  return ordering === 'page' ? position() : null;
 }
 
 /**

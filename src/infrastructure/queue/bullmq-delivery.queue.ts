@@ -87,7 +87,9 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
     const byShard = new Map<number, DeliveryJob[]>();
     for (const job of jobs) {
       const shard = shardOf(job.tenantId, this.shards.length);
-      byShard.set(shard, [...(byShard.get(shard) ?? []), job]);
+      const list = byShard.get(shard);
+      if (list) list.push(job);
+      else byShard.set(shard, [job]);
     }
     // Every shard is tried; the first failure is thrown once all have answered (the sweeper re-enqueues).
     const results = await Promise.allSettled([...byShard].map(([shard, list]) => this.shards[shard].add(groupIntoJobs(list, this.attemptsPerJob))));

@@ -24,7 +24,9 @@ export async function decideTurns(em: EntityManager, deliveries: readonly Ordere
   const pairs = new Map<string, OrderedDelivery[]>();
   for (const d of deliveries) {
     const pair = `${d.subscriptionId} ${d.orderKey}`;
-    pairs.set(pair, [...(pairs.get(pair) ?? []), d]);
+    const list = pairs.get(pair);
+    if (list) list.push(d);
+    else pairs.set(pair, [d]);
   }
   const firsts = [...pairs.values()].map((list) => list[0]);
   const subscriptions = firsts.map((d) => d.subscriptionId);

@@ -101,7 +101,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       const made: NewDelivery[] = [];
       for (const { event, to } of events) {
         for (const s of to) {
-          const order = s.ordering === 'none' ? null : orderFor(s.ordering, positionOf(event));
+          const order = orderFor(s.ordering, () => positionOf(event));
           made.push({
             id: newTypeId('whdlv', now.getTime()),
             tenantId: event.tenant_id,

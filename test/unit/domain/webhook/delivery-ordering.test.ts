@@ -22,8 +22,8 @@ describe('delivery ordering', () => {
   });
 
   it('orders only for a subscription that orders', () => {
-    expect(orderFor('none', { key: 'p', seq: 1 })).toBeNull();
-    expect(orderFor('page', { key: 'p', seq: 1 })).toEqual({ key: 'p', seq: 1 });
+    expect(orderFor('none', () => ({ key: 'p', seq: 1 }))).toBeNull();
+    expect(orderFor('page', () => ({ key: 'p', seq: 1 }))).toEqual({ key: 'p', seq: 1 });
   });
 
   describe('which new delivery takes the page\'s turn', () => {
