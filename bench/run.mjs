@@ -69,7 +69,7 @@ async function main(services, host) {
   const brandEtag = (await fetch(`${BASE}/v0/brands/${brandId}`, { headers })).headers.get('etag');
   const patchPaths = tenantBrands.items.filter((b) => b.brandId !== brandId).map((b) => `/v0/brands/${b.brandId}`);
   const scenarios = endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths }, options.only);
-  const measured = await measureEndpoints({ services, host, options, log, scenarios, headers });
+  const measured = await measureEndpoints({ services, host, options, log, scenarios, headers, apiPid: api.pid });
   const apiRss = stopApiRss();
 
   let webhooks = { summary: {}, workerRss: 0 };
@@ -94,6 +94,7 @@ async function main(services, host) {
     },
     scenarios: scenarioLines(scenarios, measured.maximum, measured.half, BASELINES, measured.rawPgRatios),
     latencyCurve: measured.latencyCurve,
+    requestCosts: measured.requestCosts,
     webhooks: webhooks.summary,
     longPoll,
     rssMb: { api: apiRss, worker: webhooks.workerRss },

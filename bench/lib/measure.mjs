@@ -2,6 +2,7 @@
 // latency curve (open loop at a constant rate, bench/processes/open-loop.c), in interleaved rounds.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startDrainCost } from './drain-cost.mjs';
 import { BASELINES, runOrder } from './scenarios.mjs';
 import { pairedRatio, round, summariseFixedRate, summariseMaximum } from './stats.mjs';
 import { BASE, ROOT } from './services.mjs';
@@ -29,7 +30,7 @@ export function load(services, host, spec) {
   });
 }
 
-export async function measureEndpoints({ services, host, options, log, scenarios, headers }) {
+export async function measureEndpoints({ services, host, options, log, scenarios, headers, apiPid }) {
   const spec = (s, extra = {}) => ({ url: s.url ?? `${BASE}${s.path}`, paths: s.paths, method: s.method, headers: s.headers ? { ...headers, ...s.headers } : headers, body: s.body, duration: options.durationSeconds, ...extra });
   const order = runOrder(scenarios);
 
@@ -89,5 +90,25 @@ export async function measureEndpoints({ services, host, options, log, scenarios
       curve.push({ rate, share, p50Ms: result.p50Ms, p99Ms: result.p99Ms });
     }
   }
-  return { maximum, half, rawPgRatios, latencyCurve: { scenario: list?.name, points: curve } };
+  // What one request costs the machine (the sizing guide's figures, docs/scaling.md): one more
+  // closed-loop run of each endpoint, with CPU by process, Redis commands and PostgreSQL
+  // transactions counted around it (bench/lib/drain-cost.mjs, per request instead of per delivery).
+  const requestCosts = {};
+  if (apiPid) {
+    log('what one request costs…');
+    for (const s of order.filter((x) => !x.baseline)) {
+      const cost = await startDrainCost({ databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, pids: { api: apiPid } });
+      const result = await load(services, host, spec(s));
+      const measured = await cost.finish(Math.max(1, Math.round(result.rps * options.durationSeconds)));
+      requestCosts[s.name] = {
+        cpuUs: measured.cpuUsPerDelivery.api ?? 0,
+        postgresCpuUs: measured.cpuUsPerDelivery.postgres ?? 0,
+        redisCpuUs: measured.cpuUsPerDelivery.redis ?? 0,
+        redisCommands: measured.redisCommandsPerDelivery,
+        postgresTransactions: measured.postgresTransactionsPerDelivery,
+      };
+      log(`  ${s.name.padEnd(34)} API ${requestCosts[s.name].cpuUs} µs, PostgreSQL ${requestCosts[s.name].postgresCpuUs} µs, Redis ${requestCosts[s.name].redisCpuUs} µs; ${requestCosts[s.name].redisCommands} Redis commands, ${requestCosts[s.name].postgresTransactions} PostgreSQL transactions`);
+    }
+  }
+  return { maximum, half, rawPgRatios, latencyCurve: { scenario: list?.name, points: curve }, requestCosts };
 }

@@ -72,6 +72,19 @@ export function placement(machine) {
   return parts.join('; ');
 }
 
+/** What one request of each endpoint cost (measure.mjs, a closed-loop run counted apart). */
+function requestCostTable(costs) {
+  if (!costs || Object.keys(costs).length === 0) return '';
+  const rows = Object.entries(costs).map(([name, c]) => `| ${name} | ${c.cpuUs} | ${c.postgresCpuUs} | ${c.redisCpuUs} | ${c.postgresTransactions} | ${c.redisCommands} |`);
+  return `
+What one request cost at the maximum (a closed-loop run of its own, counted by bench/lib/drain-cost.mjs: CPU from /proc, PostgreSQL transactions, Redis commands including those inside scripts):
+
+| scenario | API CPU µs | PostgreSQL CPU µs | Redis CPU µs | PostgreSQL transactions | Redis commands |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+`;
+}
+
 function webhookCosts(w) {
   if (!w.drainCost) return '';
   const drains = [
@@ -145,7 +158,7 @@ ${d ? `The disk under PostgreSQL, before the load (bench/probes/fsync-probe.mjs,
 | scenario | req/s | p50 ms | p99 ms | errors | ÷ (a) | ÷ (b) |${floor ? ' ÷ (c) |' : ''} half load: req/s → ms (median of rounds) |
 |---|---|---|---|---|---|---|---|${floor ? '---|' : ''}
 ${rows.join('\n')}
-
+${requestCostTable(result.requestCosts)}
 Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.orderedDeliveriesPerSecond !== undefined ? ` (**${w.orderedDeliveriesPerSecond}/s** with \`ordering: "page"\`, ${w.orderedDrain.pages} pages of ${w.orderedDrain.versions} versions each, one delivery per page at a time)` : ''}${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/processes/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).
 
 ${webhookCosts(w)}${longPollLine(result.longPoll)}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.

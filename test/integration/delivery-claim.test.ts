@@ -47,9 +47,9 @@ describe('claiming a delivery attempt', () => {
     const before = await setting();
     const deliveryId = await pendingDelivery();
     const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
-    const claim = await store.claim(deliveryId, 1, new Date(), 30_000);
+    const claim = await store.claim({ deliveryId }, 1, new Date(), 30_000);
     expect(claim).toMatchObject({ deliveryId, attempt: 1, body: '{"a":1}', subscription: { url: 'http://127.0.0.1:9/hooks', signingSecret: 'whsec_test', active: true } });
-    expect(await store.claim(deliveryId, 1, new Date(), 30_000)).toBeNull();
+    expect(await store.claim({ deliveryId }, 1, new Date(), 30_000)).toBeNull();
     expect(await setting()).toBe(before);
     expect(before).not.toBe('off');
 
@@ -62,9 +62,9 @@ describe('claiming a delivery attempt', () => {
     const deliveryId = await pendingDelivery();
     const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     const t0 = new Date(Date.now() - 60_000);
-    expect(await store.claim(deliveryId, 1, t0, 10_000)).not.toBeNull();
+    expect(await store.claim({ deliveryId }, 1, t0, 10_000)).not.toBeNull();
     // Leased until t0 + 10 s: neither a second job nor the sweeper touch it before then.
-    expect(await store.claim(deliveryId, 1, new Date(t0.getTime() + 5_000), 10_000)).toBeNull();
+    expect(await store.claim({ deliveryId }, 1, new Date(t0.getTime() + 5_000), 10_000)).toBeNull();
     const strandedAt = async (at: Date) => (await new SqlStrandedDeliveries(orm).findStranded(at, 10_000, 10_000)).map((job) => job.deliveryId);
     expect(await strandedAt(new Date(t0.getTime() + 5_000))).not.toContain(deliveryId);
     // The worker holding it died: after the lease, both find it again.
@@ -72,7 +72,7 @@ describe('claiming a delivery attempt', () => {
     // Re-enqueued now: the next sweeps leave it to that job for one lease.
     expect(await strandedAt(new Date())).not.toContain(deliveryId);
     expect(await strandedAt(new Date(Date.now() + 10_000))).toContain(deliveryId);
-    expect(await store.claim(deliveryId, 1, new Date(), 10_000)).not.toBeNull();
+    expect(await store.claim({ deliveryId }, 1, new Date(), 10_000)).not.toBeNull();
   });
 
   it('leaves a never-attempted delivery to its first attempt (which may be on its way unclaimed) for the longer grace, a retried one for a lease', async () => {
@@ -90,7 +90,7 @@ describe('claiming a delivery attempt', () => {
   it('records attempts that finish together each as if alone, and skips the stale one only', async () => {
     const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     const ids = await Promise.all(Array.from({ length: 12 }, () => pendingDelivery()));
-    const claims = await Promise.all(ids.map((id) => store.claim(id, 1, new Date(), 30_000)));
+    const claims = await Promise.all(ids.map((id) => store.claim({ deliveryId: id }, 1, new Date(), 30_000)));
     const at = new Date();
     // Twelve records handed in at once (they go out in groups). One is stale: its delivery moved on
     // to a later attempt meanwhile, so the delivery keeps its state (the attempt's log row is
@@ -122,7 +122,7 @@ describe('claiming a delivery attempt', () => {
     const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     const ids = await Promise.all(Array.from({ length: 6 }, () => pendingDelivery()));
     // ids[4] is leased by an earlier job; ids[5] is asked for a later attempt than it is at.
-    expect(await store.claim(ids[4], 1, new Date(), 30_000)).not.toBeNull();
+    expect(await store.claim({ deliveryId: ids[4] }, 1, new Date(), 30_000)).not.toBeNull();
     const asked = [
       ...ids.slice(0, 4).map((id) => ({ id, attempt: 1 })),
       { id: ids[1], attempt: 1 }, // the duplicate job
@@ -130,21 +130,21 @@ describe('claiming a delivery attempt', () => {
       { id: ids[5], attempt: 2 },
     ];
     // Handed in within one turn of the event loop: they go out as one statement.
-    const claims = await Promise.all(asked.map(({ id, attempt }) => store.claim(id, attempt, new Date(), 30_000)));
+    const claims = await Promise.all(asked.map(({ id, attempt }) => store.claim({ deliveryId: id }, attempt, new Date(), 30_000)));
     expect(claims.map((claim) => claim?.deliveryId ?? null)).toEqual([ids[0], ids[1], ids[2], ids[3], null, null, null]);
     claims.slice(0, 4).forEach((claim) => expect(claim).toMatchObject({ attempt: 1, body: '{"a":1}', subscription: { signingSecret: 'whsec_test' } }));
     const leased = await sqlIn<{ n: number }>(orm, 'SELECT count(*)::int AS n FROM webhook_deliveries WHERE id IN (?) AND locked_until > now()', [ids]);
     expect(leased[0].n).toBe(5);
     // ids[5] is still there for its own attempt.
-    expect(await store.claim(ids[5], 1, new Date(), 30_000)).toMatchObject({ deliveryId: ids[5], attempt: 1 });
+    expect(await store.claim({ deliveryId: ids[5] }, 1, new Date(), 30_000)).toMatchObject({ deliveryId: ids[5], attempt: 1 });
   });
 
   it("takes over a 'sending' delivery left by an earlier version once its lease has run out", async () => {
     const deliveryId = await pendingDelivery();
     await sqlIn(orm, `UPDATE webhook_deliveries SET status = 'sending', locked_until = now() + interval '1 minute' WHERE id = ?`, [deliveryId]);
     const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
-    expect(await store.claim(deliveryId, 1, new Date(), 10_000)).toBeNull();
+    expect(await store.claim({ deliveryId }, 1, new Date(), 10_000)).toBeNull();
     await sqlIn(orm, `UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = ?`, [deliveryId]);
-    expect(await store.claim(deliveryId, 1, new Date(), 10_000)).not.toBeNull();
+    expect(await store.claim({ deliveryId }, 1, new Date(), 10_000)).not.toBeNull();
   });
 });

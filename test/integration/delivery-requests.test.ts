@@ -203,7 +203,7 @@ describe('handing requests to the queue', () => {
     const made = (await requests().redeliver({ ...s, deliveryId: id, now: NOW, pendingMax: ROOM })) as { deliveryId: string };
     const relay = new SqlOutboxRelayStore(orm);
     const taken = (await Promise.all([relay.takeRequested(10_000, NOW), relay.takeRequested(10_000, NOW)])).flat().filter((job) => job.deliveryId === made.deliveryId);
-    expect(taken).toEqual([{ deliveryId: made.deliveryId, attempt: 1, delayMs: 0, tenantId: s.tenantId, endpoint: expect.any(String) }]);
+    expect(taken).toEqual([{ deliveryId: made.deliveryId, eventId: expect.stringMatching(/^evt_/), attempt: 1, delayMs: 0, tenantId: s.tenantId, endpoint: expect.any(String) }]);
     expect((await row(made.deliveryId)).enqueued_at).not.toBeNull();
   });
 });

@@ -73,7 +73,7 @@ describe('ordered deliveries\' turns', () => {
     expect(jobs.map((j) => j.deliveryId)).toEqual([made[0].id]);
     expect(jobs[0].direct?.orderKey).toBe(page);
     const now = new Date();
-    expect(await new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher)).claim(made[1].id, 1, now, 30_000)).toBeNull();
+    expect(await new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher)).claim({ deliveryId: made[1].id }, 1, now, 30_000)).toBeNull();
     expect(await new SqlHeldDeliveries(orm).holdAll(subscriptionId, now, 100)).toBe(1);
     expect((await deliveries(subscriptionId)).map((d) => d.status)).toEqual(['pending', 'waiting', 'waiting']);
   });

@@ -112,7 +112,7 @@ describe('held deliveries', () => {
     const now = clock.now();
     expect(await held().holdAll(s.subscriptionId, now, 1000)).toBe(30);
     expect(await heldCount(s.subscriptionId)).toBe(30);
-    expect(await new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher)).claim(s.deliveryIds[0], 1, now, 30_000)).toBeNull();
+    expect(await new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher)).claim({ deliveryId: s.deliveryIds[0] }, 1, now, 30_000)).toBeNull();
     expect(await waker().execute({ limit: 100 })).toEqual({ probes: 0, released: 0 });
     expect(await queued(s.deliveryIds)).toEqual([]);
   });
@@ -130,7 +130,7 @@ describe('held deliveries', () => {
     const lease = new Date(now.getTime() + settings.attemptLockMs);
     expect(await subscriptionRow(s.subscriptionId)).toMatchObject({ breakerProbeAt: lease, probeId: s.deliveryIds[4] });
     const claims = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
-    const claim = await claims.claim(s.deliveryIds[4], 1, now, 30_000);
+    const claim = await claims.claim({ deliveryId: s.deliveryIds[4] }, 1, now, 30_000);
     expect(claim).toMatchObject({ probe: true, subscription: { nextProbeAt: lease } });
     // Leased: not woken again until the lease ends.
     expect((await waker().execute({ limit: 100 })).probes).toBe(0);
@@ -165,7 +165,7 @@ describe('held deliveries', () => {
     expect(await heldCount(s.subscriptionId)).toBe(0);
     // Released deliveries are due at their times, and claimed as any other.
     const job = first[0];
-    expect(await new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher)).claim(job.deliveryId, job.attempt, new Date(now.getTime() + job.delay), 30_000)).toMatchObject({ probe: false });
+    expect(await new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher)).claim({ deliveryId: job.deliveryId }, job.attempt, new Date(now.getTime() + job.delay), 30_000)).toMatchObject({ probe: false });
   });
 
   it('go at the subscription’s rate where it has one', async () => {

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { DeliverWebhook } from '../../application/webhook/delivery/deliver-webhook.use-case';
 import { OutboxSignal } from '../../application/webhook/delivery/outbox-signal.port';
 import { RelayOutbox } from '../../application/webhook/delivery/relay-outbox.use-case';
-import { PurgeOldDeliveries } from '../../application/webhook/delivery/purge-old-deliveries.use-case';
+import { RollHistoryDays } from '../../application/webhook/delivery/roll-history-days.use-case';
 import { SweepDeliveries } from '../../application/webhook/delivery/sweep-deliveries.use-case';
 import { WakeHeldDeliveries } from '../../application/webhook/delivery/wake-held-deliveries.use-case';
 import { DeliveryJobData } from '../../application/webhook/delivery/delivery-job';
@@ -20,7 +20,7 @@ import { deliveryProcessor } from '../../interfaces/worker/delivery.processor';
 import { RelayLoop } from '../../interfaces/worker/relay.loop';
 import { IntervalLoop } from '../../interfaces/worker/interval.loop';
 import { logQueueWorkerEvents } from '../../interfaces/worker/queue-worker.events';
-import { retentionLoop, sweepLoop, wakeLoop } from '../../interfaces/worker/upkeep.loops';
+import { historyDaysLoop, sweepLoop, wakeLoop } from '../../interfaces/worker/upkeep.loops';
 import { superviseWorker } from './supervised-worker';
 import { WorkerModule } from './worker.module';
 import { Metrics } from '../../application/shared/metrics.port';
@@ -43,7 +43,7 @@ export interface WebhookWorker {
  */
 const JOBS_AT_ONCE = 100;
 
-/** Retention runs once at start, then every ten minutes: in small batches, each a short statement. */
+/** The history's days are made and dropped once at start, then every ten minutes. */
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 
 /** Composition root of the webhook worker: relay, queue worker and sweeper around the use cases. */
@@ -102,7 +102,7 @@ export async function startWebhookWorker(deps: {
   sweep.start();
   const wake = wakeLoop(context.get(WakeHeldDeliveries), logger, config.webhooks.sweepIntervalMs);
   wake.start();
-  const retention = retentionLoop(context.get(PurgeOldDeliveries), logger, RETENTION_INTERVAL_MS);
+  const retention = historyDaysLoop(context.get(RollHistoryDays), logger, RETENTION_INTERVAL_MS);
   retention.start();
   void retention.tick();
   logger.info({ queue: backend.kind, queues: shards, concurrency: config.webhooks.concurrency }, 'webhook worker started');

@@ -45,8 +45,10 @@ export interface AppConfig {
     /** Name servers for delivery targets (the system's when absent), and one query's timeout. */
     dnsServers?: string[];
     dnsTimeoutMs: number;
-    /** Days finished deliveries, their attempts and relayed events are kept. */
+    /** Days events, their deliveries and attempts are kept (whole days, docs/scaling.md). */
     retentionDays: number;
+    /** Days raw page sessions are kept; null keeps them (stats and UTM values are kept apart). */
+    sessionRetentionDays: number | null;
     /** Live subscriptions a tenant may have. */
     subscriptionsPerTenant: number;
     /** Manual deliveries (redeliver, recover, test) of a tenant that may wait at once. */
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       dnsServers: read<string[] | undefined>('WEBHOOK_DNS_SERVERS', undefined, nameServers, 'a comma-separated list of IP addresses, each with an optional :port'),
       dnsTimeoutMs: read('WEBHOOK_DNS_TIMEOUT_MS', 2000, integerIn(100, 30000), 'an integer from 100 to 30000'),
       retentionDays: read('WEBHOOK_RETENTION_DAYS', 30, integerIn(1, 3650), 'an integer from 1 to 3650'),
+      sessionRetentionDays: read<number | null>('PAGE_SESSION_RETENTION_DAYS', null, integerIn(1, 36500), 'an integer from 1 to 36500'),
       subscriptionsPerTenant: read('WEBHOOK_SUBSCRIPTIONS_MAX', 100, integerIn(1, 10_000), 'an integer from 1 to 10000'),
       manualPendingPerTenant: read('WEBHOOK_MANUAL_PENDING_MAX', 10_000, integerIn(1, 1_000_000), 'an integer from 1 to 1000000'),
       tenantConcurrency: 0,

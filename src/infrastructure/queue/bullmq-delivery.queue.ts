@@ -33,7 +33,7 @@ export function groupIntoJobs(jobs: DeliveryJob[], perJob: number): { first: Del
     const key = `${job.tenantId}\u0000${job.endpoint}\u0000${job.delayMs}\u0000${job.requeue === true}\u0000${job.backlog === true}`;
     const chunks = groups.get(key) ?? [];
     const last = chunks.at(-1);
-    const due: DueAttempt = { deliveryId: job.deliveryId, attempt: job.attempt, ...(job.direct && { direct: job.direct }) };
+    const due: DueAttempt = { deliveryId: job.deliveryId, eventId: job.eventId, attempt: job.attempt, ...(job.direct && { direct: job.direct }) };
     if (last && last.attempts.length < perJob) last.attempts.push(due);
     else chunks.push({ first: job, attempts: [due] });
     groups.set(key, chunks);

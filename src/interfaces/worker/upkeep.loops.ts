@@ -1,5 +1,5 @@
 import type { Logger } from '../../application/shared/logger.port';
-import { PurgeOldDeliveries } from '../../application/webhook/delivery/purge-old-deliveries.use-case';
+import { RollHistoryDays } from '../../application/webhook/delivery/roll-history-days.use-case';
 import { SweepDeliveries } from '../../application/webhook/delivery/sweep-deliveries.use-case';
 import { WakeHeldDeliveries } from '../../application/webhook/delivery/wake-held-deliveries.use-case';
 import { IntervalLoop } from './interval.loop';
@@ -32,13 +32,15 @@ export function wakeLoop(waker: WakeHeldDeliveries, logger: Logger, intervalMs: 
   );
 }
 
-/** History past its retention deleted in small batches, each a short statement. */
-export function retentionLoop(purge: PurgeOldDeliveries, logger: Logger, intervalMs: number): IntervalLoop {
+/** The history's days made ahead, and those past their retention dropped whole. */
+export function historyDaysLoop(days: RollHistoryDays, logger: Logger, intervalMs: number): IntervalLoop {
   return new IntervalLoop(
-    'purged webhook history past its retention',
+    'rolled the history days',
     async () => {
-      const purged = await purge.execute({ batch: 1000, maxBatches: 50 });
-      return purged.deliveries + purged.events > 0 ? purged : null;
+      const rolled = await days.execute();
+      if (rolled.kept.length > 0) logger.info({ days: rolled.kept }, 'kept history days past their retention: they hold deliveries not finished');
+      const done = { made: rolled.made.length, statements: rolled.statements.length };
+      return done.made + done.statements > 0 ? done : null;
     },
     logger,
     intervalMs,

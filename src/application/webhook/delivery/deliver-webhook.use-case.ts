@@ -54,7 +54,7 @@ export class DeliverWebhook {
     const numbers = { deliveryId: input.deliveryId, attempt: input.attempt };
     const ready = await this.readyFirstAttempt(input);
     if (ready) return { ...numbers, eventId: ready.eventId, subscriptionId: ready.subscription.id, ...(await this.send(ready, false)) };
-    const claim = await this.deliveries.claim(input.deliveryId, input.attempt, this.clock.now(), this.settings.attemptLockMs);
+    const claim = await this.deliveries.claim({ deliveryId: input.deliveryId, eventId: input.eventId }, input.attempt, this.clock.now(), this.settings.attemptLockMs);
     if (!claim) return { outcome: 'skipped', ...numbers };
     const ids = { ...numbers, eventId: claim.eventId, subscriptionId: claim.subscription.id, ...(claim.manual && { trigger: 'manual' as const }) };
     const step = await this.decide(claim);
@@ -189,6 +189,6 @@ export class DeliverWebhook {
   }
 
   private jobOf(claim: DeliveryClaim, attempt: number, delayMs: number) {
-    return { deliveryId: claim.deliveryId, attempt, delayMs: Math.max(0, delayMs), tenantId: claim.tenantId, endpoint: claim.endpoint };
+    return { deliveryId: claim.deliveryId, eventId: claim.eventId, attempt, delayMs: Math.max(0, delayMs), tenantId: claim.tenantId, endpoint: claim.endpoint };
   }
 }

@@ -7,7 +7,7 @@ export abstract class DeliveryClaims {
    * Takes attempt `attempt` of the delivery for `lockMs`; null when it is not this attempt's
    * turn (already done, taken by a live worker, cancelled). A crashed worker's claim expires.
    */
-  abstract claim(deliveryId: string, attempt: number, now: Date, lockMs: number): Promise<DeliveryClaim | null>;
+  abstract claim(delivery: { deliveryId: string; eventId?: string }, attempt: number, now: Date, lockMs: number): Promise<DeliveryClaim | null>;
   /**
    * Writes the attempt to the log and the delivery's next state in one transaction. A success to
    * an endpoint that was healthy when claimed is noted as its last success there too (within a

@@ -111,6 +111,8 @@ export function unclaimedStartBound(attemptLockMs: number): number {
 
 export interface DeliveryJob {
   deliveryId: string;
+  /** The delivery's event: its day of history, so that the claim reads that day only (docs/decisions.md 147). */
+  eventId: string;
   attempt: number;
   /** A first attempt the relay made ready to send (see DirectFirstAttempt). */
   direct?: DirectFirstAttempt;
@@ -132,8 +134,8 @@ export interface DeliveryJob {
   backlog?: boolean;
 }
 
-/** One attempt a job asks for. */
-export type DueAttempt = Pick<DeliveryJob, 'deliveryId' | 'attempt' | 'direct'>;
+/** One attempt a job asks for. Jobs made before history was kept by day carry no event id. */
+export type DueAttempt = Pick<DeliveryJob, 'deliveryId' | 'attempt' | 'direct'> & { eventId?: string };
 
 /**
  * What a queue job carries: ids and keys, and for a first attempt the relay made ready the event's

@@ -1,4 +1,5 @@
-/** WEBHOOK_RETENTION_DAYS. */
+/** WEBHOOK_RETENTION_DAYS and PAGE_SESSION_RETENTION_DAYS (null: sessions are kept). */
 export abstract class RetentionSettings {
   abstract readonly retentionDays: number;
+  abstract readonly sessionRetentionDays: number | null;
 }

@@ -27,6 +27,7 @@ import { Migration20261128010000_health_notices } from './Migration2026112801000
 import { Migration20261128020000_held_deliveries } from './Migration20261128020000_held_deliveries';
 import { Migration20261128060000_event_feed_positions } from './Migration20261128060000_event_feed_positions';
 import { Migration20261128070000_ordered_delivery } from './Migration20261128070000_ordered_delivery';
+import { Migration20261128080000_partitioned_history } from './Migration20261128080000_partitioned_history';
 import { Migration20261128050000_subscription_filters } from './Migration20261128050000_subscription_filters';
 import { Migration20261128040000_api_key_scopes } from './Migration20261128040000_api_key_scopes';
 import { Migration20261128030000_drop_delivered_index } from './Migration20261128030000_drop_delivered_index';
@@ -66,4 +67,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128050000_subscription_filters', class: Migration20261128050000_subscription_filters },
   { name: 'Migration20261128060000_event_feed_positions', class: Migration20261128060000_event_feed_positions },
   { name: 'Migration20261128070000_ordered_delivery', class: Migration20261128070000_ordered_delivery },
+  { name: 'Migration20261128080000_partitioned_history', class: Migration20261128080000_partitioned_history },
 ];

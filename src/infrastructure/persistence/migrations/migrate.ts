@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
+import { PARTITIONING_MIGRATION, prepareHistoryPartitioning } from '../history/history-bound';
 
 // Any number of processes (API, worker, CLI, a rolling deploy) may start at once on an empty or
 // newly upgraded database. They take turns under one session-level advisory lock, held on a
@@ -35,6 +36,8 @@ export async function migrateLocked(orm: MikroORM): Promise<MigrationRun> {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
     const waitedMs = Math.round(performance.now() - asked);
     try {
+      const pending = (await orm.migrator.getPending()).map((migration) => migration.name);
+      if (pending.includes(PARTITIONING_MIGRATION)) await prepareHistoryPartitioning(async (sql) => (await lock.query(sql)).rows);
       const applied = await orm.migrator.up();
       if (lost) throw lost;
       return { applied: applied.map((migration) => migration.name), waitedMs };

@@ -28,6 +28,7 @@ export interface AttemptRecord {
 /** One job's request to take its attempt of a delivery. */
 export interface ClaimRequest {
   deliveryId: string;
+  eventId: string;
   attempt: number;
   now: Date;
   lockedUntil: Date;
@@ -87,11 +88,11 @@ export interface ClaimRow {
  * predicate, and `d.id = ANY($1)` gives the planner the primary-key lookups.
  */
 export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous_commit', 'off', true)),
-       r AS (SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::timestamptz[]) AS r(id, attempt_count, now, locked_until)),
+       r AS (SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::text[]) AS r(id, attempt_count, now, locked_until, event_id)),
        claimed AS (
          UPDATE webhook_deliveries d SET status = 'pending', locked_until = r.locked_until, updated_at = r.now
          FROM r
-         WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND d.next_attempt_at IS NOT NULL AND (d.locked_until IS NULL OR d.locked_until < r.now)
+         WHERE d.id = r.id AND d.event_id = r.event_id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND d.next_attempt_at IS NOT NULL AND (d.locked_until IS NULL OR d.locked_until < r.now)
          RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of, d.paced_slot_at, d.order_key)
        SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
               s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body, o.traceparent, o.tracestate,
@@ -119,7 +120,7 @@ export const RECORD_ATTEMPTS_SQL = `WITH unflushed AS (SELECT set_config('synchr
                                                 created_at, trigger, redelivery_of)
          SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at,
                 trigger, redelivery_of FROM r
-         ON CONFLICT (delivery_id, attempt_number) DO NOTHING)
+         ON CONFLICT (delivery_id, attempt_number, event_id) DO NOTHING)
        UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
-       FROM r CROSS JOIN unflushed WHERE d.id = ANY($3::text[]) AND d.id = r.delivery_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;
+       FROM r CROSS JOIN unflushed WHERE d.id = r.delivery_id AND d.event_id = r.event_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;

@@ -48,20 +48,23 @@ export const UNRELAYED_EARLIER_SQL = `SELECT tenant_id, type, body::text AS body
  * waiting delivery of the lowest version becomes due now, unless one of the page's deliveries has
  * the turn already. `enqueued_at` now: the sweeper leaves it to the job made with it for a lease.
  * LATERAL keeps each page's reads on webhook_deliveries_turns_idx by (subscription, page): as a
- * NOT EXISTS, the planner made it an anti-join that read the whole index once per page.
+ * NOT EXISTS, the planner made it an anti-join that read the whole index once per page. The turn
+ * holder's status is written as the turns index's states less 'waiting': `IN ('pending',
+ * 'sending')` alone also matches the unfinished-deliveries index, which stale statistics call
+ * empty, and a day's plan then read every pending delivery of the day to find a page's.
  */
 export const PASS_TURNS_SQL = `WITH p AS (SELECT DISTINCT s, k FROM unnest($1::text[], $2::text[]) AS p(s, k)),
   next AS (
-    SELECT w.id FROM p
+    SELECT w.id, w.event_id FROM p
     LEFT JOIN LATERAL (SELECT 1 AS taken FROM webhook_deliveries b
-                       WHERE b.subscription_id = p.s AND b.order_key = p.k AND b.order_key IS NOT NULL AND b.status IN ('pending', 'sending') LIMIT 1) t ON true
-    CROSS JOIN LATERAL (SELECT w.id FROM webhook_deliveries w
+                       WHERE b.subscription_id = p.s AND b.order_key = p.k AND b.order_key IS NOT NULL AND b.status IN ('pending', 'sending', 'waiting') AND b.status <> 'waiting' LIMIT 1) t ON true
+    CROSS JOIN LATERAL (SELECT w.id, w.event_id FROM webhook_deliveries w
                         WHERE w.subscription_id = p.s AND w.order_key = p.k AND w.order_key IS NOT NULL AND w.status = 'waiting'
                         ORDER BY w.order_seq, w.id LIMIT 1) w
     WHERE t.taken IS NULL)
   UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $3, enqueued_at = $3, updated_at = $3
-  FROM next, webhook_subscriptions s WHERE d.id = next.id AND s.id = d.subscription_id AND d.status = 'waiting'
-  RETURNING d.id, d.tenant_id, d.subscription_id, d.order_key, d.attempt_count, s.url`;
+  FROM next, webhook_subscriptions s WHERE d.id = next.id AND d.event_id = next.event_id AND s.id = d.subscription_id AND d.status = 'waiting'
+  RETURNING d.id, d.event_id, d.tenant_id, d.subscription_id, d.order_key, d.attempt_count, s.url`;
 
 /**
  * Turns nobody holds while deliveries wait for them ($1 at most): pages of an ordered

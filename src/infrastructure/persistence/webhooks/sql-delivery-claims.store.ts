@@ -27,8 +27,11 @@ export class SqlDeliveryClaims extends DeliveryClaims {
     super();
   }
 
-  async claim(deliveryId: string, attempt: number, now: Date, lockMs: number): Promise<DeliveryClaim | null> {
-    const row = await this.claims.add({ deliveryId, attempt, now, lockedUntil: new Date(now.getTime() + lockMs) });
+  async claim(delivery: { deliveryId: string; eventId?: string }, attempt: number, now: Date, lockMs: number): Promise<DeliveryClaim | null> {
+    const { deliveryId } = delivery;
+    const eventId = delivery.eventId ?? (await this.eventOf(deliveryId));
+    if (eventId === null) return null;
+    const row = await this.claims.add({ deliveryId, eventId, attempt, now, lockedUntil: new Date(now.getTime() + lockMs) });
     if (!row) return null;
     return {
       deliveryId,
@@ -60,6 +63,15 @@ export class SqlDeliveryClaims extends DeliveryClaims {
         slotAt: row.paced_slot_at ? new Date(row.paced_slot_at) : null,
       },
     };
+  }
+
+  /**
+   * A job made before history was kept by day carries no event id: its delivery is looked up in
+   * every day once, by id (docs/decisions.md 147). Null when there is no such delivery.
+   */
+  private async eventOf(deliveryId: string): Promise<string | null> {
+    const rows = await sqlRows<{ event_id: string }>(this.orm.em, 'SELECT event_id FROM webhook_deliveries WHERE id = $1', [deliveryId]);
+    return rows[0]?.event_id ?? null;
   }
 
   /**
@@ -98,7 +110,7 @@ export class SqlDeliveryClaims extends DeliveryClaims {
     const { rows } = await sqlQuery<ClaimRow>(
       this.orm.em,
       CLAIM_ATTEMPTS_SQL,
-      [sorted.map((c) => c.deliveryId), sorted.map((c) => c.attempt - 1), sorted.map((c) => c.now), sorted.map((c) => c.lockedUntil)],
+      [sorted.map((c) => c.deliveryId), sorted.map((c) => c.attempt - 1), sorted.map((c) => c.now), sorted.map((c) => c.lockedUntil), sorted.map((c) => c.eventId)],
     );
     // A row is one attempt taken. Two jobs for the same attempt in one group (a duplicate job):
     // the row goes to the first, the other finds nothing to take, as it would after it.
@@ -161,8 +173,8 @@ export class SqlDeliveryClaims extends DeliveryClaims {
     await sqlRows(
       this.orm.em,
       `UPDATE webhook_deliveries SET status = $3, locked_until = NULL, next_attempt_at = NULL, updated_at = $1, finished_at = $1
-       WHERE id = $2 AND status IN ('pending', 'sending')`,
-      [at, claim.deliveryId, status],
+       WHERE id = $2 AND event_id = $4 AND status IN ('pending', 'sending')`,
+      [at, claim.deliveryId, status, claim.eventId],
     );
   }
 }

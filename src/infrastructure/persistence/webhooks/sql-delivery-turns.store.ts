@@ -9,6 +9,7 @@ import { LOCK_PASSING_TURNS_SQL, PASS_TURNS_SQL, STALLED_TURNS_SQL } from './del
 
 interface PassedRow {
   id: string;
+  event_id: string;
   tenant_id: string;
   subscription_id: string;
   order_key: string;
@@ -54,7 +55,7 @@ export class SqlDeliveryTurns extends DeliveryTurns {
       const pair = `${turn.subscriptionId} ${turn.orderKey}`;
       const next = passed.get(pair);
       passed.delete(pair);
-      return next ? { deliveryId: next.id, attempt: next.attempt_count + 1, delayMs: 0, tenantId: next.tenant_id, endpoint: endpointKey(next.tenant_id, next.url), requeue: true } : null;
+      return next ? { deliveryId: next.id, eventId: next.event_id, attempt: next.attempt_count + 1, delayMs: 0, tenantId: next.tenant_id, endpoint: endpointKey(next.tenant_id, next.url), requeue: true } : null;
     });
   }
 }

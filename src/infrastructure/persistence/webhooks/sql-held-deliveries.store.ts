@@ -36,7 +36,7 @@ export class SqlHeldDeliveries extends HeldDeliveries {
       this.orm.em,
       `WITH held AS (
          UPDATE webhook_deliveries SET next_attempt_at = NULL, paced_slot_at = NULL, enqueued_at = NULL, updated_at = $2
-         WHERE id IN (SELECT id FROM webhook_deliveries
+         WHERE (id, event_id) IN (SELECT id, event_id FROM webhook_deliveries
                       WHERE subscription_id = $1 AND status IN ('pending', 'sending') AND manual_id IS NULL AND next_attempt_at IS NOT NULL
                         AND (locked_until IS NULL OR locked_until < $2)
                       ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
@@ -73,22 +73,22 @@ export class SqlHeldDeliveries extends HeldDeliveries {
     // The probe is one never claimed when there is one (held by the breaker before any job took
     // it), so that a probe is the first of its two claims, not a third; then they take turns,
     // newest first, each once before any again.
-    const [probe] = await sqlRows<{ id: string; attempt: number }>(
+    const [probe] = await sqlRows<{ id: string; event_id: string; attempt: number }>(
       this.orm.em,
       `UPDATE webhook_deliveries SET next_attempt_at = $2, enqueued_at = $2, updated_at = $2
-       WHERE id = (SELECT id FROM webhook_deliveries WHERE subscription_id = $1 AND ${HELD}
+       WHERE (id, event_id) = (SELECT id, event_id FROM webhook_deliveries WHERE subscription_id = $1 AND ${HELD}
                    ORDER BY (attempt_count = 0 AND locked_until IS NULL) DESC, (id < coalesce($3, '~')) DESC, id DESC LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, attempt_count + 1 AS attempt`,
+       RETURNING id, event_id, attempt_count + 1 AS attempt`,
       [owner.id, now, lastProbeId],
     );
     if (!probe) return null;
-    return { deliveryId: probe.id, attempt: probe.attempt, delayMs: 0, tenantId: owner.tenantId, endpoint: endpointKey(owner.tenantId, owner.url), requeue: true };
+    return { deliveryId: probe.id, eventId: probe.event_id, attempt: probe.attempt, delayMs: 0, tenantId: owner.tenantId, endpoint: endpointKey(owner.tenantId, owner.url), requeue: true };
   }
 
   async release(owner: HeldOwner, now: Date, pageSize: number, plan: ReleasePlan): Promise<{ jobs: DeliveryJob[]; spreadMs: number }> {
-    const page = await sqlRows<{ id: string; attempt: number }>(
+    const page = await sqlRows<{ id: string; event_id: string; attempt: number }>(
       this.orm.em,
-      `SELECT id, attempt_count + 1 AS attempt FROM webhook_deliveries WHERE subscription_id = $1 AND ${HELD} ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      `SELECT id, event_id, attempt_count + 1 AS attempt FROM webhook_deliveries WHERE subscription_id = $1 AND ${HELD} ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [owner.id, pageSize],
     );
     if (page.length === 0) return { jobs: [], spreadMs: 0 };
@@ -96,10 +96,10 @@ export class SqlHeldDeliveries extends HeldDeliveries {
     await sqlRows(
       this.orm.em,
       `UPDATE webhook_deliveries d SET next_attempt_at = r.at, enqueued_at = $3, updated_at = $3
-       FROM unnest($1::text[], $2::timestamptz[]) AS r(id, at) WHERE d.id = r.id`,
-      [page.map((row) => row.id), page.map((_, i) => new Date(now.getTime() + offsetsMs[i])), now],
+       FROM unnest($1::text[], $2::timestamptz[], $4::text[]) AS r(id, at, event_id) WHERE d.id = r.id AND d.event_id = r.event_id`,
+      [page.map((row) => row.id), page.map((_, i) => new Date(now.getTime() + offsetsMs[i])), now, page.map((row) => row.event_id)],
     );
     const endpoint = endpointKey(owner.tenantId, owner.url);
-    return { jobs: page.map((row, i) => ({ deliveryId: row.id, attempt: row.attempt, delayMs: offsetsMs[i], tenantId: owner.tenantId, endpoint, requeue: true })), spreadMs };
+    return { jobs: page.map((row, i) => ({ deliveryId: row.id, eventId: row.event_id, attempt: row.attempt, delayMs: offsetsMs[i], tenantId: owner.tenantId, endpoint, requeue: true })), spreadMs };
   }
 }

@@ -126,18 +126,18 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
   async takeRequested(limit: number, now: Date): Promise<DeliveryJob[]> {
     // Through webhook_deliveries_requested_idx, empty but for requests of the last moments.
     // SKIP LOCKED: a request still being written (or taken by another relay) is left alone.
-    const rows = await sqlRows<{ id: string; tenant_id: string; url: string }>(
+    const rows = await sqlRows<{ id: string; event_id: string; tenant_id: string; url: string }>(
       this.orm.em,
       `WITH requested AS (
-         SELECT id FROM webhook_deliveries WHERE manual_id IS NOT NULL AND enqueued_at IS NULL AND status = 'pending'
+         SELECT id, event_id FROM webhook_deliveries WHERE manual_id IS NOT NULL AND enqueued_at IS NULL AND status = 'pending'
          ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
        UPDATE webhook_deliveries d SET enqueued_at = $1
        FROM requested, webhook_subscriptions s
-       WHERE d.id = requested.id AND s.id = d.subscription_id
-       RETURNING d.id, d.tenant_id, s.url`,
+       WHERE d.id = requested.id AND d.event_id = requested.event_id AND s.id = d.subscription_id
+       RETURNING d.id, d.event_id, d.tenant_id, s.url`,
       [now, limit],
     );
-    return rows.map((row) => ({ deliveryId: row.id, attempt: 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url) }));
+    return rows.map((row) => ({ deliveryId: row.id, eventId: row.event_id, attempt: 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url) }));
   }
 }
 
@@ -213,5 +213,5 @@ async function insertDeliveries(em: EntityManager, chunk: NewDelivery[], now: Da
   const made = new Set(rows.map((row) => row.id));
   return chunk
     .filter((r) => made.has(r.id) && !r.held && !r.waiting)
-    .map((r) => ({ deliveryId: r.id, attempt: 1, delayMs: 0, tenantId: r.tenantId, endpoint: r.endpoint, ...(r.direct && { direct: r.direct }) }));
+    .map((r) => ({ deliveryId: r.id, eventId: r.eventId, attempt: 1, delayMs: 0, tenantId: r.tenantId, endpoint: r.endpoint, ...(r.direct && { direct: r.direct }) }));
 }

@@ -16,20 +16,20 @@ export class SqlStrandedDeliveries extends StrandedDeliveries {
     const before = new Date(now.getTime() - graceMs);
     const firstBefore = new Date(now.getTime() - firstGraceMs);
     // SKIP LOCKED: two workers' sweeps share the stranded rows instead of both taking each.
-    const { rows } = await sqlQuery<{ id: string; attempt_count: number; tenant_id: string; url: string }>(
+    const { rows } = await sqlQuery<{ id: string; event_id: string; attempt_count: number; tenant_id: string; url: string }>(
       this.orm.em,
       `WITH stranded AS (
-         SELECT id FROM webhook_deliveries
+         SELECT id, event_id FROM webhook_deliveries
          WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2)
            AND (enqueued_at IS NULL OR enqueued_at <= $1)
            AND (attempt_count > 0 OR manual_id IS NOT NULL OR next_attempt_at <= $4)
          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
        UPDATE webhook_deliveries d SET enqueued_at = $2
        FROM stranded, webhook_subscriptions s
-       WHERE d.id = stranded.id AND s.id = d.subscription_id
-       RETURNING d.id, d.attempt_count, d.tenant_id, s.url`,
+       WHERE d.id = stranded.id AND d.event_id = stranded.event_id AND s.id = d.subscription_id
+       RETURNING d.id, d.event_id, d.attempt_count, d.tenant_id, s.url`,
       [before, now, limit, firstBefore],
     );
-    return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt_count + 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url) }));
+    return rows.map((row) => ({ deliveryId: row.id, eventId: row.event_id, attempt: row.attempt_count + 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url) }));
   }
 }

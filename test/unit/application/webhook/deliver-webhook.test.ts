@@ -26,7 +26,7 @@ class FakeStore extends DeliveryClaims {
   claimable: DeliveryClaim | null = null;
   recorded: { result: AttemptResult; next: NextStep }[] = [];
   cancelled = 0;
-  async claim(_id: string, attempt: number) {
+  async claim(_delivery: { deliveryId: string }, attempt: number) {
     return this.claimable && this.claimable.attempt === attempt ? this.claimable : null;
   }
   async record(_c: DeliveryClaim, result: AttemptResult, next: NextStep) {
@@ -239,7 +239,7 @@ describe('DeliverWebhook', () => {
     sender.answers = [500];
     expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).outcome).toBe('retrying');
     expect(store.recorded[0].next).toEqual({ status: 'pending', nextAttemptAt: new Date('2026-11-22T12:00:01.000Z') });
-    expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 2, delayMs: 1000, tenantId: 't', endpoint: 'endpoint-1' }]);
+    expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', eventId: 'evt_1', attempt: 2, delayMs: 1000, tenantId: 't', endpoint: 'endpoint-1' }]);
   });
 
   it('no longer turns a subscription off when one delivery’s schedule is used up (its health says it is failing)', async () => {
@@ -355,7 +355,7 @@ describe('DeliverWebhook', () => {
   });
 
   describe('an ordered delivery (it holds its page\'s turn)', () => {
-    const NEXT = { deliveryId: 'whdlv_2', attempt: 1, delayMs: 0, tenantId: 't', endpoint: 'endpoint-1', requeue: true };
+    const NEXT = { deliveryId: 'whdlv_2', eventId: 'evt_2', attempt: 1, delayMs: 0, tenantId: 't', endpoint: 'endpoint-1', requeue: true };
 
     it('passes the turn on once it is delivered, and enqueues the page\'s next delivery', async () => {
       const { deliver, store, queue, turns } = setup();
@@ -465,7 +465,7 @@ describe('DeliverWebhook', () => {
       expect(report).toMatchObject({ outcome: 'put off', putOffUntil: '2026-11-22T12:00:03.500Z' });
       expect(sender.sent).toEqual([]);
       expect(pace.putOffs).toEqual([{ until: new Date('2026-11-22T12:00:03.500Z'), slotTaken: false }]);
-      expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', attempt: 1, delayMs: 3500, tenantId: 't', endpoint: 'endpoint-1', requeue: true }]);
+      expect(queue.jobs).toEqual([{ deliveryId: 'whdlv_1', eventId: 'evt_1', attempt: 1, delayMs: 3500, tenantId: 't', endpoint: 'endpoint-1', requeue: true }]);
     });
 
     it('at a rate of 5 a second sends the first at once and gives the next ones slots 200 ms apart, kept when their jobs come back', async () => {

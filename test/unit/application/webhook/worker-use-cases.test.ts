@@ -2,10 +2,10 @@ import { DeliveryJob } from '../../../../src/application/webhook/delivery/delive
 import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
 import { StrandedDeliveries } from '../../../../src/application/webhook/delivery/stranded-deliveries.port';
 import { OutboxRelayStore } from '../../../../src/application/webhook/delivery/outbox-relay-store.port';
-import { PurgeOldDeliveries } from '../../../../src/application/webhook/delivery/purge-old-deliveries.use-case';
+import { DAYS_MADE_AHEAD, RollHistoryDays } from '../../../../src/application/webhook/delivery/roll-history-days.use-case';
 import { RelayOutbox } from '../../../../src/application/webhook/delivery/relay-outbox.use-case';
 import { RetentionSettings } from '../../../../src/application/webhook/delivery/retention-settings.port';
-import { RetentionStore } from '../../../../src/application/webhook/delivery/retention-store.port';
+import { HistoryDays } from '../../../../src/application/webhook/delivery/history-days.port';
 import { SweepDeliveries } from '../../../../src/application/webhook/delivery/sweep-deliveries.use-case';
 import { WebhookSettings } from '../../../../src/application/webhook/delivery/webhook-settings.port';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
@@ -14,7 +14,7 @@ import { RecordingTurns } from '../../../support/fakes/recording-turns';
 // The worker's use cases that write (through their stores and the queue), with fakes of those
 // ports; the stores' SQL is tested against PostgreSQL in test/integration.
 const T0 = new Date('2026-11-22T12:00:00.000Z');
-const job = (n: number): DeliveryJob => ({ deliveryId: `whdlv_${n}`, attempt: 1, delayMs: 0, tenantId: 'tenant_1', endpoint: 'e1' });
+const job = (n: number): DeliveryJob => ({ deliveryId: `whdlv_${n}`, eventId: `evt_${n}`, attempt: 1, delayMs: 0, tenantId: 'tenant_1', endpoint: 'e1' });
 
 class RecordingQueue extends DeliveryQueue {
   readonly enqueued: DeliveryJob[][] = [];
@@ -96,38 +96,42 @@ describe('SweepDeliveries', () => {
   });
 });
 
-describe('PurgeOldDeliveries', () => {
-  it('deletes in batches past the retention until a batch comes back short, deliveries first', async () => {
+describe('RollHistoryDays', () => {
+  const recorder = () => {
     const calls: string[] = [];
-    const left = { deliveries: 250, events: 40 };
-    const store = new (class extends RetentionStore {
-      async purgeDeliveries(before: Date, limit: number) {
-        calls.push(`deliveries before ${before.toISOString()}`);
-        const n = Math.min(limit, left.deliveries);
-        left.deliveries -= n;
-        return n;
+    const days = new (class extends HistoryDays {
+      async makeUntil(until: Date) {
+        calls.push(`make until ${until.toISOString()}`);
+        return ['outbox_events 2026-12-06'];
       }
-      async purgeEvents(_before: Date, limit: number) {
-        calls.push('events');
-        const n = Math.min(limit, left.events);
-        left.events -= n;
-        return n;
+      async dropWebhookDaysBefore(before: Date) {
+        calls.push(`drop webhook days before ${before.toISOString()}`);
+        return { statements: ['DROP TABLE IF EXISTS outbox_events_p20261020'], kept: ['outbox_events_p20261021'] };
+      }
+      async dropSessionDaysBefore(before: Date) {
+        calls.push(`drop session days before ${before.toISOString()}`);
+        return ['DROP TABLE IF EXISTS page_sessions_p20260101'];
       }
     })();
-    const settings = { retentionDays: 30 } as RetentionSettings;
-    expect(await new PurgeOldDeliveries(store, settings, new FixedClock(T0)).execute({ batch: 100, maxBatches: 10 })).toEqual({ deliveries: 250, events: 40 });
-    expect(calls).toEqual([...Array(3).fill('deliveries before 2026-10-23T12:00:00.000Z'), 'events']);
+    return { calls, days };
+  };
+
+  it('makes the days ahead, then drops the webhook days past the retention', async () => {
+    const { calls, days } = recorder();
+    const settings = { retentionDays: 30, sessionRetentionDays: null } as RetentionSettings;
+    expect(await new RollHistoryDays(days, settings, new FixedClock(T0)).execute()).toEqual({
+      made: ['outbox_events 2026-12-06'],
+      statements: ['DROP TABLE IF EXISTS outbox_events_p20261020'],
+      kept: ['outbox_events_p20261021'],
+    });
+    expect(calls).toEqual([`make until ${new Date(T0.getTime() + DAYS_MADE_AHEAD * 86_400_000).toISOString()}`, 'drop webhook days before 2026-10-23T12:00:00.000Z']);
   });
 
-  it('stops after maxBatches and leaves the rest for the next run', async () => {
-    const store = new (class extends RetentionStore {
-      async purgeDeliveries(_before: Date, limit: number) {
-        return limit;
-      }
-      async purgeEvents() {
-        return 0;
-      }
-    })();
-    expect(await new PurgeOldDeliveries(store, { retentionDays: 1 } as RetentionSettings, new FixedClock(T0)).execute({ batch: 10, maxBatches: 3 })).toEqual({ deliveries: 30, events: 0 });
+  it('drops page sessions only when their retention is set', async () => {
+    const { calls, days } = recorder();
+    const settings = { retentionDays: 30, sessionRetentionDays: 365 } as RetentionSettings;
+    const rolled = await new RollHistoryDays(days, settings, new FixedClock(T0)).execute();
+    expect(rolled.statements).toEqual(['DROP TABLE IF EXISTS outbox_events_p20261020', 'DROP TABLE IF EXISTS page_sessions_p20260101']);
+    expect(calls[2]).toBe('drop session days before 2025-11-22T12:00:00.000Z');
   });
 });

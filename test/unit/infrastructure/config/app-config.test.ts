@@ -12,6 +12,7 @@ describe('configuration', () => {
       dnsServers: undefined,
       dnsTimeoutMs: 2000,
       retentionDays: 30,
+      sessionRetentionDays: null,
       subscriptionsPerTenant: 100,
       manualPendingPerTenant: 10000,
       tenantConcurrency: 100,

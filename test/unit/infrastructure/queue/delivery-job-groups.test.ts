@@ -1,15 +1,15 @@
 import { attemptsOf, type DeliveryJob } from '../../../../src/application/webhook/delivery/delivery-job';
 import { deliveryJobId, deliveryQueueName, groupIntoJobs, shardOf } from '../../../../src/infrastructure/queue/bullmq-delivery.queue';
 
-const job = (n: number, over: Partial<DeliveryJob> = {}): DeliveryJob => ({ deliveryId: `whdlv_${n}`, attempt: 1, delayMs: 0, tenantId: 'tenant_a', endpoint: 'e1', ...over });
+const job = (n: number, over: Partial<DeliveryJob> = {}): DeliveryJob => ({ deliveryId: `whdlv_${n}`, eventId: `evt_${n}`, attempt: 1, delayMs: 0, tenantId: 'tenant_a', endpoint: 'e1', ...over });
 
 describe('attempts grouped into queue jobs', () => {
   it('puts attempts due together for one tenant and endpoint up to the limit in a job, in order', () => {
     const jobs = groupIntoJobs([1, 2, 3, 4, 5].map((n) => job(n)), 2);
     expect(jobs.map((j) => j.data)).toEqual([
-      { tenantId: 'tenant_a', endpoint: 'e1', attempts: [{ deliveryId: 'whdlv_1', attempt: 1 }, { deliveryId: 'whdlv_2', attempt: 1 }] },
-      { tenantId: 'tenant_a', endpoint: 'e1', attempts: [{ deliveryId: 'whdlv_3', attempt: 1 }, { deliveryId: 'whdlv_4', attempt: 1 }] },
-      { tenantId: 'tenant_a', endpoint: 'e1', attempts: [{ deliveryId: 'whdlv_5', attempt: 1 }] },
+      { tenantId: 'tenant_a', endpoint: 'e1', attempts: [{ deliveryId: 'whdlv_1', eventId: 'evt_1', attempt: 1 }, { deliveryId: 'whdlv_2', eventId: 'evt_2', attempt: 1 }] },
+      { tenantId: 'tenant_a', endpoint: 'e1', attempts: [{ deliveryId: 'whdlv_3', eventId: 'evt_3', attempt: 1 }, { deliveryId: 'whdlv_4', eventId: 'evt_4', attempt: 1 }] },
+      { tenantId: 'tenant_a', endpoint: 'e1', attempts: [{ deliveryId: 'whdlv_5', eventId: 'evt_5', attempt: 1 }] },
     ]);
   });
 
@@ -33,7 +33,7 @@ describe('attempts grouped into queue jobs', () => {
 
   it('reads the attempts of a job made before groups existed (one attempt at the top level)', () => {
     expect(attemptsOf({ tenantId: 'tenant_a', endpoint: 'e1', deliveryId: 'whdlv_1', attempt: 3 })).toEqual([{ deliveryId: 'whdlv_1', attempt: 3 }]);
-    expect(attemptsOf({ tenantId: 'tenant_a', endpoint: 'e1', attempts: [{ deliveryId: 'whdlv_2', attempt: 1 }] })).toEqual([{ deliveryId: 'whdlv_2', attempt: 1 }]);
+    expect(attemptsOf({ tenantId: 'tenant_a', endpoint: 'e1', attempts: [{ deliveryId: 'whdlv_2', eventId: 'evt_2', attempt: 1 }] })).toEqual([{ deliveryId: 'whdlv_2', eventId: 'evt_2', attempt: 1 }]);
   });
 });
 

@@ -1,0 +1,170 @@
+// `npm run bench:history`: the delivery log and the events API on a 30-day history of 10,000,000
+// attempts (issue 44). A database of its own, migrated by the production build, laid out as a
+// deployment that has run for 30 days (a partition per day, history-tables.ts), filled in SQL
+// with progress; then the API process (dist/main.js) measured through HTTP: the maximum with wrk,
+// then p50/p99 at half of it with the open-loop generator (no coordinated omission).
+//   --attempts N     attempts in the history (default 10,000,000); deliveries are half, events a tenth
+//   --days N         days of history (default 30)
+//   --duration S     seconds of each measurement (default 5)
+//   --json           print one JSON object on the last line of stdout
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { recreateDatabase } from './lib/database.mjs';
+import { runOpenLoop, runWrk, missingTools } from './lib/generators.mjs';
+import { BASE, ROOT, createServices } from './lib/services.mjs';
+
+const require = createRequire(join(ROOT, 'package.json'));
+const args = process.argv.slice(2);
+const flag = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
+const ATTEMPTS = Number(flag('attempts', '10000000'));
+const DAYS = Number(flag('days', '30'));
+const DURATION = Number(flag('duration', '5'));
+const DB_URL = process.env.BENCH_HISTORY_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/landing_api_bench_history';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/13';
+const log = (line) => process.stderr.write(`${line}\n`);
+const TENANTS = 100;
+const SUBSCRIPTIONS_PER_TENANT = 10;
+// Each event goes to 5 of its tenant's 10 subscriptions; each delivery took 2 attempts.
+const FAN_OUT = 5;
+const ATTEMPTS_PER_DELIVERY = 2;
+
+/** A millisecond time as a TypeID suffix's first ten Crockford base32 characters, in SQL (`ms` a bigint column). */
+const TIME_CHARS = Array.from({ length: 10 }, (_, i) => `substr('0123456789abcdefghjkmnpqrstvwxyz', ((ms >> ${45 - 5 * i}) & 31)::int + 1, 1)`).join(' || ');
+
+function cli(argv) {
+  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...argv, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: DB_URL, SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'), LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`cli ${argv[0]} failed: ${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop());
+}
+
+async function main() {
+  const missing = missingTools();
+  if (missing.length > 0) throw new Error(`missing: ${missing.join('; ')}`);
+  const { MikroORM } = require('@mikro-orm/postgresql');
+  const { createOrmConfig } = require(join(ROOT, 'dist/infrastructure/persistence/connection/mikro-orm.config.js'));
+  const { migrate } = require(join(ROOT, 'dist/infrastructure/persistence/migrations/migrate.js'));
+  const history = require(join(ROOT, 'dist/infrastructure/persistence/history/history-tables.js'));
+
+  log(`history: a database of ${DAYS} days, ${ATTEMPTS.toLocaleString('en-US')} attempts (${DB_URL})`);
+  await recreateDatabase(DB_URL);
+  const orm = await MikroORM.init(createOrmConfig(DB_URL, 2));
+  await migrate(orm);
+  await orm.close(true);
+  const sql = new pg.Client({ connectionString: DB_URL });
+  await sql.connect();
+  await sql.query('SET synchronous_commit = off');
+
+  // As after 30 days of running: a day each, and `_before` below them.
+  const today = history.dayStart(Date.now());
+  const first = today - DAYS * history.DAY_MS;
+  for (const table of history.WEBHOOK_HISTORY) {
+    await sql.query(`ALTER TABLE ${table.table} DETACH PARTITION ${table.table}_before`);
+    await sql.query(`DROP TABLE ${table.table}_before`);
+    await sql.query(`CREATE TABLE ${table.table}_before PARTITION OF ${table.table} FOR VALUES FROM (MINVALUE) TO ('${history.boundaryId(table.prefix, first)}')`);
+    for (let day = first; day < today; day += history.DAY_MS) await sql.query(history.createDaySql(table, day));
+  }
+
+  const tenant = { id: cli(['tenant:create', '--name', 'history']).tenantId };
+  const { apiKey } = cli(['api-key:create', '--tenant', tenant.id]);
+  await sql.query(`INSERT INTO tenants (id, name, created_at) SELECT 'tenant_' || lpad(t::text, 26, '0'), 'other ' || t, now() FROM generate_series(2, $1) t`, [TENANTS]);
+  const tenantOf = (t) => `CASE WHEN ${t} = 1 THEN '${tenant.id}' ELSE 'tenant_' || lpad((${t})::text, 26, '0') END`;
+  await sql.query(
+    `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at)
+     SELECT 'whsub_' || lpad((t * 100 + s)::text, 26, '0'), ${tenantOf('t')}, 'https://hooks.example.com/' || t || '/' || s, '{page.version.created}', true, 'x', now(), now()
+     FROM generate_series(1, $1) t, generate_series(1, $2) s`,
+    [TENANTS, SUBSCRIPTIONS_PER_TENANT],
+  );
+
+  const events = Math.round(ATTEMPTS / (FAN_OUT * ATTEMPTS_PER_DELIVERY));
+  const perDay = Math.ceil(events / DAYS);
+  const started = Date.now();
+  for (let d = 0; d < DAYS; d++) {
+    const dayMs = first + d * history.DAY_MS;
+    // The day's events, spread over it, round the tenants; ids in their own time (the rest of the suffix their number).
+    await sql.query(
+      `INSERT INTO outbox_events (id, tenant_id, type, body, created_at, published_at, position)
+       SELECT 'evt_' || ${TIME_CHARS} || lpad(n::text, 16, '0'), ${tenantOf('(n % ' + TENANTS + ') + 1')}, 'page.version.created',
+              '{"type":"page.version.created","data":{"pageId":"pagevar_01jdhistory000000000000000","version":' || n || ',"title":"A landing page version of some length"}}',
+              to_timestamp(ms / 1000.0), to_timestamp(ms / 1000.0), n
+       FROM (SELECT $1::bigint * $2::bigint + i AS n, $3::bigint + (i * 86400000::bigint / $2) AS ms FROM generate_series(0, $2 - 1) i) e`,
+      [d, perDay, dayMs],
+    );
+    await sql.query(
+      `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, finished_at, last_status_code)
+       SELECT 'whdlv_' || substr(e.id, 5, 10) || lpad((e.position * 10 + f)::text, 16, '0'), e.tenant_id,
+              'whsub_' || lpad((((e.position % ${TENANTS}) + 1) * 100 + ((e.position + f) % ${SUBSCRIPTIONS_PER_TENANT}) + 1)::text, 26, '0'),
+              e.id, e.type, CASE WHEN (e.position + f) % 50 = 0 THEN 'failed' ELSE 'delivered' END, ${ATTEMPTS_PER_DELIVERY}, NULL, e.created_at, e.created_at, e.created_at, 200
+       FROM outbox_events e, generate_series(0, ${FAN_OUT - 1}) f WHERE e.id >= $1 AND e.id < $2`,
+      [history.boundaryId('evt', dayMs), history.boundaryId('evt', dayMs + history.DAY_MS)],
+    );
+    await sql.query(
+      `INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, created_at)
+       SELECT 'whatt_' || substr(d.id, 7, 10) || lpad((substr(d.id, 17)::bigint * 10 + k)::text, 16, '0'), d.tenant_id, d.id, d.subscription_id, d.event_id, d.event_type, k,
+              CASE WHEN k = ${ATTEMPTS_PER_DELIVERY} THEN 200 ELSE 503 END, 40, d.created_at
+       FROM webhook_deliveries d, generate_series(1, ${ATTEMPTS_PER_DELIVERY}) k WHERE d.event_id >= $1 AND d.event_id < $2`,
+      [history.boundaryId('evt', dayMs), history.boundaryId('evt', dayMs + history.DAY_MS)],
+    );
+    log(`  day ${d + 1}/${DAYS}: ${((d + 1) * perDay).toLocaleString('en-US')} events, ${((d + 1) * perDay * FAN_OUT * ATTEMPTS_PER_DELIVERY).toLocaleString('en-US')} attempts (${Math.round((Date.now() - started) / 1000)} s)`);
+  }
+  await sql.query(`UPDATE event_feed_counter SET last_position = (SELECT max(position) FROM outbox_events)`);
+  log('  VACUUM ANALYZE…');
+  await sql.query('VACUUM ANALYZE outbox_events, webhook_deliveries, webhook_delivery_attempts');
+  const counts = (await sql.query(`SELECT (SELECT count(*) FROM outbox_events)::bigint AS events, (SELECT count(*) FROM webhook_deliveries)::bigint AS deliveries,
+                                          (SELECT count(*) FROM webhook_delivery_attempts)::bigint AS attempts`)).rows[0];
+  log(`  history: ${Number(counts.events).toLocaleString('en-US')} events, ${Number(counts.deliveries).toLocaleString('en-US')} deliveries, ${Number(counts.attempts).toLocaleString('en-US')} attempts`);
+
+  const services = createServices({ databaseUrl: DB_URL, redisUrl: REDIS_URL, hostChanges: { pin: false }, quick: true }, log);
+  const results = [];
+  try {
+    await services.startService('api', 0, { SERVICE_ROLE: 'api' });
+    const headers = { 'x-api-key': apiKey };
+    const get = async (path) => {
+      const res = await fetch(`${BASE}${path}`, { headers });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return res.json();
+    };
+    const subs = Array.from({ length: SUBSCRIPTIONS_PER_TENANT }, (_, s) => `whsub_${String(100 + s + 1).padStart(26, '0')}`);
+    // Cursors 15 days back: the log's middle, reached by a createdAfter-free walk would take thousands of pages.
+    const middle = history.boundaryId('evt', first + Math.floor(DAYS / 2) * history.DAY_MS);
+    const deepEvents = (await get(`/v0/events?limit=20`)).nextCursor;
+    const scenarios = [
+      { name: 'delivery log, first page (20)', paths: subs.map((s) => `/v0/webhook_subscriptions/${s}/deliveries`) },
+      { name: 'events, first page (20)', paths: ['/v0/events'] },
+      { name: 'events, second page (cursor)', paths: [`/v0/events?cursor=${deepEvents}`] },
+      { name: 'events, type filter', paths: ['/v0/events?type=page.version.created'] },
+      { name: 'events, createdAfter 15 days ago', paths: [`/v0/events?createdAfter=${new Date(first + Math.floor(DAYS / 2) * history.DAY_MS).toISOString()}`] },
+      { name: 'event by id, 15 days old', paths: [`/v0/events/${(await sql.query(`SELECT id FROM outbox_events WHERE tenant_id = $1 AND id >= $2 ORDER BY id LIMIT 1`, [tenant.id, middle])).rows[0].id}`] },
+    ];
+    for (const scenario of scenarios) {
+      for (const path of scenario.paths.slice(0, 1)) await get(path);
+      const spec = { method: 'GET', url: `${BASE}${scenario.paths[0]}`, paths: scenario.paths, headers, duration: DURATION };
+      runWrk({ ...spec, duration: 1 });
+      const max = runWrk(spec);
+      const half = runOpenLoop({ ...spec, overallRate: Math.max(1, Math.round(max.rps / 2)), duration: Math.max(DURATION, 10) });
+      const row = { name: scenario.name, maxRps: Math.round(max.rps), halfRps: Math.round(max.rps / 2), p50Ms: half.p50Ms, p99Ms: half.p99Ms, errors: max.errors + half.errors };
+      results.push(row);
+      log(`  ${row.name}: max ${row.maxRps} req/s; at ${row.halfRps} req/s p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms (${row.errors} errors)`);
+    }
+  } finally {
+    services.killAll();
+    await sql.end();
+  }
+  const out = { at: new Date().toISOString(), days: DAYS, events: Number(counts.events), deliveries: Number(counts.deliveries), attempts: Number(counts.attempts), scenarios: results };
+  writeFileSync(join(ROOT, 'bench', 'results', 'history.json'), `${JSON.stringify(out, null, 2)}\n`);
+  if (args.includes('--json')) process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    log(error.stack ?? String(error));
+    process.exit(1);
+  },
+);

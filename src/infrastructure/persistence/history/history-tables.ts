@@ -1,0 +1,89 @@
+import { decodeSuffix, parseTypeId, typeIdLowerBound } from '../../../domain/shared/type-id';
+
+/**
+ * The history tables, range-partitioned by day on a TypeID column (docs/decisions.md 147).
+ * TypeIDs are UUIDv7: their text sorts by the time they were made (byte order, collation "C"), so
+ * a day is a range of ids. Events, their deliveries and the deliveries' attempts are partitioned by
+ * the event's id: one day of webhook history is three partitions with the same bounds, dropped
+ * together. Sessions are partitioned by their own id.
+ */
+export interface HistoryTable {
+  table: string;
+  /** The partition key: a TypeID column of `prefix`. */
+  key: string;
+  prefix: 'evt' | 'pagesession';
+  /** Storage parameters each partition is made with (partitioned tables hold none themselves). */
+  storage?: string;
+}
+
+export const EVENTS: HistoryTable = { table: 'outbox_events', key: 'id', prefix: 'evt' };
+export const DELIVERIES: HistoryTable = { table: 'webhook_deliveries', key: 'event_id', prefix: 'evt', storage: 'fillfactor = 70' };
+export const ATTEMPTS: HistoryTable = { table: 'webhook_delivery_attempts', key: 'event_id', prefix: 'evt' };
+export const SESSIONS: HistoryTable = { table: 'page_sessions', key: 'id', prefix: 'pagesession' };
+
+/** Webhook history in the order its days are dropped: what refers to an event goes before it. */
+export const WEBHOOK_HISTORY = [ATTEMPTS, DELIVERIES, EVENTS] as const;
+export const HISTORY_TABLES = [EVENTS, DELIVERIES, ATTEMPTS, SESSIONS] as const;
+
+export const DAY_MS = 86_400_000;
+
+/** Days made ahead of the clock, so that writes never wait for the worker that makes them. */
+export const DAYS_AHEAD = 14;
+
+/** The start (UTC midnight) of the day holding `ms`. */
+export function dayStart(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS;
+}
+
+/** The smallest TypeID of `prefix` made at `ms` (its random bits all zero): a day's bound. */
+export function boundaryId(prefix: HistoryTable['prefix'], ms: number): string {
+  return typeIdLowerBound(prefix, ms);
+}
+
+/** The time a TypeID of `prefix` was made at, or null when the text is not one. */
+export function idTime(prefix: HistoryTable['prefix'], id: string): number | null {
+  const parsed = parseTypeId(id);
+  if (!parsed || parsed.prefix !== prefix) return null;
+  const bytes = decodeSuffix(parsed.suffix);
+  if (!bytes) return null;
+  let ms = 0;
+  for (let i = 0; i < 6; i++) ms = ms * 256 + bytes[i];
+  return ms;
+}
+
+/**
+ * Ids past every TypeID (a suffix starts with 0-7): a partition from here up holds ids that are
+ * not TypeIDs at all (rows written by hand), so that no write fails for want of a partition, and
+ * it never holds a day's rows.
+ */
+export function beyondIds(prefix: string): string {
+  return `${prefix}_8`;
+}
+
+/** `outbox_events_p20261128`: the partition of one day. */
+export function dayPartition(table: HistoryTable, dayMs: number): string {
+  return `${table.table}_p${new Date(dayMs).toISOString().slice(0, 10).replace(/-/g, '')}`;
+}
+
+/** The partition that holds what the table held before it was partitioned (and anything older). */
+export const beforePartition = (table: HistoryTable) => `${table.table}_before`;
+export const beyondPartition = (table: HistoryTable) => `${table.table}_beyond`;
+
+/** The DDL that makes one day's partition (or says nothing when it exists). */
+export function createDaySql(table: HistoryTable, dayMs: number): string {
+  return `CREATE TABLE IF NOT EXISTS ${dayPartition(table, dayMs)} PARTITION OF ${table.table}
+    FOR VALUES FROM ('${boundaryId(table.prefix, dayMs)}') TO ('${boundaryId(table.prefix, dayMs + DAY_MS)}')${table.storage ? ` WITH (${table.storage})` : ''}`;
+}
+
+/** A partition's bounds as PostgreSQL prints them (pg_get_expr of relpartbound), as times. */
+export function boundsOf(table: HistoryTable, printed: string): { from: number; to: number } | null {
+  const match = /FROM \((.+)\) TO \((.+)\)/.exec(printed);
+  if (!match) return null;
+  const time = (literal: string, open: number) => {
+    if (literal === 'MINVALUE') return -Infinity;
+    if (literal === 'MAXVALUE') return Infinity;
+    const id = literal.replace(/^'(.*)'$/, '$1');
+    return id === beyondIds(table.prefix) ? Infinity : idTime(table.prefix, id) ?? open;
+  };
+  return { from: time(match[1], -Infinity), to: time(match[2], Infinity) };
+}

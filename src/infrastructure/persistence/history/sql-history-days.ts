@@ -1,0 +1,113 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { HistoryDays } from '../../../application/webhook/delivery/history-days.port';
+import { boundsOf, createDaySql, DAY_MS, dayStart, EVENTS, HISTORY_TABLES, HistoryTable, SESSIONS, WEBHOOK_HISTORY } from './history-tables';
+
+/** Taken while days are made, so that two workers never race on the same CREATE TABLE. */
+const MAKING_DAYS_LOCK = 7_264_011_803_170_002n;
+
+interface Partition {
+  name: string;
+  from: number;
+  to: number;
+  detaching: boolean;
+}
+
+/**
+ * The history's days in PostgreSQL (history-tables.ts). DDL goes as plain statements on the pool
+ * (the simple protocol: no prepared statement per partition name, and DETACH … CONCURRENTLY may
+ * not run in a transaction).
+ *
+ * A day is detached CONCURRENTLY, then dropped: the detach takes no lock that stops reads or
+ * writes of the table (PostgreSQL 14+), where a DROP of a partition would queue every query of the
+ * table behind it while it waits for its lock. A detach cut short leaves the partition pending,
+ * and the next run finishes it (FINALIZE).
+ */
+@Injectable()
+export class SqlHistoryDays extends HistoryDays {
+  constructor(private readonly orm: MikroORM) {
+    super();
+  }
+
+  private async pool(): Promise<Pool> {
+    return (await this.orm.em.getConnection().getNativeClient()) as Pool;
+  }
+
+  async partitions(table: HistoryTable): Promise<Partition[]> {
+    const { rows } = await (await this.pool()).query<{ name: string; bound: string; detaching: boolean }>(
+      `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound, i.inhdetachpending AS detaching
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass($1) ORDER BY c.relname`,
+      [table.table],
+    );
+    return rows.flatMap((row) => {
+      const bounds = boundsOf(table, row.bound);
+      return bounds ? [{ name: row.name, detaching: row.detaching, ...bounds }] : [];
+    });
+  }
+
+  async makeUntil(until: Date): Promise<string[]> {
+    const client = await (await this.pool()).connect();
+    const made: string[] = [];
+    try {
+      await client.query('BEGIN');
+      // Waits at most a moment for the table lock a CREATE … PARTITION OF takes; tried again next run.
+      await client.query(`SET LOCAL lock_timeout = '2s'`);
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MAKING_DAYS_LOCK.toString()]);
+      for (const table of HISTORY_TABLES) {
+        const ends = (await this.partitions(table)).map((p) => p.to).filter(Number.isFinite);
+        if (ends.length === 0) continue;
+        for (let day = Math.max(...ends); day <= dayStart(until.getTime()); day += DAY_MS) {
+          await client.query(createDaySql(table, day));
+          made.push(`${table.table} ${new Date(day).toISOString().slice(0, 10)}`);
+        }
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    return made;
+  }
+
+  async dropWebhookDaysBefore(before: Date): Promise<{ statements: string[]; kept: string[] }> {
+    const statements: string[] = [];
+    const kept: string[] = [];
+    for (const day of await this.expired(EVENTS, before)) {
+      // The three tables' days share their bounds and their names' ending (`_p20261128`, `_before`).
+      const ending = day.name.slice(EVENTS.table.length);
+      const { rows } = await (await this.pool()).query<{ unfinished: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM webhook_deliveries${ending} WHERE status IN ('pending', 'sending', 'waiting')) AS unfinished`,
+      );
+      if (rows[0].unfinished) {
+        kept.push(day.name);
+        continue;
+      }
+      for (const table of WEBHOOK_HISTORY) statements.push(...(await this.drop(table, `${table.table}${ending}`)));
+    }
+    return { statements, kept };
+  }
+
+  async dropSessionDaysBefore(before: Date): Promise<string[]> {
+    const statements: string[] = [];
+    for (const day of await this.expired(SESSIONS, before)) statements.push(...(await this.drop(SESSIONS, day.name)));
+    return statements;
+  }
+
+  private async expired(table: HistoryTable, before: Date): Promise<Partition[]> {
+    return (await this.partitions(table)).filter((p) => Number.isFinite(p.to) && p.to <= before.getTime());
+  }
+
+  private async drop(table: HistoryTable, partition: string): Promise<string[]> {
+    const found = (await this.partitions(table)).find((p) => p.name === partition);
+    const statements = [
+      ...(found ? [`ALTER TABLE ${table.table} DETACH PARTITION ${partition} ${found.detaching ? 'FINALIZE' : 'CONCURRENTLY'}`] : []),
+      `DROP TABLE IF EXISTS ${partition}`,
+    ];
+    const pool = await this.pool();
+    for (const statement of statements) await pool.query(statement);
+    return statements;
+  }
+}
