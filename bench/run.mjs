@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { hostChanges } from './lib/host.mjs';
+import { recordedHistory } from './lib/history-record.mjs';
 import { measureEndpoints } from './lib/measure.mjs';
 import { OptionsError, parseOptions } from './lib/options.mjs';
 import { recordedSoak } from './soak/record.mjs';
@@ -44,7 +45,7 @@ function writeRecorded(result) {
 
 function writeReport(result) {
   writeFileSync(join(ROOT, 'docs', 'performance-latency.svg'), chart(result.latencyCurve));
-  writeFileSync(join(ROOT, 'docs', 'performance.md'), markdown(result, recordedSoak(ROOT)));
+  writeFileSync(join(ROOT, 'docs', 'performance.md'), markdown(result, recordedSoak(ROOT), recordedHistory(ROOT)));
 }
 
 async function main(services, host) {

@@ -17,7 +17,7 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
   await Promise.all(servers.map((server) => server.connect()));
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
-  const counters = async () => ({ redisCalls: (await Promise.all(servers.map(redisCalls))).reduce((a, b) => a + b, 0), transactions: await transactions(db) });
+  const counters = async () => ({ redisCalls: (await Promise.all(servers.map(redisCalls))).reduce((a, b) => a + b, 0), transactions: await transactions(db), walBytes: await walBytes(db) });
   // With pg_stat_statements loaded on the server (optional: shared_preload_libraries), the
   // statements the drain ran.
   const statements = await db
@@ -53,6 +53,7 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
         coresBusy: Math.round((Object.values(byRole).reduce((a, b) => a + b, 0) / seconds) * 100) / 100,
         redisCommandsPerDelivery: Math.round(((after.redisCalls - before.redisCalls) / deliveries) * 100) / 100,
         postgresTransactionsPerDelivery: Math.round(((after.transactions - before.transactions) / deliveries) * 100) / 100,
+        walBytesPerDelivery: Math.round((after.walBytes - before.walBytes) / deliveries),
         // The largest of "other" (kernel threads, the bench's own process), µs per delivery.
         otherLargest: others.slice(0, 4),
         ...(top ? { postgresStatements: top } : {}),
@@ -69,7 +70,7 @@ export function describeCost(cost) {
     .map(([role, us]) => `${role} ${us}`)
     .join(', ');
   const statements = (cost.postgresStatements ?? []).map((s) => `\n      ${String(s.execUsPerDelivery).padStart(4)} µs  ${s.callsPerDelivery} calls  ${s.rowsPerCall} rows/call  ${s.query}`).join('');
-  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}; PostgreSQL transactions/delivery ${cost.postgresTransactionsPerDelivery}${statements}`;
+  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}; PostgreSQL transactions/delivery ${cost.postgresTransactionsPerDelivery}; WAL bytes/delivery ${cost.walBytesPerDelivery}${statements}`;
 }
 
 function roleOf(group, pids) {
@@ -93,6 +94,12 @@ async function topStatements(db, deliveries) {
      ORDER BY total_exec_time DESC LIMIT 8`,
   );
   return rows.map((r) => ({ callsPerDelivery: Math.round((r.calls / deliveries) * 1000) / 1000, execUsPerDelivery: Math.round((r.total_exec_time * 1000) / deliveries), rowsPerCall: Math.round(r.rows / r.calls), query: r.query }));
+}
+
+/** Bytes of WAL the server has written (pg_stat_wal, PostgreSQL 14+): what a replica and the disk take per unit of work. */
+async function walBytes(db) {
+  const { rows } = await db.query('SELECT wal_bytes::bigint AS n FROM pg_stat_wal').catch(() => ({ rows: [{ n: 0 }] }));
+  return Number(rows[0].n);
 }
 
 async function transactions(db) {

@@ -106,8 +106,9 @@ export async function measureEndpoints({ services, host, options, log, scenarios
         redisCpuUs: measured.cpuUsPerDelivery.redis ?? 0,
         redisCommands: measured.redisCommandsPerDelivery,
         postgresTransactions: measured.postgresTransactionsPerDelivery,
+        walBytes: measured.walBytesPerDelivery,
       };
-      log(`  ${s.name.padEnd(34)} API ${requestCosts[s.name].cpuUs} µs, PostgreSQL ${requestCosts[s.name].postgresCpuUs} µs, Redis ${requestCosts[s.name].redisCpuUs} µs; ${requestCosts[s.name].redisCommands} Redis commands, ${requestCosts[s.name].postgresTransactions} PostgreSQL transactions`);
+      log(`  ${s.name.padEnd(34)} API ${requestCosts[s.name].cpuUs} µs, PostgreSQL ${requestCosts[s.name].postgresCpuUs} µs, Redis ${requestCosts[s.name].redisCpuUs} µs; ${requestCosts[s.name].redisCommands} Redis commands, ${requestCosts[s.name].postgresTransactions} PostgreSQL transactions, ${requestCosts[s.name].walBytes} WAL bytes`);
     }
   }
   return { maximum, half, rawPgRatios, latencyCurve: { scenario: list?.name, points: curve }, requestCosts };

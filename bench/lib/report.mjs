@@ -75,12 +75,12 @@ export function placement(machine) {
 /** What one request of each endpoint cost (measure.mjs, a closed-loop run counted apart). */
 function requestCostTable(costs) {
   if (!costs || Object.keys(costs).length === 0) return '';
-  const rows = Object.entries(costs).map(([name, c]) => `| ${name} | ${c.cpuUs} | ${c.postgresCpuUs} | ${c.redisCpuUs} | ${c.postgresTransactions} | ${c.redisCommands} |`);
+  const rows = Object.entries(costs).map(([name, c]) => `| ${name} | ${c.cpuUs} | ${c.postgresCpuUs} | ${c.redisCpuUs} | ${c.postgresTransactions} | ${c.walBytes ?? '—'} | ${c.redisCommands} |`);
   return `
 What one request cost at the maximum (a closed-loop run of its own, counted by bench/lib/drain-cost.mjs: CPU from /proc, PostgreSQL transactions, Redis commands including those inside scripts):
 
-| scenario | API CPU µs | PostgreSQL CPU µs | Redis CPU µs | PostgreSQL transactions | Redis commands |
-|---|---|---|---|---|---|
+| scenario | API CPU µs | PostgreSQL CPU µs | Redis CPU µs | PostgreSQL transactions | WAL bytes | Redis commands |
+|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 `;
 }
@@ -96,12 +96,12 @@ function webhookCosts(w) {
   ];
   const rows = drains.map(
     ([name, rate, c]) =>
-      `| ${name} | ${rate} | ${c.cpuUsPerDeliveryTotal} (${['worker', 'postgres', 'redis', 'receiver', 'other'].map((k) => c.cpuUsPerDelivery[k] ?? 0).join(', ')}) | ${c.coresBusy} | ${c.redisCommandsPerDelivery} | ${c.postgresTransactionsPerDelivery} |`,
+      `| ${name} | ${rate} | ${c.cpuUsPerDeliveryTotal} (${['worker', 'postgres', 'redis', 'receiver', 'other'].map((k) => c.cpuUsPerDelivery[k] ?? 0).join(', ')}) | ${c.coresBusy} | ${c.redisCommandsPerDelivery} | ${c.postgresTransactionsPerDelivery} | ${c.walBytesPerDelivery ?? '—'} |`,
   );
-  return `What one delivery of the drain cost (bench/lib/drain-cost.mjs; CPU from /proc, Redis commands including those inside its scripts, PostgreSQL transactions):
+  return `What one delivery of the drain cost (bench/lib/drain-cost.mjs; CPU from /proc, Redis commands including those inside its scripts, PostgreSQL transactions, WAL bytes from pg_stat_wal):
 
-| drain | deliveries/s | CPU µs per delivery (worker, PostgreSQL, Redis, receiver, other) | cores busy | Redis commands | PostgreSQL transactions |
-|---|---|---|---|---|---|
+| drain | deliveries/s | CPU µs per delivery (worker, PostgreSQL, Redis, receiver, other) | cores busy | Redis commands | PostgreSQL transactions | WAL bytes |
+|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 `;
@@ -141,7 +141,7 @@ export function faultCounts(faults) {
 }
 
 /** docs/performance.md. */
-export function markdown(result, soak = null) {
+export function markdown(result, soak = null, history = null) {
   const m = result.machine;
   const w = result.webhooks;
   const d = m.diskFlush;
@@ -161,7 +161,7 @@ ${rows.join('\n')}
 ${requestCostTable(result.requestCosts)}
 Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.orderedDeliveriesPerSecond !== undefined ? ` (**${w.orderedDeliveriesPerSecond}/s** with \`ordering: "page"\`, ${w.orderedDrain.pages} pages of ${w.orderedDrain.versions} versions each, one delivery per page at a time)` : ''}${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/processes/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).
 
-${webhookCosts(w)}${longPollLine(result.longPoll)}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
+${webhookCosts(w)}${longPollLine(result.longPoll)}${historySection(history)}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
 
 ![latency against load](performance-latency.svg)
 
@@ -170,6 +170,24 @@ Targets, what was changed and why some are missed: [performance-analysis.md](per
 Raw results: \`bench/results/latest.json\` (and a dated copy), in the shape
 \`{ machine, scenarios: [{ name, rps, p50Ms, p99Ms, errors, ratioToBareNest, ratioToRawPg }], webhooks, rssMb }\`.
 ${soakSection(soak)}`;
+}
+
+/** `npm run bench:history` (bench/history.mjs), when it was run: this build beside the one before history was kept by day. */
+function historySection(history) {
+  if (!history) return '';
+  const { current, before } = history;
+  const was = new Map((before?.scenarios ?? []).map((s) => [s.name, s]));
+  const rows = current.scenarios.map((s) => {
+    const b = was.get(s.name);
+    return `| ${s.name} | ${s.maxRps} | ${s.halfRps} | ${s.p50Ms} | **${s.p99Ms}** (${s.p99MsEachRound.join(', ')}) | ${s.errors} |${before ? ` ${b ? `${b.maxRps}; p99 ${b.p99Ms}` : '—'} |` : ''}`;
+  });
+  return `History at ${current.days} days (\`npm run bench:history\`, bench/history.mjs, ${current.at.slice(0, 10)}): ${current.events.toLocaleString('en-US')} events, ${current.deliveries.toLocaleString('en-US')} deliveries and ${current.attempts.toLocaleString('en-US')} attempts, a partition a day, through the API process; maximum with wrk, then latency at half of it with the open-loop generator; medians of ${current.scenarios[0]?.p99MsEachRound.length ?? 1} interleaved rounds, nothing pinned.${before ? ' Beside it, the build before history was kept by day (one table each), on the same data, measured right before.' : ''}
+
+| scenario | max req/s | half load req/s | p50 ms | p99 ms (rounds) | errors |${before ? ' before: max req/s; p99 ms |' : ''}
+|---|---|---|---|---|---|${before ? '---|' : ''}
+${rows.join('\n')}
+
+`;
 }
 
 function round1(n) {

@@ -5,12 +5,13 @@ const ROOT = join(__dirname, '..', '..', '..');
 const load = () => import(join(ROOT, 'bench', 'lib', 'report.mjs'));
 const recorded = () => JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'latest.json'), 'utf8'));
 const recordedSoak = () => JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'soak.json'), 'utf8'));
+const recordedHistory = async () => (await import(join(ROOT, 'bench', 'lib', 'history-record.mjs'))).recordedHistory(ROOT);
 
 describe('bench report', () => {
   it('renders the committed results (the bench’s and the soak’s) into the committed docs/performance.md and chart', async () => {
     const { markdown, chart } = await load();
     const result = recorded();
-    expect(markdown(result, recordedSoak())).toBe(readFileSync(join(ROOT, 'docs', 'performance.md'), 'utf8'));
+    expect(markdown(result, recordedSoak(), await recordedHistory())).toBe(readFileSync(join(ROOT, 'docs', 'performance.md'), 'utf8'));
     expect(chart(result.latencyCurve)).toBe(readFileSync(join(ROOT, 'docs', 'performance-latency.svg'), 'utf8'));
   });
 

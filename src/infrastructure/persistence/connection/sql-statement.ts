@@ -69,6 +69,19 @@ export function sqlParams(): ((value: unknown) => string) & { values: unknown[] 
 }
 
 /**
+ * The rows a page of a list over the history asks for, written into its statement as a constant:
+ * `limit + 1` rounded up to one of a few sizes (toSlice cuts what is past the page). With the
+ * LIMIT a parameter, PostgreSQL's generic plan of a named statement guesses a tenth of the table,
+ * costs more than a plan made for the values, and so every call is planned afresh; on a table kept
+ * by day that planning (every day's indexes) cost 2.4 ms of a 3.1 ms page of events. With a
+ * constant the generic plan is kept (0.7 ms). A few sizes keep the statement texts few.
+ */
+export function pageRows(limit: number): number {
+  return PAGE_ROWS.find((rows) => rows >= limit + 1) ?? limit + 1;
+}
+const PAGE_ROWS = [11, 21, 51, 101];
+
+/**
  * For adapters whose statements need the unit of work's transaction (a row or advisory lock held
  * to the commit, a count and the write it guards): outside one, a lock would end with its own
  * statement and the guard would not hold, so it is a programming error.

@@ -5,6 +5,10 @@ type Run = (sql: string) => Promise<Record<string, unknown>[]>;
 
 export const PARTITIONING_MIGRATION = 'Migration20261128080000_partitioned_history';
 
+/** Whether the history holds no row at all (then its tables are made again, not attached). */
+export const HISTORY_IS_EMPTY_SQL = `SELECT NOT EXISTS (SELECT 1 FROM outbox_events) AND NOT EXISTS (SELECT 1 FROM webhook_deliveries)
+  AND NOT EXISTS (SELECT 1 FROM webhook_delivery_attempts) AND NOT EXISTS (SELECT 1 FROM page_sessions) AS empty`;
+
 /**
  * The first day of daily partitions the online step chose (the bound its checks prove), read back
  * from the events table's check; null when the step did not run (the tables were empty).
@@ -30,10 +34,7 @@ export async function prepareHistoryPartitioning(run: Run, now = Date.now()): Pr
     `SELECT to_regclass('outbox_events') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_partitioned_table WHERE partrelid = to_regclass('outbox_events')) AS ready`,
   );
   if (!ready) return null;
-  const [{ empty }] = await run(
-    `SELECT NOT EXISTS (SELECT 1 FROM outbox_events) AND NOT EXISTS (SELECT 1 FROM webhook_deliveries)
-       AND NOT EXISTS (SELECT 1 FROM webhook_delivery_attempts) AND NOT EXISTS (SELECT 1 FROM page_sessions) AS empty`,
-  );
+  const [{ empty }] = await run(HISTORY_IS_EMPTY_SQL);
   const kept = await historyBoundOf(run);
   if (empty && kept === null) return null;
   const bound = kept ?? dayStart(now) + DAY_MS;

@@ -27,9 +27,6 @@ export const HISTORY_TABLES = [EVENTS, DELIVERIES, ATTEMPTS, SESSIONS] as const;
 
 export const DAY_MS = 86_400_000;
 
-/** Days made ahead of the clock, so that writes never wait for the worker that makes them. */
-export const DAYS_AHEAD = 14;
-
 /** The start (UTC midnight) of the day holding `ms`. */
 export function dayStart(ms: number): number {
   return Math.floor(ms / DAY_MS) * DAY_MS;

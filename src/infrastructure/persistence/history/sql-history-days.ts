@@ -34,7 +34,7 @@ export class SqlHistoryDays extends HistoryDays {
     return (await this.orm.em.getConnection().getNativeClient()) as Pool;
   }
 
-  async partitions(table: HistoryTable): Promise<Partition[]> {
+  private async partitions(table: HistoryTable): Promise<Partition[]> {
     const { rows } = await (await this.pool()).query<{ name: string; bound: string; detaching: boolean }>(
       `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound, i.inhdetachpending AS detaching
        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass($1) ORDER BY c.relname`,

@@ -1,7 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 import { boundSteps, HISTORY_LAYOUT, TableLayout } from '../history/history-layout';
-import { boundaryId, beforePartition, beyondIds, beyondPartition, createDaySql, DAY_MS, DAYS_AHEAD, dayStart } from '../history/history-tables';
-import { historyBoundOf } from '../history/history-bound';
+import { DAYS_MADE_AHEAD } from '../../../application/webhook/delivery/roll-history-days.use-case';
+import { boundaryId, beforePartition, beyondIds, beyondPartition, createDaySql, DAY_MS, dayStart } from '../history/history-tables';
+import { HISTORY_IS_EMPTY_SQL, historyBoundOf } from '../history/history-bound';
 
 /**
  * Time-partitioned history (issue 44, docs/decisions.md 147): outbox_events, webhook_deliveries,
@@ -9,7 +10,7 @@ import { historyBoundOf } from '../history/history-bound';
  * column (history-tables.ts), so that retention drops whole days instead of deleting rows.
  *
  * - An empty table (a fresh start) is made again as a partitioned one, with a partition for
- *   today and the next DAYS_AHEAD days, one below them for anything older (`_before`) and one
+ *   today and the next DAYS_MADE_AHEAD days, one below them for anything older (`_before`) and one
  *   above every TypeID for ids written by hand (`_beyond`).
  * - A table that holds rows becomes the `_before` partition of its new partitioned table, as
  *   Convoy does: nothing is copied. Its bound is proven by a check the online step validated
@@ -24,15 +25,12 @@ export class Migration20261128080000_partitioned_history extends Migration {
     const kept = await historyBoundOf((sql) => this.execute(sql));
     await this.execute('LOCK TABLE outbox_events, webhook_deliveries, webhook_delivery_attempts, page_sessions IN ACCESS EXCLUSIVE MODE');
     // One bound for all: the three webhook tables' days must line up (they are dropped together).
-    const [{ empty }] = await this.execute(
-      `SELECT NOT EXISTS (SELECT 1 FROM outbox_events) AND NOT EXISTS (SELECT 1 FROM webhook_deliveries)
-         AND NOT EXISTS (SELECT 1 FROM webhook_delivery_attempts) AND NOT EXISTS (SELECT 1 FROM page_sessions) AS empty`,
-    );
+    const [{ empty }] = await this.execute(HISTORY_IS_EMPTY_SQL);
     const fresh = Boolean(empty) && kept === null;
     const firstDay = fresh ? today : (kept ?? today + DAY_MS);
     for (const layout of HISTORY_LAYOUT) {
       await this.partition(layout, fresh, firstDay);
-      for (let day = firstDay; day <= today + DAYS_AHEAD * DAY_MS; day += DAY_MS) await this.execute(createDaySql(layout.table, day));
+      for (let day = firstDay; day <= today + DAYS_MADE_AHEAD * DAY_MS; day += DAY_MS) await this.execute(createDaySql(layout.table, day));
     }
   }
 

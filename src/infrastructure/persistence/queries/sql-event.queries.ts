@@ -5,7 +5,7 @@ import { JsonText } from '../../../application/shared/json-text';
 import { ListRequest, ListSlice, mapSlice, toSlice } from '../../../application/shared/pagination';
 import { LoggedEventType } from '../../../domain/events/event-catalogue';
 import { ID_PREFIXES, typeIdLowerBound } from '../../../domain/shared/type-id';
-import { sqlParams, sqlRows } from '../connection/sql-statement';
+import { pageRows, sqlParams, sqlRows } from '../connection/sql-statement';
 
 /**
  * The statement of one page of the log. `createdAfter` bounds the id too: an event's id is a
@@ -25,7 +25,7 @@ export function eventListStatement(tenantId: string, filter: { type?: LoggedEven
     where.push(`created_at > ${p(filter.createdAfter)}`);
   }
   if (page.after) where.push(`id < ${p(page.after)}`);
-  return { text: `SELECT id, body FROM outbox_events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`, values: p.values };
+  return { text: `SELECT id, body FROM outbox_events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${pageRows(page.limit)}`, values: p.values };
 }
 
 /**
@@ -54,7 +54,7 @@ export class SqlEventQueries extends EventQueries {
     if (filter.createdAfter) where.push(`created_at > ${p(filter.createdAfter)}`);
     const rows = await sqlRows<{ position: string; body: string }>(
       this.em,
-      `SELECT position, body FROM outbox_events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${p(limit + 1)}`,
+      `SELECT position, body FROM outbox_events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${pageRows(limit)}`,
       p.values,
     );
     const items = rows.slice(0, limit);

@@ -7,7 +7,7 @@ import type { DeliveryOrdering } from '../../../domain/webhook/delivery-ordering
 import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { DeliveryAttemptView, toDeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { EventType } from '../../../domain/events/event-catalogue';
-import { sqlParams, sqlRows } from '../connection/sql-statement';
+import { pageRows, sqlParams, sqlRows } from '../connection/sql-statement';
 import { HEALTH_COLUMNS, HealthColumns, healthOf } from '../stored/webhook-subscription.row';
 
 @Injectable()
@@ -37,7 +37,7 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
       this.em,
       `SELECT id, delivery_id, event_id, event_type, attempt_number, status_code, duration_ms, error,
          next_attempt_at, created_at, trigger, redelivery_of
-       FROM webhook_delivery_attempts WHERE subscription_id = ${p(subscriptionId)} AND tenant_id = ${p(tenantId)} ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
+       FROM webhook_delivery_attempts WHERE subscription_id = ${p(subscriptionId)} AND tenant_id = ${p(tenantId)} ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${pageRows(page.limit)}`,
       p.values,
     );
     const items = rows.map((r) =>
