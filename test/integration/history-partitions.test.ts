@@ -3,6 +3,7 @@ import { RollHistoryDays } from '../../src/application/webhook/delivery/roll-his
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { SqlHistoryDays } from '../../src/infrastructure/persistence/history/sql-history-days';
 import { boundaryId, DAY_MS, dayStart } from '../../src/infrastructure/persistence/history/history-tables';
+import { CLAIM_ATTEMPTS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
 import { openTestOrm } from '../support/database';
 import { FixedClock } from '../support/fakes/fixed-clock';
 import { isolatedDatabase } from '../support/isolated-database';
@@ -87,6 +88,25 @@ describe('history kept by day (partitions)', () => {
       expect(await partitions('webhook_deliveries')).not.toContain(`webhook_deliveries${todayName}`);
     } finally {
       await orm.close(true);
+    }
+  });
+
+  it('claims a delivery in its own day only: the other days are never read', async () => {
+    const [d0, d1, d2] = [0, 1, 2].map((n) => NOW + n * DAY_MS);
+    await seedEvent(pg, 'd0', d0, 'pending');
+    const eventId = await seedEvent(pg, 'd1', d1, 'pending');
+    await seedEvent(pg, 'd2', d2, 'pending');
+    const day = (ms: number) => `webhook_deliveries_p${new Date(dayStart(ms)).toISOString().slice(0, 10).replace(/-/g, '')}`;
+    await pg.query('BEGIN');
+    try {
+      const now = new Date();
+      const { rows } = await pg.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${CLAIM_ATTEMPTS_SQL}`, [['whdlv_d1'], [1], [now], [new Date(now.getTime() + 30_000)], [eventId]]);
+      const plan = rows.map((r) => r['QUERY PLAN'] as string);
+      const scanOf = (table: string) => plan.find((line) => line.includes('Scan') && line.includes(` on ${table} `)) ?? '';
+      expect(scanOf(day(d1))).toMatch(/actual rows=1 loops=1/);
+      for (const other of [day(d0), day(d2), 'webhook_deliveries_before']) expect(scanOf(other)).toContain('never executed');
+    } finally {
+      await pg.query('ROLLBACK');
     }
   });
 
