@@ -37,7 +37,7 @@ const ATTEMPTS_PER_DELIVERY = 2;
 
 const DAY_MS = 86_400_000;
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
-/** The smallest TypeID of `prefix` made at `ms` (as history-tables.ts boundaryId; here too for a build without it). */
+/** The smallest TypeID of `prefix` made at `ms` (as typeIdLowerBound in src/domain/shared/type-id.ts; here so that a build from before runs it too). */
 function boundaryId(prefix, ms) {
   let out = '';
   for (let i = 0; i < 10; i++) out += CROCKFORD[Math.floor(ms / 2 ** (45 - 5 * i)) % 32];
@@ -162,7 +162,7 @@ async function seed(sql, services, today) {
   for (const table of history?.WEBHOOK_HISTORY ?? []) {
     await sql.query(`ALTER TABLE ${table.table} DETACH PARTITION ${table.table}_before`);
     await sql.query(`DROP TABLE ${table.table}_before`);
-    await sql.query(`CREATE TABLE ${table.table}_before PARTITION OF ${table.table} FOR VALUES FROM (MINVALUE) TO ('${history.boundaryId(table.prefix, first)}')`);
+    await sql.query(`CREATE TABLE ${table.table}_before PARTITION OF ${table.table} FOR VALUES FROM (MINVALUE) TO ('${boundaryId(table.prefix, first)}')`);
     for (let day = first; day < today; day += DAY_MS) await sql.query(history.createDaySql(table, day));
   }
 

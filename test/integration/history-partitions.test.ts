@@ -1,8 +1,8 @@
 import { Client } from 'pg';
 import { RollHistoryDays } from '../../src/application/webhook/delivery/roll-history-days.use-case';
-import { newTypeId } from '../../src/domain/shared/type-id';
+import { newTypeId, typeIdLowerBound } from '../../src/domain/shared/type-id';
 import { SqlHistoryDays } from '../../src/infrastructure/persistence/history/sql-history-days';
-import { boundaryId, DAY_MS, dayStart } from '../../src/infrastructure/persistence/history/history-tables';
+import { DAY_MS, dayStart } from '../../src/infrastructure/persistence/history/history-tables';
 import { CLAIM_ATTEMPTS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
 import { openTestOrm } from '../support/database';
 import { FixedClock } from '../support/fakes/fixed-clock';
@@ -118,7 +118,7 @@ describe('history kept by day (partitions)', () => {
       `INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, created_at)
        SELECT 'whatt_' || lpad(n::text, 26, '0'), 'tenant_days', 'whdlv_' || lpad((n / 10)::text, 26, '0'), 'whsub_days', $1, 'page.version.created', n % 10 + 1, 500, 3, now()
        FROM generate_series(1, 1000000) n`,
-      [boundaryId('evt', eventAt)],
+      [typeIdLowerBound('evt', eventAt)],
     );
     expect((await pg.query(`SELECT count(*)::int AS n FROM webhook_delivery_attempts`)).rows[0].n).toBe(1_000_000);
     const orm = await openTestOrm(db.url);

@@ -152,6 +152,16 @@ export function typeIdLowerBound(prefix: IdPrefix, ms: number): string {
   return `${prefix}_${encodeSuffix(bytes)}`;
 }
 
+/** The time (ms) a TypeID of `prefix` was made at, as its UUIDv7 says; null when `value` is not one. The inverse of typeIdLowerBound. */
+export function typeIdTime(prefix: IdPrefix, value: string): number | null {
+  const parsed = parseTypeId(value);
+  const bytes = parsed && parsed.prefix === prefix ? decodeSuffix(parsed.suffix) : null;
+  if (!bytes) return null;
+  let ms = 0;
+  for (let i = 0; i < 6; i++) ms = ms * 256 + bytes[i];
+  return ms;
+}
+
 /** A UUIDv7's 48-bit time, big-endian, into bytes 0-5 (exact: below 2^53, and `& 0xff` keeps the low bits). */
 function writeMillis(bytes: Uint8Array, ms: number): void {
   for (let i = 0; i < 6; i++) bytes[i] = Math.floor(ms / 2 ** (8 * (5 - i))) & 0xff;

@@ -1,5 +1,6 @@
 import { boundSteps, HISTORY_LAYOUT } from './history-layout';
-import { DAY_MS, dayStart, boundaryId, idTime, EVENTS, SESSIONS, HistoryTable } from './history-tables';
+import { typeIdLowerBound, typeIdTime } from '../../../domain/shared/type-id';
+import { DAY_MS, dayStart, EVENTS } from './history-tables';
 
 type Run = (sql: string) => Promise<Record<string, unknown>[]>;
 
@@ -16,10 +17,8 @@ export const HISTORY_IS_EMPTY_SQL = `SELECT NOT EXISTS (SELECT 1 FROM outbox_eve
 export async function historyBoundOf(run: Run): Promise<number | null> {
   const rows = await run(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'outbox_events_partition_bound'`);
   const literal = rows.length === 0 ? null : /'([^']+)'/.exec(String(rows[0].def))?.[1];
-  return literal ? idTime(EVENTS.prefix, literal) : null;
+  return literal ? typeIdTime(EVENTS.prefix, literal) : null;
 }
-
-const boundFor = (table: HistoryTable, day: number) => boundaryId(table === SESSIONS ? SESSIONS.prefix : EVENTS.prefix, day);
 
 /**
  * The partitioning migration's online step, run outside any transaction before it when the history
@@ -28,22 +27,17 @@ const boundFor = (table: HistoryTable, day: number) => boundaryId(table === SESS
  * bound is tomorrow, so every id made until then is below it. Run again after a failure, it
  * picks up where it stopped (IF NOT EXISTS, the same bound read back).
  */
-export async function prepareHistoryPartitioning(run: Run, now = Date.now()): Promise<{ bound: number; statements: string[] } | null> {
+export async function prepareHistoryPartitioning(run: Run, now = Date.now()): Promise<void> {
   // Before the tables exist (a fresh database), or once they are partitioned, there is nothing to do.
   const [{ ready }] = await run(
     `SELECT to_regclass('outbox_events') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_partitioned_table WHERE partrelid = to_regclass('outbox_events')) AS ready`,
   );
-  if (!ready) return null;
+  if (!ready) return;
   const [{ empty }] = await run(HISTORY_IS_EMPTY_SQL);
   const kept = await historyBoundOf(run);
-  if (empty && kept === null) return null;
+  if (empty && kept === null) return;
   const bound = kept ?? dayStart(now) + DAY_MS;
-  const statements: string[] = [];
   for (const layout of HISTORY_LAYOUT) {
-    for (const step of boundSteps(layout, boundFor(layout.table, bound), true)) {
-      statements.push(step);
-      await run(step);
-    }
+    for (const step of boundSteps(layout, typeIdLowerBound(layout.table.prefix, bound), true)) await run(step);
   }
-  return { bound, statements };
 }

@@ -16,6 +16,8 @@ export interface TableLayout {
   primaryKey: string;
   indexes: string[];
   foreignKeys: string[];
+  /** The old table's keys to other history tables, which a day dropped whole no longer keeps. */
+  droppedForeignKeys?: string[];
 }
 
 export const HISTORY_LAYOUT: TableLayout[] = [
@@ -51,6 +53,7 @@ export const HISTORY_LAYOUT: TableLayout[] = [
     foreignKeys: [
       'ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES webhook_subscriptions (id)',
     ],
+    droppedForeignKeys: ['webhook_deliveries_event_id_fkey'],
   },
   {
     table: ATTEMPTS,
@@ -60,6 +63,7 @@ export const HISTORY_LAYOUT: TableLayout[] = [
       'CREATE INDEX webhook_delivery_attempts_subscription_idx ON webhook_delivery_attempts (subscription_id, id DESC)',
     ],
     foreignKeys: [],
+    droppedForeignKeys: ['webhook_delivery_attempts_delivery_id_fkey'],
   },
   {
     table: SESSIONS,

@@ -1,4 +1,4 @@
-import { decodeSuffix, parseTypeId, typeIdLowerBound } from '../../../domain/shared/type-id';
+import { typeIdLowerBound, typeIdTime } from '../../../domain/shared/type-id';
 
 /**
  * The history tables, range-partitioned by day on a TypeID column (docs/decisions.md 147).
@@ -32,22 +32,6 @@ export function dayStart(ms: number): number {
   return Math.floor(ms / DAY_MS) * DAY_MS;
 }
 
-/** The smallest TypeID of `prefix` made at `ms` (its random bits all zero): a day's bound. */
-export function boundaryId(prefix: HistoryTable['prefix'], ms: number): string {
-  return typeIdLowerBound(prefix, ms);
-}
-
-/** The time a TypeID of `prefix` was made at, or null when the text is not one. */
-export function idTime(prefix: HistoryTable['prefix'], id: string): number | null {
-  const parsed = parseTypeId(id);
-  if (!parsed || parsed.prefix !== prefix) return null;
-  const bytes = decodeSuffix(parsed.suffix);
-  if (!bytes) return null;
-  let ms = 0;
-  for (let i = 0; i < 6; i++) ms = ms * 256 + bytes[i];
-  return ms;
-}
-
 /**
  * Ids past every TypeID (a suffix starts with 0-7): a partition from here up holds ids that are
  * not TypeIDs at all (rows written by hand), so that no write fails for want of a partition, and
@@ -57,7 +41,7 @@ export function beyondIds(prefix: string): string {
   return `${prefix}_8`;
 }
 
-/** `outbox_events_p20261128`: the partition of one day. */
+/** `outbox_events_p20261128`: the partition of one day, from the smallest id of that day (typeIdLowerBound) to the next day's. */
 export function dayPartition(table: HistoryTable, dayMs: number): string {
   return `${table.table}_p${new Date(dayMs).toISOString().slice(0, 10).replace(/-/g, '')}`;
 }
@@ -69,7 +53,7 @@ export const beyondPartition = (table: HistoryTable) => `${table.table}_beyond`;
 /** The DDL that makes one day's partition (or says nothing when it exists). */
 export function createDaySql(table: HistoryTable, dayMs: number): string {
   return `CREATE TABLE IF NOT EXISTS ${dayPartition(table, dayMs)} PARTITION OF ${table.table}
-    FOR VALUES FROM ('${boundaryId(table.prefix, dayMs)}') TO ('${boundaryId(table.prefix, dayMs + DAY_MS)}')${table.storage ? ` WITH (${table.storage})` : ''}`;
+    FOR VALUES FROM ('${typeIdLowerBound(table.prefix, dayMs)}') TO ('${typeIdLowerBound(table.prefix, dayMs + DAY_MS)}')${table.storage ? ` WITH (${table.storage})` : ''}`;
 }
 
 /** A partition's bounds as PostgreSQL prints them (pg_get_expr of relpartbound), as times. */
@@ -80,7 +64,7 @@ export function boundsOf(table: HistoryTable, printed: string): { from: number; 
     if (literal === 'MINVALUE') return -Infinity;
     if (literal === 'MAXVALUE') return Infinity;
     const id = literal.replace(/^'(.*)'$/, '$1');
-    return id === beyondIds(table.prefix) ? Infinity : idTime(table.prefix, id) ?? open;
+    return id === beyondIds(table.prefix) ? Infinity : typeIdTime(table.prefix, id) ?? open;
   };
   return { from: time(match[1], -Infinity), to: time(match[2], Infinity) };
 }

@@ -1,7 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 import { boundSteps, HISTORY_LAYOUT, TableLayout } from '../history/history-layout';
 import { DAYS_MADE_AHEAD } from '../../../application/webhook/delivery/roll-history-days.use-case';
-import { boundaryId, beforePartition, beyondIds, beyondPartition, createDaySql, DAY_MS, dayStart } from '../history/history-tables';
+import { typeIdLowerBound } from '../../../domain/shared/type-id';
+import { beforePartition, beyondIds, beyondPartition, createDaySql, DAY_MS, dayStart } from '../history/history-tables';
 import { HISTORY_IS_EMPTY_SQL, historyBoundOf } from '../history/history-bound';
 
 /**
@@ -36,7 +37,7 @@ export class Migration20261128080000_partitioned_history extends Migration {
 
   private async partition(layout: TableLayout, empty: boolean, firstDay: number): Promise<void> {
     const { table, key, prefix, storage } = layout.table;
-    const bound = boundaryId(prefix, firstDay);
+    const bound = typeIdLowerBound(prefix, firstDay);
     const before = beforePartition(layout.table);
     if (empty) {
       await this.execute(`CREATE TABLE ${table}_partitioned (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS) PARTITION BY RANGE (${key})`);
@@ -47,8 +48,7 @@ export class Migration20261128080000_partitioned_history extends Migration {
     } else {
       // What the online step built (or, when it did not run, built here under this lock).
       for (const step of boundSteps(layout, bound, false)) await this.execute(step);
-      await this.execute(`ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS webhook_deliveries_event_id_fkey`);
-      await this.execute(`ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS webhook_delivery_attempts_delivery_id_fkey`);
+      for (const foreignKey of layout.droppedForeignKeys ?? []) await this.execute(`ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS ${foreignKey}`);
       if (layout.primaryKey !== 'id') {
         await this.execute(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_id_event_key UNIQUE USING INDEX ${table}_id_event_key`);
       }
