@@ -28,8 +28,9 @@ export async function runService(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase(config, logger);
   const role = config.serviceRole;
+  // A worker alone plans its statements per call (PlanKeeping); the API keeps its plans.
+  const database = await openDatabase(config, logger, { migrate: config.migrateOnStart, statementTimeoutMs: config.databaseStatementTimeoutMs, plans: role === 'worker' ? 'per-call' : 'kept' });
   const metrics = new PrometheusMetrics();
   registerOutboxGauges(metrics, database.orm);
   const api: RunningApi | undefined = role !== 'worker' ? await startApi({ config, database, logger, metrics }) : undefined;
@@ -37,7 +38,7 @@ export async function runService(): Promise<void> {
   if (role !== 'api') {
     // In one process the worker gets a connection pool of its own: a burst of deliveries must
     // never make API requests wait for a connection.
-    const workerOrm = role === 'all' ? await MikroORM.init(createOrmConfig(database.location.url, config.databasePoolMax, config.databaseStatementTimeoutMs)) : database.orm;
+    const workerOrm = role === 'all' ? await MikroORM.init(createOrmConfig(database.location.url, config.databasePoolMax, config.databaseStatementTimeoutMs, 'per-call')) : database.orm;
     worker = await startWebhookWorker({ config, orm: workerOrm, databaseUrl: database.location.url, logger, metrics });
   }
   const metricsServer = config.metrics.enabled ? await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port) : undefined;

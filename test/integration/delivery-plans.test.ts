@@ -3,14 +3,14 @@ import { CLAIM_ATTEMPTS_SQL, RECORD_ATTEMPTS_SQL } from '../../src/infrastructur
 import { PASS_TURNS_SQL, TURN_STATES_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
 import { isolatedDatabase } from '../support/isolated-database';
 
-// The worker's claim and record are named statements: after a few runs PostgreSQL plans them once
-// for any parameters (a generic plan), from the statistics of the last ANALYZE. A backlog arrives
+// The worker's claim and record are named statements, planned at every call with their values
+// (PlanKeeping, mikro-orm.config.ts), from the statistics of the last ANALYZE. A backlog arrives
 // faster than autovacuum analyses: the statistics still say that nothing is pending when 10,000
 // deliveries are. The plans must then still go to each delivery by its primary key. (The claim
 // written with `status IN ('pending', 'sending')` read every pending row through the
 // unfinished-deliveries index instead: 2–5 ms a statement in the benchmark's drain.) The rows are
-// in one day of the partitioned history (`_before`: their ids are older than the days made); the
-// other days are empty, and a scan of an empty day reads nothing.
+// in one day of the partitioned history (`_before`: their ids are older than the days made), and
+// only that day is planned: the statements name their events' ids.
 describe('the claim and record plans with a backlog the statistics do not know of', () => {
   let db: { url: string; drop: () => Promise<void> };
   let pg: Client;
@@ -42,7 +42,8 @@ describe('the claim and record plans with a backlog the statistics do not know o
                     WHERE id <= 'whdlv_' || lpad('2000', 26, '0')`);
     await pg.query(`UPDATE webhook_deliveries SET status = 'pending', attempt_count = 0, finished_at = NULL WHERE id > 'whdlv_' || lpad('10000', 26, '0')`);
     for (let e = 15_001; e <= 15_020; e++) ids.push(`whdlv_${String(e).padStart(26, '0')}`);
-    await pg.query(`SET plan_cache_mode = force_generic_plan`);
+    // As the worker plans its statements: at every call, with its values (PlanKeeping).
+    await pg.query(`SET plan_cache_mode = force_custom_plan`);
   }, 60_000);
   afterAll(async () => {
     await pg.end();
@@ -54,7 +55,7 @@ describe('the claim and record plans with a backlog the statistics do not know o
     (await pg.query(`SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass`, [index])).rows.map((r) => r.relname as string);
   const usesOneOf = (plan: string, names: string[]) => names.some((name) => plan.includes(`using ${name} on`) || plan.includes(`on ${name} `));
 
-  const genericPlan = async (name: string, sql: string, types: string[], values: unknown[]) => {
+  const planOf = async (name: string, sql: string, types: string[], values: unknown[]) => {
     await pg.query(`PREPARE ${name} (${types.join(', ')}) AS ${sql}`);
     // EXPLAIN EXECUTE takes no bound parameters: the values go in as typed literals.
     const literal = (value: unknown): string => (value === null ? 'NULL' : value instanceof Date ? pg.escapeLiteral(value.toISOString()) : pg.escapeLiteral(String(value)));
@@ -65,7 +66,7 @@ describe('the claim and record plans with a backlog the statistics do not know o
 
   it('claims through the primary key', async () => {
     const now = new Date();
-    const plan = await genericPlan(
+    const plan = await planOf(
       'claim_plan',
       CLAIM_ATTEMPTS_SQL,
       ['text[]', 'int[]', 'timestamptz[]', 'timestamptz[]', 'text[]'],
@@ -76,12 +77,14 @@ describe('the claim and record plans with a backlog the statistics do not know o
     expect(usesOneOf(plan, await copies('webhook_deliveries_pkey'))).toBe(true);
     expect(usesOneOf(plan, await copies('webhook_deliveries_unfinished_idx'))).toBe(false);
     expect(plan).not.toMatch(/Seq Scan on webhook_deliveries_before/);
+    // Planned for the deliveries' own day only (all in `_before` here): no other day is planned or locked.
+    expect(plan).not.toMatch(/webhook_deliveries_p\d{8}|outbox_events_p\d{8}/);
   });
 
   it('records through the primary key', async () => {
     const now = new Date();
     const column = <T>(value: T) => ids.map(() => value);
-    const plan = await genericPlan(
+    const plan = await planOf(
       'record_plan',
       RECORD_ATTEMPTS_SQL,
       ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'int[]', 'text[]', 'timestamptz[]', 'timestamptz[]', 'text[]', 'timestamptz[]', 'text[]', 'text[]'],
@@ -94,6 +97,7 @@ describe('the claim and record plans with a backlog the statistics do not know o
     expect(usesOneOf(plan, await copies('webhook_deliveries_pkey'))).toBe(true);
     expect(usesOneOf(plan, await copies('webhook_deliveries_unfinished_idx'))).toBe(false);
     expect(plan).not.toMatch(/Seq Scan on webhook_deliveries_before/);
+    expect(plan).not.toMatch(/webhook_deliveries_p\d{8}/);
   });
 
   it('passes turns and reads their states page by page, never the whole index of ordered deliveries', async () => {

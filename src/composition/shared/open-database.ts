@@ -4,7 +4,7 @@ import { AppConfig } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { DatabaseLocation, locateDatabase } from '../../infrastructure/persistence/connection/database-location';
 import { migrateLocked } from '../../infrastructure/persistence/migrations/migrate';
-import { createOrmConfig } from '../../infrastructure/persistence/connection/mikro-orm.config';
+import { createOrmConfig, PlanKeeping } from '../../infrastructure/persistence/connection/mikro-orm.config';
 
 export interface Database {
   orm: MikroORM;
@@ -20,7 +20,7 @@ export interface Database {
 export async function openDatabase(
   config: AppConfig,
   logger: Logger,
-  options: { migrate: boolean; statementTimeoutMs?: number } = { migrate: config.migrateOnStart, statementTimeoutMs: config.databaseStatementTimeoutMs },
+  options: { migrate: boolean; statementTimeoutMs?: number; plans?: PlanKeeping } = { migrate: config.migrateOnStart, statementTimeoutMs: config.databaseStatementTimeoutMs },
 ): Promise<Database> {
   const location = await locateDatabase({ configuredUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   let applied: string[] = [];
@@ -39,7 +39,7 @@ export async function openDatabase(
       await migrator.close(true);
     }
   }
-  const orm = await MikroORM.init(createOrmConfig(location.url, config.databasePoolMax, options.statementTimeoutMs));
+  const orm = await MikroORM.init(createOrmConfig(location.url, config.databasePoolMax, options.statementTimeoutMs, options.plans));
   return {
     orm,
     location,

@@ -7,11 +7,28 @@ import { releaseDeadCheckouts } from './pool-guard';
 // ORM maps no entity. It brings the pool, the entity manager's transactions and the migrator.
 
 /**
+ * How a pool's named statements are planned (PostgreSQL's plan_cache_mode).
+ * - `kept` (the API, the CLI): planned once per connection for any parameters. Left to choose,
+ *   PostgreSQL planned a list over the history kept by day afresh at every call whenever a range
+ *   parameter (a cursor, `createdAfter`) made the kept plan look dearer, and planning a table of
+ *   47 daily partitions cost 3.6 ms of a 4.2 ms page of events (0.57 ms kept). The lists are
+ *   written for plans that do not depend on their values, and the days a parameter rules out are
+ *   still skipped as each statement starts.
+ * - `per-call` (the worker): planned at every call with its values. The worker's hot statements
+ *   name their events' ids (`event_id = ANY(…)`), so PostgreSQL plans only their days (mostly
+ *   one: 0.3 ms) and locks only those. A plan kept from when today's day was empty read that day
+ *   by a sequential scan for as long as the plan lived: each record of a drain read the whole
+ *   day, 6–8 ms a statement, until a vacuum's statistics made PostgreSQL plan again
+ *   (docs/decisions.md 147).
+ */
+export type PlanKeeping = 'kept' | 'per-call';
+
+/**
  * `statementTimeoutMs` bounds every statement on the pool's connections (PostgreSQL's
  * statement_timeout): the API's and worker's pools have it, so no request or attempt can hang on
  * the database past it; migrations and the operator CLI run without one.
  */
-export function createOrmConfig(databaseUrl: string, poolMax: number, statementTimeoutMs?: number) {
+export function createOrmConfig(databaseUrl: string, poolMax: number, statementTimeoutMs?: number, plans: PlanKeeping = 'kept') {
   return defineConfig({
     driver: PostgreSqlDriver,
     clientUrl: databaseUrl,
@@ -27,16 +44,11 @@ export function createOrmConfig(databaseUrl: string, poolMax: number, statementT
     // instead of when the statement ends (client_connection_check_interval, PostgreSQL 14+). A
     // peer that vanished without closing (a silent partition) is found by TCP keepalives within
     // about 25 s instead of the system's two hours.
-    // Named statements keep one plan for any parameters (plan_cache_mode): left to choose, PostgreSQL
-    // planned a list over the history kept by day afresh at every call whenever a range parameter
-    // (a cursor, `createdAfter`) made the kept plan look dearer, and planning a table of 47 daily
-    // partitions cost 3.6 ms of a 4.2 ms page of events (0.57 ms kept). The statements are written
-    // for plans that do not depend on their values (test/integration/delivery-plans.test.ts), and
-    // the days a parameter rules out are still skipped as each statement starts.
+    // Plans kept or made per call: PlanKeeping above.
     driverOptions: {
       connectionTimeoutMillis: 5000,
       options:
-        '-c client_connection_check_interval=1000 -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c plan_cache_mode=force_generic_plan',
+        `-c client_connection_check_interval=1000 -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c plan_cache_mode=${plans === 'kept' ? 'force_generic_plan' : 'force_custom_plan'}`,
       keepAlive: true,
       ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
       onPoolCreated: releaseDeadCheckouts,

@@ -77,6 +77,10 @@ export interface ClaimRow {
  * the disk flushes a delivery waits for; the drain was waiting on them (IO:WALSync,
  * LWLock:WALWrite in pg_stat_activity).
  *
+ * `event_id = ANY($5)` repeats the join for the planner: the worker plans each call with its
+ * values (PlanKeeping, mikro-orm.config.ts), and with the events' ids in hand PostgreSQL plans and
+ * locks only their days, mostly one, instead of all of them.
+ *
  * A held delivery (no next attempt time: parked with its subscription, SqlHeldDeliveries) is not
  * taken: a job left for it finds nothing, and only the worker's wake-up moves it.
  *
@@ -92,19 +96,19 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
        claimed AS (
          UPDATE webhook_deliveries d SET status = 'pending', locked_until = r.locked_until, updated_at = r.now
          FROM r
-         WHERE d.id = r.id AND d.event_id = r.event_id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND d.next_attempt_at IS NOT NULL AND (d.locked_until IS NULL OR d.locked_until < r.now)
+         WHERE d.event_id = ANY($5::text[]) AND d.id = r.id AND d.event_id = r.event_id AND d.attempt_count = r.attempt_count AND d.status NOT IN ('delivered', 'failed', 'cancelled') AND d.next_attempt_at IS NOT NULL AND (d.locked_until IS NULL OR d.locked_until < r.now)
          RETURNING d.id, d.attempt_count, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.manual_id IS NOT NULL AS manual, d.redelivery_of, d.paced_slot_at, d.order_key)
        SELECT c.id, c.attempt_count, c.tenant_id, c.subscription_id, c.event_id, c.event_type, c.manual, c.redelivery_of, s.url, s.active,
               s.deleted_at IS NOT NULL AS deleted, s.events, s.signing_secret_encrypted AS secret, s.previous_signing_secrets AS previous_secrets, o.body, o.traceparent, o.tracestate,
               s.rate_limit_per_second, s.send_not_before, c.paced_slot_at, s.consecutive_failures = 0 AND s.disabled_reason IS NULL AS healthy,
               s.disabled_reason, s.breaker_probe_at, (c.id = s.breaker_probe_delivery_id) IS TRUE AS probe, c.order_key
-       FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id`;
+       FROM claimed c CROSS JOIN lease JOIN webhook_subscriptions s ON s.id = c.subscription_id JOIN outbox_events o ON o.id = c.event_id AND o.id = ANY($5::text[])`;
 
 /**
  * Writes a group of attempts: each one's log row (once per attempt number) and its delivery's next
  * state, only if the delivery is still at the attempt before and unfinished (a first attempt sent
- * without a claim holds no lease: one a claim ended meanwhile stays ended). `d.id = ANY($3)` keeps the update on
- * the primary key however stale the statistics (see the claim). It commits without waiting for
+ * without a claim holds no lease: one a claim ended meanwhile stays ended). `event_id = ANY($5)`
+ * lets it be planned for the events' days only (see the claim). It commits without waiting for
  * the disk, as the claim does (decisions.md 130): lost in a crash of PostgreSQL, a record leaves
  * its delivery pending, and the delivery is sent again (at least once, never lost); a connection
  * cut still fails the statement before anything is taken as written.
@@ -123,4 +127,4 @@ export const RECORD_ATTEMPTS_SQL = `WITH unflushed AS (SELECT set_config('synchr
          ON CONFLICT (delivery_id, attempt_number, event_id) DO NOTHING)
        UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
-       FROM r CROSS JOIN unflushed WHERE d.id = r.delivery_id AND d.event_id = r.event_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;
+       FROM r CROSS JOIN unflushed WHERE d.event_id = ANY($5::text[]) AND d.id = r.delivery_id AND d.event_id = r.event_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;
