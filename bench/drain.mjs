@@ -5,7 +5,7 @@
 // runs minutes apart differ by more than the change being judged.
 //   --before DIR     the other build (required)
 //   --backlog N      events per drain (default 20,000)
-//   --rounds N       rounds; each drains once per build (default 4)
+//   --rounds N       rounds; each drains once per build (default 5: an odd count, a true median)
 //   --past-days N    a build that keeps history by day gets N days before today, as a deployment
 //                    that has run that long (default 30: 47 days in all with the 14 made ahead)
 //   --json           print one JSON object on the last line of stdout
@@ -28,7 +28,7 @@ const args = process.argv.slice(2);
 const flag = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
 const BEFORE = flag('before', undefined);
 const BACKLOG = Number(flag('backlog', '20000'));
-const ROUNDS = Number(flag('rounds', '4'));
+const ROUNDS = Number(flag('rounds', '5'));
 const PAST_DAYS = Number(flag('past-days', '30'));
 const log = (line) => process.stderr.write(`${line}\n`);
 const KEY = Buffer.alloc(32, 42).toString('base64');
