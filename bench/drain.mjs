@@ -21,6 +21,7 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { recreateDatabase } from './lib/database.mjs';
 import { describeCost, startDrainCost } from './lib/drain-cost.mjs';
+import { layOutPastDays } from './lib/past-days.mjs';
 import { ROOT, SERVICE_FLAGS } from './lib/services.mjs';
 import { median } from './lib/stats.mjs';
 
@@ -78,7 +79,7 @@ async function prepare(name, root, receiverPort) {
   const seeded = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'seed:bulk', '--tenants', '1', '--brands', '10', '--page-groups', '2', '--sessions', '100', '--hot-group-share', '1', '--json'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
   if (seeded.status !== 0) throw new Error(`seed of ${name} failed: ${seeded.stderr}`);
   const { apiKey, pageGroupId } = JSON.parse(seeded.stdout.trim().split('\n').pop()).sample;
-  const days = await layOutPastDays(root, databaseUrl);
+  const days = await pastDaysOf(root, databaseUrl);
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
   const build = { name, root, env, databaseUrl, headers, days, pages: `http://127.0.0.1:${API_PORT}/v0/page_groups/${pageGroupId}/pages`, drains: [] };
   const subscription = await withApi(build, async (base) =>
@@ -89,27 +90,17 @@ async function prepare(name, root, receiverPort) {
 }
 
 /**
- * A fresh database of a build that keeps history by day holds days from today on; the drain then
- * runs beside PAST_DAYS days before it, as in a deployment (each statement's plan spans them all).
- * `_before` is empty here: it is made again below the first day. Answers the days in all.
+ * A build that keeps history by day drains beside PAST_DAYS days before today, as in a deployment
+ * (each statement's plan spans them all). Answers the days in all (0: history not kept by day).
  */
-async function layOutPastDays(root, databaseUrl) {
+async function pastDaysOf(root, databaseUrl) {
   const file = join(root, 'dist/infrastructure/persistence/history/history-tables.js');
   if (!existsSync(file)) return 0;
   const history = createRequire(join(root, 'package.json'))(file);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const today = history.dayStart(Date.now());
-    const first = today - PAST_DAYS * history.DAY_MS;
-    for (const table of history.WEBHOOK_HISTORY) {
-      const before = history.beforePartition(table);
-      await client.query(`ALTER TABLE ${table.table} DETACH PARTITION ${before}`);
-      await client.query(`DROP TABLE ${before}`);
-      for (let day = first; day < today; day += history.DAY_MS) await client.query(history.createDaySql(table, day));
-      const firstDay = /FROM \('([^']+)'\)/.exec(history.createDaySql(table, first))[1];
-      await client.query(`CREATE TABLE ${before} PARTITION OF ${table.table} FOR VALUES FROM (MINVALUE) TO ('${firstDay}')`);
-    }
+    await layOutPastDays(client, history, PAST_DAYS);
     const { rows } = await client.query(`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'webhook_deliveries'::regclass`);
     return rows[0].n;
   } finally {

@@ -15,6 +15,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { recreateDatabase } from './lib/database.mjs';
+import { layOutPastDays } from './lib/past-days.mjs';
 import { runOpenLoop, runWrk, missingTools } from './lib/generators.mjs';
 import { BASE, ROOT, createServices } from './lib/services.mjs';
 import { median } from './lib/stats.mjs';
@@ -159,12 +160,7 @@ async function seed(sql, services, today) {
 
   // As after 30 days of running: a day each, and `_before` below them.
   const first = today - DAYS * DAY_MS;
-  for (const table of history?.WEBHOOK_HISTORY ?? []) {
-    await sql.query(`ALTER TABLE ${table.table} DETACH PARTITION ${table.table}_before`);
-    await sql.query(`DROP TABLE ${table.table}_before`);
-    await sql.query(`CREATE TABLE ${table.table}_before PARTITION OF ${table.table} FOR VALUES FROM (MINVALUE) TO ('${boundaryId(table.prefix, first)}')`);
-    for (let day = first; day < today; day += DAY_MS) await sql.query(history.createDaySql(table, day));
-  }
+  if (history) await layOutPastDays(sql, history, DAYS, today);
 
   const tenant = { id: cli(['tenant:create', '--name', 'history']).tenantId };
   const { apiKey } = cli(['api-key:create', '--tenant', tenant.id]);
