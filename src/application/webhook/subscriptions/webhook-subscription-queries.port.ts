@@ -5,6 +5,6 @@ import { DeliveryAttemptView } from './delivery-attempt.view';
 export abstract class WebhookSubscriptionQueries {
   /** The tenant's live subscriptions, newest first. */
   abstract list(tenantId: string, page: ListRequest): Promise<ListSlice<WebhookSubscriptionView>>;
-  /** Attempts of the subscription's deliveries, newest first. */
-  abstract attempts(tenantId: string, subscriptionId: string, page: ListRequest): Promise<ListSlice<DeliveryAttemptView>>;
+  /** Attempts of the subscription's deliveries made by `now`, newest first. */
+  abstract attempts(tenantId: string, subscriptionId: string, page: ListRequest, now: Date): Promise<ListSlice<DeliveryAttemptView>>;
 }

@@ -27,6 +27,22 @@ export const HISTORY_TABLES = [EVENTS, DELIVERIES, ATTEMPTS, SESSIONS] as const;
 
 export const DAY_MS = 86_400_000;
 
+/**
+ * How far the clock of the process that made an event may run ahead of the clock of the process
+ * that reads it. NTP keeps a fleet's clocks within milliseconds; an hour is a bound that holds
+ * even for a host whose clock was badly set, and costs at most the next day's partition.
+ */
+export const CLOCK_SKEW_MS = 3_600_000;
+
+/**
+ * An upper bound on the ids of events that were made by `ms` (on any process's clock, within
+ * CLOCK_SKEW_MS): `event_id < eventIdCeiling(ms)` holds for every such event, and prunes the
+ * days after it, the 14 made ahead included.
+ */
+export function eventIdCeiling(ms: number): string {
+  return typeIdLowerBound('evt', ms + CLOCK_SKEW_MS);
+}
+
 /** The start (UTC midnight) of the day holding `ms`. */
 export function dayStart(ms: number): number {
   return Math.floor(ms / DAY_MS) * DAY_MS;

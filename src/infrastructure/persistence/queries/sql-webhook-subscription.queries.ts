@@ -7,8 +7,31 @@ import type { DeliveryOrdering } from '../../../domain/webhook/delivery-ordering
 import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { DeliveryAttemptView, toDeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { EventType } from '../../../domain/events/event-catalogue';
+import { ID_PREFIXES, typeIdTime } from '../../../domain/shared/type-id';
 import { pageRows, sqlParams, sqlRows } from '../connection/sql-statement';
+import { eventIdCeiling } from '../history/history-tables';
 import { HEALTH_COLUMNS, HealthColumns, healthOf } from '../stored/webhook-subscription.row';
+
+/**
+ * The statement of one page of a subscription's delivery log, newest attempt first. Attempts are
+ * kept in their event's day (decisions.md 147), and an attempt is made after its event: every
+ * attempt before the cursor (or made by now, on the first page) belongs to an event made before
+ * it, so `event_id` below that bound prunes the days after it: the days made ahead always, and on
+ * a page deep in the log every day after the page. The days before it are each read from the top
+ * of their (subscription_id, id) index, a page at most (a redelivery of an old event is recorded
+ * in the old event's day, so any retained day may hold the newest attempt).
+ */
+export function deliveryLogStatement(tenantId: string, subscriptionId: string, page: ListRequest, now: Date): { text: string; values: unknown[] } {
+  const p = sqlParams();
+  const madeBy = (page.after ? typeIdTime(ID_PREFIXES.deliveryAttempt, page.after) : null) ?? now.getTime();
+  const where = [`subscription_id = ${p(subscriptionId)}`, `tenant_id = ${p(tenantId)}`, `event_id < ${p(eventIdCeiling(madeBy))}`];
+  if (page.after) where.push(`id < ${p(page.after)}`);
+  return {
+    text: `SELECT id, delivery_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at, trigger, redelivery_of
+       FROM webhook_delivery_attempts WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${pageRows(page.limit)}`,
+    values: p.values,
+  };
+}
 
 @Injectable()
 export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
@@ -31,14 +54,12 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
     return toSlice(items, page.limit, (s) => s.id);
   }
 
-  async attempts(tenantId: string, subscriptionId: string, page: ListRequest): Promise<ListSlice<DeliveryAttemptView>> {
-    const p = sqlParams();
+  async attempts(tenantId: string, subscriptionId: string, page: ListRequest, now: Date): Promise<ListSlice<DeliveryAttemptView>> {
+    const statement = deliveryLogStatement(tenantId, subscriptionId, page, now);
     const rows = await sqlRows<{ id: string; delivery_id: string; event_id: string; event_type: string; attempt_number: number; status_code: number | null; duration_ms: number; error: string | null; next_attempt_at: string | null; created_at: string; trigger: 'scheduled' | 'manual'; redelivery_of: string | null }>(
       this.em,
-      `SELECT id, delivery_id, event_id, event_type, attempt_number, status_code, duration_ms, error,
-         next_attempt_at, created_at, trigger, redelivery_of
-       FROM webhook_delivery_attempts WHERE subscription_id = ${p(subscriptionId)} AND tenant_id = ${p(tenantId)} ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${pageRows(page.limit)}`,
-      p.values,
+      statement.text,
+      statement.values,
     );
     const items = rows.map((r) =>
       toDeliveryAttemptView({

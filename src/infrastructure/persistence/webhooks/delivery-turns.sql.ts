@@ -68,11 +68,13 @@ export const PASS_TURNS_SQL = `WITH p AS (SELECT DISTINCT s, k FROM unnest($1::t
 
 /**
  * Turns nobody holds while deliveries wait for them ($1 at most): pages of an ordered
- * subscription with a waiting delivery and none with the turn. Read without locks: each is passed
- * on under its lock (PASS_TURN_SQL decides again).
+ * subscription with a waiting delivery and none with the turn, among events made by now ($2,
+ * eventIdCeiling: the days after it are not planned). Read without locks: each is passed on under
+ * its lock (PASS_TURN_SQL decides again).
  */
 export const STALLED_TURNS_SQL = `SELECT DISTINCT w.tenant_id, w.subscription_id, w.order_key FROM webhook_deliveries w
-  WHERE w.order_key IS NOT NULL AND w.status = 'waiting'
+  WHERE w.order_key IS NOT NULL AND w.status = 'waiting' AND w.event_id < $2
     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries b
-                    WHERE b.subscription_id = w.subscription_id AND b.order_key = w.order_key AND b.order_key IS NOT NULL AND b.status IN ('pending', 'sending'))
+                    WHERE b.subscription_id = w.subscription_id AND b.order_key = w.order_key AND b.order_key IS NOT NULL AND b.status IN ('pending', 'sending')
+                      AND b.event_id < $2)
   LIMIT $1`;

@@ -5,6 +5,7 @@ import { DeliveryTurns, PageTurnOwner } from '../../../application/webhook/deliv
 import { endpointKey } from './endpoint-key';
 import { GroupWriter } from '../connection/group-writer';
 import { sqlRows } from '../connection/sql-statement';
+import { eventIdCeiling } from '../history/history-tables';
 import { LOCK_PASSING_TURNS_SQL, PASS_TURNS_SQL, STALLED_TURNS_SQL } from './delivery-turns.sql';
 
 interface PassedRow {
@@ -36,7 +37,7 @@ export class SqlDeliveryTurns extends DeliveryTurns {
   }
 
   async passStalled(now: Date, limit: number): Promise<DeliveryJob[]> {
-    const stalled = await sqlRows<{ tenant_id: string; subscription_id: string; order_key: string }>(this.orm.em, STALLED_TURNS_SQL, [limit]);
+    const stalled = await sqlRows<{ tenant_id: string; subscription_id: string; order_key: string }>(this.orm.em, STALLED_TURNS_SQL, [limit, eventIdCeiling(now.getTime())]);
     const jobs = await Promise.all(stalled.map((turn) => this.passOn({ tenantId: turn.tenant_id, subscriptionId: turn.subscription_id, orderKey: turn.order_key }, now)));
     return jobs.filter((job): job is DeliveryJob => job !== null);
   }

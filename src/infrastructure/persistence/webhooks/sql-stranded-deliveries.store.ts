@@ -4,6 +4,26 @@ import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job'
 import { StrandedDeliveries } from '../../../application/webhook/delivery/stranded-deliveries.port';
 import { endpointKey } from './endpoint-key';
 import { sqlQuery } from '../connection/sql-statement';
+import { eventIdCeiling } from '../history/history-tables';
+
+/**
+ * Deliveries due by $1 with no live job ($2 now, $3 at most, $4 the first attempt's grace) of
+ * events made by now ($5, eventIdCeiling): the days after it hold none, and are not planned. The
+ * days before it are read through their partial index of unfinished deliveries, empty (one page)
+ * for a day whose deliveries have all ended. SKIP LOCKED: two workers' sweeps share the stranded
+ * rows instead of both taking each.
+ */
+export const STRANDED_SQL = `WITH stranded AS (
+    SELECT id, event_id FROM webhook_deliveries
+    WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2)
+      AND (enqueued_at IS NULL OR enqueued_at <= $1)
+      AND (attempt_count > 0 OR manual_id IS NOT NULL OR next_attempt_at <= $4)
+      AND event_id < $5
+    ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+  UPDATE webhook_deliveries d SET enqueued_at = $2
+  FROM stranded, webhook_subscriptions s
+  WHERE d.id = stranded.id AND d.event_id = stranded.event_id AND d.event_id < $5 AND s.id = d.subscription_id
+  RETURNING d.id, d.event_id, d.attempt_count, d.tenant_id, s.url`;
 
 /** Deliveries due with no live job, for the sweeper (SweepDeliveries). */
 @Injectable()
@@ -15,21 +35,13 @@ export class SqlStrandedDeliveries extends StrandedDeliveries {
   async findStranded(now: Date, limit: number, graceMs: number, firstGraceMs = graceMs): Promise<DeliveryJob[]> {
     const before = new Date(now.getTime() - graceMs);
     const firstBefore = new Date(now.getTime() - firstGraceMs);
-    // SKIP LOCKED: two workers' sweeps share the stranded rows instead of both taking each.
-    const { rows } = await sqlQuery<{ id: string; event_id: string; attempt_count: number; tenant_id: string; url: string }>(
-      this.orm.em,
-      `WITH stranded AS (
-         SELECT id, event_id FROM webhook_deliveries
-         WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2)
-           AND (enqueued_at IS NULL OR enqueued_at <= $1)
-           AND (attempt_count > 0 OR manual_id IS NOT NULL OR next_attempt_at <= $4)
-         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       UPDATE webhook_deliveries d SET enqueued_at = $2
-       FROM stranded, webhook_subscriptions s
-       WHERE d.id = stranded.id AND d.event_id = stranded.event_id AND s.id = d.subscription_id
-       RETURNING d.id, d.event_id, d.attempt_count, d.tenant_id, s.url`,
-      [before, now, limit, firstBefore],
-    );
+    const { rows } = await sqlQuery<{ id: string; event_id: string; attempt_count: number; tenant_id: string; url: string }>(this.orm.em, STRANDED_SQL, [
+      before,
+      now,
+      limit,
+      firstBefore,
+      eventIdCeiling(now.getTime()),
+    ]);
     return rows.map((row) => ({ deliveryId: row.id, eventId: row.event_id, attempt: row.attempt_count + 1, delayMs: 0, tenantId: row.tenant_id, endpoint: endpointKey(row.tenant_id, row.url) }));
   }
 }
