@@ -13,16 +13,14 @@
 // receiver; a round makes the backlog through the build's API while no worker runs, stops the API,
 // then times one worker (the drain of `npm run bench`: default caps, 24 connections, attempts
 // grouped by 4) from its 100th arrival to its last.
-import { spawn, spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { buildEnv, pastDaysOf, processes, seedBuild, untilReady } from './lib/builds.mjs';
 import { recreateDatabase } from './lib/database.mjs';
 import { describeCost, startDrainCost } from './lib/drain-cost.mjs';
-import { layOutPastDays } from './lib/past-days.mjs';
-import { ROOT, SERVICE_FLAGS } from './lib/services.mjs';
+import { ROOT } from './lib/services.mjs';
 import { median } from './lib/stats.mjs';
 
 const args = process.argv.slice(2);
@@ -32,7 +30,6 @@ const BACKLOG = Number(flag('backlog', '20000'));
 const ROUNDS = Number(flag('rounds', '5'));
 const PAST_DAYS = Number(flag('past-days', '30'));
 const log = (line) => process.stderr.write(`${line}\n`);
-const KEY = Buffer.alloc(32, 42).toString('base64');
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/12';
 const API_PORT = 3927;
 
@@ -41,25 +38,7 @@ if (!BEFORE || !existsSync(join(BEFORE, 'dist', 'main.js'))) {
   process.exit(2);
 }
 
-const children = new Set();
-const stopAll = () => children.forEach((child) => child.kill('SIGKILL'));
-process.on('exit', stopAll);
-
-function start(root, file, env, stdio = ['ignore', 'pipe', 'inherit']) {
-  const child = spawn(process.execPath, [...SERVICE_FLAGS, join(root, file)], { cwd: root, env: { ...process.env, ...env }, stdio });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return child;
-}
-
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => (child.kill('SIGKILL'), done()), 15_000);
-    child.once('exit', () => (clearTimeout(timer), done()));
-    child.kill('SIGTERM');
-  });
-}
+const { start, stop, stopAll } = processes();
 
 async function statement(url, sql) {
   const client = new pg.Client({ connectionString: url });
@@ -75,11 +54,9 @@ async function statement(url, sql) {
 async function prepare(name, root, receiverPort) {
   const databaseUrl = `postgres://postgres@127.0.0.1:5432/landing_api_bench_drain_${name}`;
   await recreateDatabase(databaseUrl);
-  const env = { DATABASE_URL: databaseUrl, REDIS_URL, SECRETS_ENCRYPTION_KEY: KEY, LOG_LEVEL: 'warn', METRICS_ENABLED: 'false', RATE_LIMIT_MAX: '1000000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', NODE_ENV: 'production', QUEUE_PREFIX: `{drain-${name}}`, PORT: String(API_PORT) };
-  const seeded = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'seed:bulk', '--tenants', '1', '--brands', '10', '--page-groups', '2', '--sessions', '100', '--hot-group-share', '1', '--json'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
-  if (seeded.status !== 0) throw new Error(`seed of ${name} failed: ${seeded.stderr}`);
-  const { apiKey, pageGroupId } = JSON.parse(seeded.stdout.trim().split('\n').pop()).sample;
-  const days = await pastDaysOf(root, databaseUrl);
+  const env = buildEnv({ DATABASE_URL: databaseUrl, REDIS_URL, QUEUE_PREFIX: `{drain-${name}}`, PORT: String(API_PORT) });
+  const { apiKey, pageGroupId } = seedBuild(root, env, ['--tenants', '1', '--brands', '10', '--page-groups', '2', '--sessions', '100', '--hot-group-share', '1'], name);
+  const days = await pastDaysOf(root, databaseUrl, PAST_DAYS);
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
   const build = { name, root, env, databaseUrl, headers, days, pages: `http://127.0.0.1:${API_PORT}/v0/page_groups/${pageGroupId}/pages`, drains: [] };
   const subscription = await withApi(build, async (base) =>
@@ -89,34 +66,12 @@ async function prepare(name, root, receiverPort) {
   return build;
 }
 
-/**
- * A build that keeps history by day drains beside PAST_DAYS days before today, as in a deployment
- * (each statement's plan spans them all). Answers the days in all (0: history not kept by day).
- */
-async function pastDaysOf(root, databaseUrl) {
-  const file = join(root, 'dist/infrastructure/persistence/history/history-tables.js');
-  if (!existsSync(file)) return 0;
-  const history = createRequire(join(root, 'package.json'))(file);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await layOutPastDays(client, history, PAST_DAYS);
-    const { rows } = await client.query(`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'webhook_deliveries'::regclass`);
-    return rows[0].n;
-  } finally {
-    await client.end();
-  }
-}
-
 async function withApi(build, work) {
   const logs = join(ROOT, 'bench', 'results', `drain-${build.name}-api.log`);
   const api = start(build.root, 'dist/main.js', { ...build.env, SERVICE_ROLE: 'api' }, ['ignore', openSync(logs, 'w'), 'inherit']);
   const base = `http://127.0.0.1:${API_PORT}`;
   try {
-    for (let i = 0; !(await fetch(`${base}/health/ready`).then((r) => r.ok, () => false)); i++) {
-      if (i > 300) throw new Error(`the API of ${build.name} did not start (${logs})`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await untilReady(base, `the API of ${build.name} (${logs})`);
     return await work(base);
   } finally {
     await stop(api);
