@@ -135,7 +135,10 @@ async function main() {
   log(`\n| scenario | req/s: this build | before | this ÷ before (median of ${ROUNDS} pairs) | each pair | CPU µs a request (API + PostgreSQL): this | before | this ÷ before |\n|---|---|---|---|---|---|---|---|`);
   for (const row of rows) log(`| ${row.name} | ${row.thisRps} | ${row.beforeRps} | ${row.ratio} (${signed(row.ratio)}) | ${row.ratios.join(', ')} | ${row.thisCpuUs} | ${row.beforeCpuUs} | ${row.costRatio} (${signed(row.costRatio)}) |`);
   const result = { date: new Date().toISOString(), before: resolve(BEFORE), rounds: ROUNDS, durationSeconds: DURATION, pastDays: builds.map((b) => b.days), scenarios: rows };
-  writeFileSync(join(ROOT, 'bench', 'results', 'ab-latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  // Only a run of every endpoint is kept as the record; a partial one goes to bench/data/.
+  const file = ONLY === '' ? join(ROOT, 'bench', 'results', 'ab-latest.json') : join(ROOT, 'bench', 'data', 'ab-last-partial.json');
+  mkdirSync(join(ROOT, 'bench', 'data'), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   if (args.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
