@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { BrandsController } from '../../interfaces/http/brands/brands.controller';
 import { ErrorFilter } from '../../interfaces/http/errors/error.filter';
 import { ApiKeyGuard } from '../../interfaces/http/guards/api-key.guard';
 import { HealthController } from '../../interfaces/http/health/health.controller';
-import { IdempotencyInterceptor } from '../../interfaces/http/idempotency/idempotency.interceptor';
 import { PageGroupsController } from '../../interfaces/http/page-groups/page-groups.controller';
 import { PagesController } from '../../interfaces/http/pages/pages.controller';
 import { EventsController } from '../../interfaces/http/events/events.controller';
@@ -17,7 +16,6 @@ import { WebhookOperationsController } from '../../interfaces/http/webhooks/webh
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_FILTER, useClass: ErrorFilter },
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   ],
 })
 export class HttpModule {}

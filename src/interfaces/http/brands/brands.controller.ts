@@ -7,8 +7,9 @@ import { UpdateBrand } from '../../../application/brand/update-brand.use-case';
 import { jsonOf } from '../../../application/shared/json-text';
 import { ConditionalRead, ConditionalWrite } from '../conditional/conditional.decorators';
 import { IfMatch } from '../conditional/if-match.decorator';
+import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import type { Precondition } from '../../../application/shared/precondition';
-import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { ApiErrors } from '../errors/error-responses.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { toEnvelopeJson } from '../pagination/list-envelope';
@@ -17,6 +18,7 @@ import { toListRequest } from '../pagination/list-request';
 import { BrandListResponse, BrandResponse } from './brand.response';
 import { CreateBrandDto } from './create-brand.dto';
 import { UpdateBrandDto } from './update-brand.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Brands')
 @Controller('v0/brands')
@@ -43,7 +45,7 @@ export class BrandsController {
   @Post()
   @RequiresScope('brands:write')
   @HttpCode(201)
-  @ApiIdempotent()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a brand' })
   @ApiBody({ type: CreateBrandDto })
   @ApiCreatedResponse({ type: BrandResponse })
@@ -69,13 +71,13 @@ export class BrandsController {
   @ApiOkResponse({ type: BrandResponse })
   @ApiErrors(404)
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async get(@TenantId() tenantId: string, @Param('brand_id') brandId: string): Promise<string> {
-    return (await this.getBrand.execute({ tenantId, brandId })).text;
+  async get(@TenantId() tenantId: string, @Param('brand_id') brandId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
+    return answer((await this.getBrand.execute({ tenantId, brandId })).text);
   }
 
   @Patch(':brand_id')
   @RequiresScope('brands:write')
-  @ConditionalWrite({ answersWithTag: true })
+  @ConditionalWrite()
   @ApiOperation({
     summary: 'Update a brand',
     description: 'JSON merge patch (RFC 7396): absent fields keep their value, null clears a nullable one, themes merge field by field.',
@@ -90,7 +92,8 @@ export class BrandsController {
     @Param('brand_id') brandId: string,
     @Body() body: UpdateBrandDto,
     @IfMatch() precondition: Precondition<object> | undefined,
-  ): Promise<string> {
-    return jsonOf(await this.updateBrand.execute({ tenantId, brandId, changes: body, precondition }));
+    @Tagged() answer: TaggedAnswer,
+  ): Promise<string | undefined> {
+    return answer(jsonOf(await this.updateBrand.execute({ tenantId, brandId, changes: body, precondition })));
   }
 }

@@ -9,6 +9,7 @@ import { GetEvent } from '../../../application/event/get-event.use-case';
 import { ListEvents } from '../../../application/event/list-events.use-case';
 import { ApiErrors } from '../errors/error-responses.decorator';
 import { ConditionalRead } from '../conditional/conditional.decorators';
+import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { toEnvelopeJson } from '../pagination/list-envelope';
@@ -78,7 +79,7 @@ export class EventsController {
   @ApiOkResponse({ type: EventResponse })
   @ApiErrors(404)
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async get(@TenantId() tenantId: string, @Param('event_id') eventId: string): Promise<string> {
-    return (await this.getEvent.execute({ tenantId, eventId })).text;
+  async get(@TenantId() tenantId: string, @Param('event_id') eventId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
+    return answer((await this.getEvent.execute({ tenantId, eventId })).text);
   }
 }

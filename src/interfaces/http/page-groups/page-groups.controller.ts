@@ -6,8 +6,9 @@ import { ListPages } from '../../../application/page/list-pages.use-case';
 import { PageCreatedView, PageListItemView } from '../../../application/page/page.view';
 import { GetPageGroup } from '../../../application/page-group/get-page-group.use-case';
 import { ListPageGroups } from '../../../application/page-group/list-page-groups.use-case';
-import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { ApiErrors } from '../errors/error-responses.decorator';
 import { ConditionalRead } from '../conditional/conditional.decorators';
+import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope, toEnvelopeJson } from '../pagination/list-envelope';
@@ -16,6 +17,7 @@ import { toListRequest } from '../pagination/list-request';
 import { CreatePageDto } from './create-page.dto';
 import { ListPageGroupsQueryDto } from './list-page-groups.query';
 import { PageCreatedResponse, PageGroupListResponse, PageGroupResponse, PageListResponse, UtmParametersResponse } from './page-group.response';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Page groups')
 @Controller('v0/page_groups')
@@ -50,8 +52,8 @@ export class PageGroupsController {
   @ApiOkResponse({ type: PageGroupResponse })
   @ApiErrors(404)
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async get(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string): Promise<string> {
-    return (await this.getPageGroup.execute({ tenantId, pageGroupId })).text;
+  async get(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
+    return answer((await this.getPageGroup.execute({ tenantId, pageGroupId })).text);
   }
 
   @Get(':page_group_id/pages')
@@ -68,7 +70,7 @@ export class PageGroupsController {
   @Post(':page_group_id/pages')
   @RequiresScope('pages:write')
   @HttpCode(201)
-  @ApiIdempotent()
+  @Idempotent()
   @ApiOperation({
     summary: 'Create a page in a page group',
     description: 'Creates the page and its version 1 in one transaction and emits `page.version.created`. The body may be omitted.',

@@ -4,9 +4,10 @@ import { CreatePageVersion } from '../../../application/page/create-page-version
 import { GetPage } from '../../../application/page/get-page.use-case';
 import { GetPageStats } from '../../../application/page/get-page-stats.use-case';
 import { ListPageVersions } from '../../../application/page/list-page-versions.use-case';
-import { PageStatsView, PageVersionView, PageView } from '../../../application/page/page.view';
-import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { PageStatsView, PageVersionView } from '../../../application/page/page.view';
+import { ApiErrors } from '../errors/error-responses.decorator';
 import { ConditionalRead } from '../conditional/conditional.decorators';
+import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
@@ -15,6 +16,7 @@ import { toListRequest } from '../pagination/list-request';
 import { CreatePageVersionDto } from './create-page-version.dto';
 import { PageResponse, PageStatsResponse, PageVersionListResponse, PageVersionResponse } from './page.response';
 import { PageStatsQueryDto } from './page-stats.query';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /** One page of a page group: its detail, its versions and its statistics. */
 @ApiTags('Pages')
@@ -33,8 +35,8 @@ export class PagesController {
   @ApiOperation({ summary: 'Fetch a page', description: 'The list item’s fields, the current version’s content, and counts of versions and sessions.' })
   @ApiOkResponse({ type: PageResponse })
   @ApiErrors(404)
-  get(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Param('page_id') pageId: string): Promise<PageView> {
-    return this.getPage.execute({ tenantId, pageGroupId, pageId });
+  async get(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Param('page_id') pageId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
+    return answer(await this.getPage.execute({ tenantId, pageGroupId, pageId }));
   }
 
   @Get('versions')
@@ -55,7 +57,7 @@ export class PagesController {
   @Post('versions')
   @RequiresScope('pages:write')
   @HttpCode(201)
-  @ApiIdempotent()
+  @Idempotent()
   @ApiOperation({
     summary: 'Create a version of a page',
     description:

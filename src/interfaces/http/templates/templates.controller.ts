@@ -4,8 +4,9 @@ import { DuplicateTemplate } from '../../../application/template/duplicate-templ
 import { GetTemplate } from '../../../application/template/get-template.use-case';
 import { ListTemplates } from '../../../application/template/list-templates.use-case';
 import { TemplateView } from '../../../application/template/template.view';
-import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { ApiErrors } from '../errors/error-responses.decorator';
 import { ConditionalRead } from '../conditional/conditional.decorators';
+import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { DuplicateTemplateDto } from './duplicate-template.dto';
@@ -13,6 +14,7 @@ import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { toListRequest } from '../pagination/list-request';
 import { ListTemplatesQueryDto } from './list-templates.query';
 import { TemplateListResponse, TemplateResponse } from './template.response';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Templates')
 @Controller('v0/templates')
@@ -40,14 +42,14 @@ export class TemplatesController {
   @ApiOperation({ summary: 'Fetch a template', description: 'A system template or one of yours; another tenant’s is not found.' })
   @ApiOkResponse({ type: TemplateResponse })
   @ApiErrors(404)
-  get(@TenantId() tenantId: string, @Param('template_id') templateId: string): Promise<TemplateView> {
-    return this.getTemplate.execute({ tenantId, templateId });
+  async get(@TenantId() tenantId: string, @Param('template_id') templateId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
+    return answer(await this.getTemplate.execute({ tenantId, templateId }));
   }
 
   @Post(':template_id/duplicate')
   @RequiresScope('templates:write')
   @HttpCode(201)
-  @ApiIdempotent()
+  @Idempotent()
   @ApiOperation({
     summary: 'Duplicate a template',
     description: 'Copies a system template or one of yours into a new editable template of yours (version 1). The body may be omitted.',

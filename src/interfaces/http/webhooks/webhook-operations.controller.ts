@@ -6,11 +6,12 @@ import { RotateSigningSecret } from '../../../application/webhook/subscriptions/
 import { SendTestEvent } from '../../../application/webhook/subscriptions/send-test-event.use-case';
 import { ManualDelivery } from '../../../application/webhook/subscriptions/delivery-requests.port';
 import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
-import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { ApiErrors } from '../errors/error-responses.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { RecoverDeliveriesDto, RotateSigningSecretDto } from './webhook-operations.dto';
 import { CreatedWebhookSubscriptionResponse, ManualDeliveryResponse, RecoveryResponse } from './webhook-subscription.response';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const EXTENSION = 'An extension of the spec (docs/webhooks.md, Operating a subscription).';
 
@@ -32,7 +33,7 @@ export class WebhookOperationsController {
   @Post('deliveries/:delivery_id/redeliver')
   @RequiresScope('webhooks:write')
   @HttpCode(202)
-  @ApiIdempotent()
+  @Idempotent()
   @ApiExtension('x-extension', true)
   @ApiOperation({
     summary: 'Redeliver a delivery',
@@ -50,7 +51,7 @@ export class WebhookOperationsController {
   @Post('recover')
   @RequiresScope('webhooks:write')
   @HttpCode(202)
-  @ApiIdempotent()
+  @Idempotent()
   @ApiExtension('x-extension', true)
   @ApiOperation({
     summary: 'Recover failed deliveries',
@@ -69,7 +70,7 @@ export class WebhookOperationsController {
   @Post('rotate_secret')
   @RequiresScope('webhooks:write')
   @HttpCode(200)
-  @ApiIdempotent()
+  @Idempotent()
   @ApiExtension('x-extension', true)
   @ApiOperation({
     summary: 'Rotate the signing secret',
@@ -87,7 +88,7 @@ export class WebhookOperationsController {
   @Post('test')
   @RequiresScope('webhooks:write')
   @HttpCode(202)
-  @ApiIdempotent()
+  @Idempotent()
   @ApiExtension('x-extension', true)
   @ApiOperation({
     summary: 'Send a test event',

@@ -10,14 +10,16 @@ import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscri
 import { DeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { ConditionalRead, ConditionalWrite } from '../conditional/conditional.decorators';
 import { IfMatch } from '../conditional/if-match.decorator';
+import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import type { Precondition } from '../../../application/shared/precondition';
-import { ApiErrors, ApiIdempotent } from '../errors/error-responses.decorator';
+import { ApiErrors } from '../errors/error-responses.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
 import { toListRequest } from '../pagination/list-request';
 import { CreateWebhookSubscriptionDto, UpdateWebhookSubscriptionDto } from './webhook-subscription.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import {
   CreatedWebhookSubscriptionResponse,
   DeliveryAttemptListResponse,
@@ -42,7 +44,7 @@ export class WebhookSubscriptionsController {
   @Post()
   @RequiresScope('webhooks:write')
   @HttpCode(201)
-  @ApiIdempotent()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a webhook subscription', description: 'The response is the only place the signing secret is ever shown.' })
   @ApiBody({ type: CreateWebhookSubscriptionDto })
   @ApiCreatedResponse({ type: CreatedWebhookSubscriptionResponse })
@@ -53,19 +55,20 @@ export class WebhookSubscriptionsController {
 
   @Patch(':subscription_id')
   @RequiresScope('webhooks:write')
-  @ConditionalWrite({ answersWithTag: true })
+  @ConditionalWrite()
   @ApiOperation({ summary: 'Update a webhook subscription', description: 'Fields left out keep their value. The secret is not returned.' })
   @ApiBody({ type: UpdateWebhookSubscriptionDto })
   @ApiOkResponse({ type: WebhookSubscriptionResponse })
   @ApiErrors(400, 404, 413, 415)
-  update(
+  async update(
     @TenantId() tenantId: string,
     @Param('subscription_id') subscriptionId: string,
     @Body() body: UpdateWebhookSubscriptionDto,
     @IfMatch() precondition: Precondition<object> | undefined,
-  ): Promise<WebhookSubscriptionView> {
+    @Tagged() answer: TaggedAnswer,
+  ): Promise<string | undefined> {
     const changes = { url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond, filter: body.filter, ordering: body.ordering };
-    return this.updateSubscription.execute({ tenantId, subscriptionId, changes, precondition });
+    return answer(await this.updateSubscription.execute({ tenantId, subscriptionId, changes, precondition }));
   }
 
   @Get()
@@ -85,13 +88,13 @@ export class WebhookSubscriptionsController {
   @ApiOperation({ summary: 'Fetch a webhook subscription', description: `Without the secret. ${EXTENSION}` })
   @ApiOkResponse({ type: WebhookSubscriptionResponse })
   @ApiErrors(404)
-  get(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string): Promise<WebhookSubscriptionView> {
-    return this.getSubscription.execute({ tenantId, subscriptionId });
+  async get(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
+    return answer(await this.getSubscription.execute({ tenantId, subscriptionId }));
   }
 
   @Delete(':subscription_id')
   @RequiresScope('webhooks:write')
-  @ConditionalWrite({ answersWithTag: false })
+  @ConditionalWrite()
   @HttpCode(204)
   @ApiExtension('x-extension', true)
   @ApiOperation({ summary: 'Delete a webhook subscription', description: `Deliveries still pending for it are cancelled. ${EXTENSION}` })
