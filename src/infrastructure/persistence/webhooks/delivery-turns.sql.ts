@@ -70,7 +70,7 @@ export const PASS_TURNS_SQL = `WITH p AS (SELECT DISTINCT s, k FROM unnest($1::t
  * Turns nobody holds while deliveries wait for them ($1 at most): pages of an ordered
  * subscription with a waiting delivery and none with the turn, among events made by now ($2,
  * eventIdCeiling: the days after it are not planned). Read without locks: each is passed on under
- * its lock (PASS_TURN_SQL decides again).
+ * its lock (PASS_TURNS_SQL decides again).
  */
 export const STALLED_TURNS_SQL = `SELECT DISTINCT w.tenant_id, w.subscription_id, w.order_key FROM webhook_deliveries w
   WHERE w.order_key IS NOT NULL AND w.status = 'waiting' AND w.event_id < $2

@@ -70,7 +70,6 @@ export class BrandsController {
   @ApiOperation({ summary: 'Fetch a brand' })
   @ApiOkResponse({ type: BrandResponse })
   @ApiErrors(404)
-  @Header('Content-Type', 'application/json; charset=utf-8')
   async get(@TenantId() tenantId: string, @Param('brand_id') brandId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
     return answer((await this.getBrand.execute({ tenantId, brandId })).text);
   }
@@ -86,7 +85,6 @@ export class BrandsController {
   @ApiBody({ type: UpdateBrandDto })
   @ApiOkResponse({ type: BrandResponse })
   @ApiErrors(400, 404, 413, 415)
-  @Header('Content-Type', 'application/json; charset=utf-8')
   async update(
     @TenantId() tenantId: string,
     @Param('brand_id') brandId: string,

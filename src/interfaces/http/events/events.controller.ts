@@ -78,7 +78,6 @@ export class EventsController {
   @ApiOperation({ summary: 'Fetch an event', description: 'The envelope its webhook deliveries carried, byte for byte.' })
   @ApiOkResponse({ type: EventResponse })
   @ApiErrors(404)
-  @Header('Content-Type', 'application/json; charset=utf-8')
   async get(@TenantId() tenantId: string, @Param('event_id') eventId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
     return answer((await this.getEvent.execute({ tenantId, eventId })).text);
   }

@@ -51,7 +51,6 @@ export class PageGroupsController {
   @ApiOperation({ summary: 'Fetch a page group', description: 'Exactly the list item; a soft-deleted group is not found, as in the list.' })
   @ApiOkResponse({ type: PageGroupResponse })
   @ApiErrors(404)
-  @Header('Content-Type', 'application/json; charset=utf-8')
   async get(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
     return answer((await this.getPageGroup.execute({ tenantId, pageGroupId })).text);
   }
