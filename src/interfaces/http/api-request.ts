@@ -10,8 +10,8 @@ export interface ApiRequest extends Request {
   traceId: string;
   spanId: string;
   principal?: ApiKeyPrincipal;
-  /** Takes the request's count off its key's budget, and what RateLimit-Remaining becomes then (a 304). */
-  refundBudget?: () => void;
+  /** The admission the guard let the request in on: its budget, and how to take its count back (a 304). */
+  admitted?: Admission;
   /** The presented key's lookup, begun before the span (early-admission.middleware.ts); absent without a key. */
   admission?: Promise<Admission | null>;
 }

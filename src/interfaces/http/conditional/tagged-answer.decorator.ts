@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Response } from 'express';
 import type { ApiRequest } from '../api-request';
+import { refundBudget } from '../guards/api-key.guard';
 import { entityTagOf, noneMatchHolds, parseTagCondition } from './entity-tag';
 
 /** Answers a resource's body with its entity tag: the JSON text to send, or undefined for a 304. */
@@ -25,7 +26,7 @@ export const Tagged = createParamDecorator((_: unknown, context: ExecutionContex
     const tag = entityTagOf(json);
     res.setHeader('ETag', tag);
     if (noneMatch && !noneMatchHolds(noneMatch, tag)) {
-      req.refundBudget?.();
+      refundBudget(req, res);
       res.status(304);
       return undefined;
     }
