@@ -18,12 +18,14 @@
 // over rounds of this build's throughput ÷ the other's, and of what a request cost: the API
 // process's CPU and PostgreSQL's (all its processes), from /proc around each measurement. On a
 // shared host whose speed moves by a third within seconds, the cost is the steadier figure: a
-// slower moment makes fewer requests, not dearer ones. Scenarios are `npm run bench`'s endpoints
+// slower moment makes fewer requests, not dearer ones. The API's CPU is also given for V8's helper
+// threads alone (the collector's; a CPU profile, which samples the main thread, does not see them).
+// Scenarios are `npm run bench`'s endpoints
 // (bench/lib/scenarios.mjs) that both builds serve.
 import { mkdirSync, openSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildEnv, pastDaysOf, processes, seedBuild, untilReady } from './lib/builds.mjs';
-import { cpuSecondsBetween, snapshot } from './lib/cpu-share.mjs';
+import { cpuSecondsBetween, helperSecondsBetween, snapshot, threadTicks } from './lib/cpu-share.mjs';
 import { recreateDatabase } from './lib/database.mjs';
 import { hostChanges } from './lib/host.mjs';
 import { missingTools, runWrk } from './lib/generators.mjs';
@@ -78,13 +80,15 @@ async function prepare(name, root, port, redisDb) {
   const patchPaths = brands.items.filter((b) => b.brandId !== sample.brandId).map((b) => `/v0/brands/${b.brandId}`);
   const scenarios = endpointScenarios({ ...sample, brandEtag, patchPaths }, ONLY).filter((s) => !s.baseline);
   const spec = (s, duration) => ({ url: `${base}${s.path}`, paths: s.paths, method: s.method, headers: s.headers ? { ...headers, ...s.headers } : headers, body: s.body, duration });
-  return { name, root, days, apiPid: api.pid, specs: new Map(scenarios.map((s) => [s.name, (duration) => spec(s, duration)])), rps: {}, costs: {} };
+  return { name, root, days, apiPid: api.pid, specs: new Map(scenarios.map((s) => [s.name, (duration) => spec(s, duration)])), rps: {}, costs: {}, helpers: {} };
 }
 
 /** One closed-loop measurement of a build, with what each request cost the API and PostgreSQL in CPU µs. */
 function measure(build, name, duration) {
   const before = snapshot();
+  const threadsBefore = threadTicks(build.apiPid);
   const result = runWrk(build.specs.get(name)(duration));
+  const helpers = helperSecondsBetween(threadsBefore, threadTicks(build.apiPid));
   let api = 0;
   let postgres = 0;
   for (const [group, seconds] of cpuSecondsBetween(before, snapshot())) {
@@ -92,7 +96,7 @@ function measure(build, name, duration) {
     else if (group.startsWith('postgres')) postgres += seconds;
   }
   const perRequest = (seconds) => (seconds * 1e6) / Math.max(1, result.requests);
-  return { ...result, apiUs: perRequest(api), postgresUs: perRequest(postgres) };
+  return { ...result, apiUs: perRequest(api), helperUs: perRequest(helpers), postgresUs: perRequest(postgres) };
 }
 
 async function main() {
@@ -115,10 +119,11 @@ async function main() {
         pair[build.name] = result;
         (build.rps[name] ??= []).push(result.rps);
         (build.costs[name] ??= []).push(result.apiUs + result.postgresUs);
+        (build.helpers[name] ??= []).push(result.helperUs);
       }
       ratios[name].push(pair.this.rps / pair.before.rps);
       costRatios[name].push((pair.this.apiUs + pair.this.postgresUs) / (pair.before.apiUs + pair.before.postgresUs));
-      const cost = (m) => `${Math.round(m.apiUs)} + ${Math.round(m.postgresUs)} µs`;
+      const cost = (m) => `${Math.round(m.apiUs)} (V8 helpers ${Math.round(m.helperUs)}) + ${Math.round(m.postgresUs)} µs`;
       log(`  round ${r + 1} ${name.padEnd(44)} this ${String(Math.round(pair.this.rps)).padStart(6)}  before ${String(Math.round(pair.before.rps)).padStart(6)} req/s  ${signed(pair.this.rps / pair.before.rps)};  API + PostgreSQL CPU a request: this ${cost(pair.this)}, before ${cost(pair.before)}`);
     }
   }
@@ -131,9 +136,11 @@ async function main() {
     thisCpuUs: Math.round(median(builds[0].costs[name])),
     beforeCpuUs: Math.round(median(builds[1].costs[name])),
     costRatio: round(median(costRatios[name]), 3),
+    thisHelperUs: Math.round(median(builds[0].helpers[name])),
+    beforeHelperUs: Math.round(median(builds[1].helpers[name])),
   }));
-  log(`\n| scenario | req/s: this build | before | this ÷ before (median of ${ROUNDS} pairs) | each pair | CPU µs a request (API + PostgreSQL): this | before | this ÷ before |\n|---|---|---|---|---|---|---|---|`);
-  for (const row of rows) log(`| ${row.name} | ${row.thisRps} | ${row.beforeRps} | ${row.ratio} (${signed(row.ratio)}) | ${row.ratios.join(', ')} | ${row.thisCpuUs} | ${row.beforeCpuUs} | ${row.costRatio} (${signed(row.costRatio)}) |`);
+  log(`\n| scenario | req/s: this build | before | this ÷ before (median of ${ROUNDS} pairs) | each pair | CPU µs a request (API + PostgreSQL): this | before | this ÷ before | of which V8's helper threads: this | before |\n|---|---|---|---|---|---|---|---|---|---|`);
+  for (const row of rows) log(`| ${row.name} | ${row.thisRps} | ${row.beforeRps} | ${row.ratio} (${signed(row.ratio)}) | ${row.ratios.join(', ')} | ${row.thisCpuUs} | ${row.beforeCpuUs} | ${row.costRatio} (${signed(row.costRatio)}) | ${row.thisHelperUs} | ${row.beforeHelperUs} |`);
   const result = { date: new Date().toISOString(), before: resolve(BEFORE), rounds: ROUNDS, durationSeconds: DURATION, pastDays: builds.map((b) => b.days), scenarios: rows };
   // Only a run of every endpoint is kept as the record; a partial one goes to bench/data/.
   const file = ONLY === '' ? join(ROOT, 'bench', 'results', 'ab-latest.json') : join(ROOT, 'bench', 'data', 'ab-last-partial.json');

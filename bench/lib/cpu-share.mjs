@@ -43,6 +43,37 @@ function groupOf(pid, stat) {
 }
 
 /**
+ * CPU ticks of one process by thread name (Node's MainThread, V8's collector and compiler threads
+ * `V8Worker`, libuv's pool…), for a split that a CPU profile, which samples the main thread only,
+ * cannot give: a change that makes the collector's threads work harder shows only here.
+ */
+export function threadTicks(pid) {
+  const byName = new Map();
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName; // the process has ended
+  }
+  for (const tid of tasks) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName.set(name, (byName.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return byName;
+}
+
+/** CPU seconds of V8's helper threads (`V8Worker`) between two threadTicks of one process. */
+export function helperSecondsBetween(before, after) {
+  return ((after.get('V8Worker') ?? 0) - (before.get('V8Worker') ?? 0)) / TICKS;
+}
+
+/**
  * CPU seconds each group used between two snapshots, largest first. Counted per process: one that
  * ended in between is left out (its last ticks are gone with it) rather than making its group's
  * sum go down.
