@@ -5,7 +5,7 @@
 // ceiling.
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { cpuSecondsBetween, snapshot } from './cpu-share.mjs';
+import { cpuSecondsBetween, helperSecondsBetween, snapshot, threadTicks } from './cpu-share.mjs';
 
 /**
  * Starts counting; `finish(deliveries)` returns the costs per delivery since then. `redisUrls`:
@@ -27,10 +27,12 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
       () => true,
       () => false,
     );
-  const before = { cpu: snapshot(), ...(await counters()), at: Date.now() };
+  const before = { cpu: snapshot(), workerThreads: pids?.worker ? threadTicks(pids.worker) : null, ...(await counters()), at: Date.now() };
   return {
     async finish(deliveries) {
       const cpu = snapshot();
+      // Of the worker's CPU, what V8's helper threads (the collector's) spent: a CPU profile of the worker does not see it.
+      const workerHelpers = before.workerThreads ? helperSecondsBetween(before.workerThreads, threadTicks(pids.worker)) : null;
       const seconds = (Date.now() - before.at) / 1000;
       // PostgreSQL's backends report their statistics at most once a second: wait for the last.
       await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -50,6 +52,7 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
         seconds: Math.round(seconds * 10) / 10,
         cpuUsPerDelivery: perDeliveryUs,
         cpuUsPerDeliveryTotal: Object.values(perDeliveryUs).reduce((a, b) => a + b, 0),
+        ...(workerHelpers === null ? {} : { workerHelperUsPerDelivery: Math.round((workerHelpers * 1e6) / deliveries) }),
         coresBusy: Math.round((Object.values(byRole).reduce((a, b) => a + b, 0) / seconds) * 100) / 100,
         redisCommandsPerDelivery: Math.round(((after.redisCalls - before.redisCalls) / deliveries) * 100) / 100,
         postgresTransactionsPerDelivery: Math.round(((after.transactions - before.transactions) / deliveries) * 100) / 100,
@@ -70,7 +73,8 @@ export function describeCost(cost) {
     .map(([role, us]) => `${role} ${us}`)
     .join(', ');
   const statements = (cost.postgresStatements ?? []).map((s) => `\n      ${String(s.execUsPerDelivery).padStart(4)} µs  ${s.callsPerDelivery} calls  ${s.rowsPerCall} rows/call  ${s.query}`).join('');
-  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}; PostgreSQL transactions/delivery ${cost.postgresTransactionsPerDelivery}; WAL bytes/delivery ${cost.walBytesPerDelivery}${statements}`;
+  const helpers = cost.workerHelperUsPerDelivery === undefined ? '' : `, of the worker's: V8 helper threads ${cost.workerHelperUsPerDelivery}`;
+  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}${helpers}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}; PostgreSQL transactions/delivery ${cost.postgresTransactionsPerDelivery}; WAL bytes/delivery ${cost.walBytesPerDelivery}${statements}`;
 }
 
 function roleOf(group, pids) {
