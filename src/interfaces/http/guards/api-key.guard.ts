@@ -106,7 +106,7 @@ export class ApiKeyGuard implements CanActivate {
  * RateLimit-Remaining. Not awaited: the 304 goes out at once; a refund lost leaves the request
  * counted, as before. A function of the request, not a closure the guard leaves on each one: with
  * that closure, each request's objects lived on into the old generation, and V8's collector threads
- * spent 60 % more CPU a PATCH (docs/performance-analysis.md, "A closure on the request").
+ * spent 60 % more CPU a PATCH (docs/performance-analysis.md, "PATCH's last tenth: a closure on the request").
  */
 export function refundBudget(req: ApiRequest, res: Response): void {
   const admitted = req.admitted;
