@@ -105,8 +105,9 @@ export class ApiKeyGuard implements CanActivate {
  * Takes a request's count back off its key's budget (a 304: decisions.md 140), and says so in
  * RateLimit-Remaining. Not awaited: the 304 goes out at once; a refund lost leaves the request
  * counted, as before. A function of the request, not a closure the guard leaves on each one: with
- * that closure, each request's objects lived on into the old generation, and V8's collector threads
- * spent 60 % more CPU a PATCH (docs/performance-analysis.md, "PATCH's last tenth: a closure on the request").
+ * that closure, each request's objects lived on into the old generation, and V8's collector
+ * threads spent 60 % more CPU a PATCH (docs/performance-analysis.md, "PATCH's last tenth: a
+ * closure on the request").
  */
 export function refundBudget(req: ApiRequest, res: Response): void {
   const admitted = req.admitted;
