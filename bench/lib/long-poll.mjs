@@ -64,8 +64,12 @@ export async function benchLongPoll({ services, options, log, apiPid }) {
     let errors = 0;
     let stopping = false;
     // Each consumer reads from the feed's end (its first read, without wait) and then parks.
+    // A request that fails (a reset connection) is counted in `errors`, never left unhandled:
+    // a POST rejected while the loop below was still sending (before Promise.all held it) ended the run.
     const consumers = tenants.map(async (tenant) => {
-      let cursor = JSON.parse((await request('GET', '/v0/events?order=asc&limit=100', tenant.key)).body).nextCursor;
+      const first = await request('GET', '/v0/events?order=asc&limit=100', tenant.key).catch(() => ({ status: 0 }));
+      if (first.status !== 200) return void (errors += 1);
+      let cursor = JSON.parse(first.body).nextCursor;
       while (!stopping) {
         const answer = await request('GET', `/v0/events?order=asc&wait=30&cursor=${cursor}`, tenant.key).catch(() => ({ status: 0 }));
         if (answer.status !== 200) {
@@ -100,7 +104,7 @@ export async function benchLongPoll({ services, options, log, apiPid }) {
         request('POST', '/v0/brands', tenant.key, JSON.stringify({ name: `Polled ${i}`, preferredAppearance: 'light', themeLight: {}, themeDark: {} })).then((res) => {
           if (res.status !== 201) return void (errors += 1);
           if (counted) answeredAt.set(JSON.parse(res.body).brandId, performance.now());
-        }),
+        }, () => void (errors += 1)),
       );
     }
     await Promise.all(made);

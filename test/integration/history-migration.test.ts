@@ -9,6 +9,7 @@ import { ISOLATED_PREFIX, testDatabaseUrl, withAdmin } from '../support/test-dat
 // A database that holds history when the partitioning migration comes: its tables become the
 // `_before` day of their partitioned tables, nothing copied. The online step first builds the
 // widened keys CONCURRENTLY and validates the bound checks; the migration itself is catalog changes.
+// The one after it turns the event feed's counter row into a sequence that starts where it was.
 describe('partitioning a history that holds rows', () => {
   it('keeps every row, in the `_before` day, and new rows go to the days made', async () => {
     const name = `${ISOLATED_PREFIX}${randomBytes(6).toString('hex')}`;
@@ -38,8 +39,13 @@ describe('partitioning a history that holds rows', () => {
         [before],
       );
 
+      // The feed's counter as a running service left it: the sequence that replaces it starts there.
+      await pg.query('UPDATE event_feed_counter SET last_position = 41');
+
       const run = await migrateLocked(orm);
-      expect(run.applied).toEqual(['Migration20261128080000_partitioned_history']);
+      expect(run.applied).toEqual(['Migration20261128080000_partitioned_history', 'Migration20261129000000_feed_positions_sequence']);
+      expect((await pg.query(`SELECT nextval('event_feed_positions')::int AS next`)).rows).toEqual([{ next: 42 }]);
+      expect((await pg.query(`SELECT to_regclass('event_feed_counter') AS counter`)).rows).toEqual([{ counter: null }]);
 
       const where = async (table: string) => (await pg.query(`SELECT tableoid::regclass::text AS day, id FROM ${table}`)).rows;
       expect(await where('outbox_events')).toEqual([{ day: 'outbox_events_before', id: before }]);

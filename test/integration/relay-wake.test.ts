@@ -71,6 +71,15 @@ describe('relay wake-up after the commit', () => {
     expect(await seen).toBe(1);
   });
 
+  it('names the lowest event id its commit wrote, so that the relay reads the outbox from there', async () => {
+    const group = await groupOfNewTenant();
+    const { page, firstVersion } = newPage(group);
+    const lowest = firstVersion.peekEvents().map((event) => event.id).sort()[0];
+    const payload = new Promise<string | undefined>((resolve) => listener.once('notification', (message) => resolve(message.payload)));
+    await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
+    expect(await payload).toBe(lowest);
+  });
+
   it(`keeps every group's count in ${PAGE_COUNTER_SHARDS} counter rows, as the migration made them`, async () => {
     const group = await groupOfNewTenant();
     const { rows } = await listener.query('SELECT array_agg(shard ORDER BY shard) AS shards FROM page_group_counters WHERE page_group_id = $1', [group.id]);

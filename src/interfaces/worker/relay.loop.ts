@@ -7,12 +7,21 @@ import type { Logger } from '../../application/shared/logger.port';
  * Runs the outbox relay when events are committed (LISTEN/NOTIFY) and on a poll as a fallback.
  * One drain at a time per process; a signal during a drain makes it go round once more. Batches
  * follow each other until the outbox is empty.
+ *
+ * Where the relay reads the outbox from: a signal names the lowest event id its commits wrote,
+ * and a round reads from the lowest named since the last (the next batch from where its round
+ * ended); the poll, a signal that names none, and the first round read it all. Read from the
+ * start every time, the outbox's index of unpublished events made each round step over every
+ * event published since the database's oldest snapshot: while an autovacuum ANALYZE held one,
+ * 20–40 ms a round after a drain, and the event feed's consumers waited on the relay.
  */
 export class RelayLoop {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
+  /** Where the next round reads from: an event id, null for the whole outbox, undefined before any signal. */
+  private from: string | null | undefined = null;
 
   constructor(
     private readonly relay: RelayOutbox,
@@ -22,13 +31,15 @@ export class RelayLoop {
   ) {}
 
   async start(): Promise<void> {
-    await this.signal.listen(() => this.trigger());
-    this.timer = setInterval(() => this.trigger(), this.options.pollMs);
-    this.trigger();
+    await this.signal.listen((from) => this.trigger(from));
+    this.timer = setInterval(() => this.trigger(null), this.options.pollMs);
+    this.trigger(null);
   }
 
-  trigger(): void {
+  /** Asks for a round reading from `from` (an event id), or the whole outbox (null). */
+  trigger(from: string | null = null): void {
     if (this.stopped) return;
+    if (this.from !== null) this.from = from === null || this.from === undefined || from < this.from ? from : this.from;
     if (this.running) {
       this.again = true;
       return;
@@ -53,15 +64,20 @@ export class RelayLoop {
   private async drain(): Promise<void> {
     do {
       this.again = false;
+      let from = this.from ?? null;
+      this.from = undefined;
       try {
         for (;;) {
           const startTime = new Date();
-          const result = await this.relay.execute({ limit: this.options.batch });
+          const result = await this.relay.execute({ limit: this.options.batch, from });
           if (result.events > 0 || result.deliveries > 0) traceRound(startTime, result);
           if (!result.enqueued) this.logger.warn({ deliveries: result.deliveries }, 'queue unavailable: deliveries wait for the sweeper');
           if (!result.more) break;
+          from = result.through ?? from;
         }
       } catch (error) {
+        // The next round reads everything: this one's events may be unpublished below any floor.
+        this.from = null;
         this.logger.warn({ err: { message: (error as Error).message } }, 'outbox relay failed; retrying on the next signal');
       }
     } while (this.again && !this.stopped);

@@ -16,20 +16,24 @@ export class RelayOutbox {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { limit: number }): Promise<{ events: number; deliveries: number; enqueued: boolean; more: boolean }> {
+  /**
+   * `from`: the lowest event id the round need read (null: all of the outbox). `through`: the
+   * last event it published, where the next round may read from when `more`.
+   */
+  async execute(input: { limit: number; from?: string | null }): Promise<{ events: number; deliveries: number; enqueued: boolean; more: boolean; through?: string }> {
     const now = this.clock.now();
-    const fanned = await this.relay.fanOut(input.limit, now);
+    const fanned = await this.relay.fanOut(input.limit, now, input.from ?? null);
     // Deliveries customers asked for wait on the same wake-up (the API commits them and notifies).
     const requested = await this.relay.takeRequested(input.limit, now);
-    const { events } = fanned;
+    const { events, through } = fanned;
     const deliveries = [...fanned.deliveries, ...requested];
     const more = fanned.more || requested.length === input.limit;
-    if (deliveries.length === 0) return { events, deliveries: 0, enqueued: true, more };
+    if (deliveries.length === 0) return { events, deliveries: 0, enqueued: true, more, through };
     try {
       await this.queue.enqueue(deliveries);
-      return { events, deliveries: deliveries.length, enqueued: true, more };
+      return { events, deliveries: deliveries.length, enqueued: true, more, through };
     } catch {
-      return { events, deliveries: deliveries.length, enqueued: false, more };
+      return { events, deliveries: deliveries.length, enqueued: false, more, through };
     }
   }
 }

@@ -28,6 +28,7 @@ import { Migration20261128020000_held_deliveries } from './Migration202611280200
 import { Migration20261128060000_event_feed_positions } from './Migration20261128060000_event_feed_positions';
 import { Migration20261128070000_ordered_delivery } from './Migration20261128070000_ordered_delivery';
 import { Migration20261128080000_partitioned_history } from './Migration20261128080000_partitioned_history';
+import { Migration20261129000000_feed_positions_sequence } from './Migration20261129000000_feed_positions_sequence';
 import { Migration20261128050000_subscription_filters } from './Migration20261128050000_subscription_filters';
 import { Migration20261128040000_api_key_scopes } from './Migration20261128040000_api_key_scopes';
 import { Migration20261128030000_drop_delivered_index } from './Migration20261128030000_drop_delivered_index';
@@ -68,4 +69,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128060000_event_feed_positions', class: Migration20261128060000_event_feed_positions },
   { name: 'Migration20261128070000_ordered_delivery', class: Migration20261128070000_ordered_delivery },
   { name: 'Migration20261128080000_partitioned_history', class: Migration20261128080000_partitioned_history },
+  { name: 'Migration20261129000000_feed_positions_sequence', class: Migration20261129000000_feed_positions_sequence },
 ];

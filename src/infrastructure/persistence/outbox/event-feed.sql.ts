@@ -4,17 +4,24 @@ export const EVENT_FEED_CHANNEL = 'event_feed';
 /** NOTIFY payloads stop at 8,000 bytes: past that many characters of ids, every feed is woken. */
 const MAX_TENANT_LIST = 7_900;
 
+/** The relays' turn: a transaction-level advisory lock, held from PUBLISH_EVENTS_SQL to the commit. */
+export const FEED_TURN_LOCK = 7_264_011_803_170_003n;
+
 /**
  * Publishes a relay round's events ($2, in id order) at $1 and gives each the feed's next
- * position, in that order (decisions.md 142). The counter's one row is taken first: relays take
- * turns from this statement to their commit (it is the last of the round), so positions become
+ * position, in that order (decisions.md 142). The relays' turn (FEED_TURN_LOCK) is taken first
+ * and held from this statement to the commit (it is the last of the round), so positions become
  * visible in the order they were given and a consumer that reads up to one never finds a lower one
- * later. The tenants whose feeds moved are told on EVENT_FEED_CHANNEL, at the commit.
+ * later. The round's block of positions is taken from the sequence `event_feed_positions` by one
+ * setval under that turn (read after it: the scalar subquery runs when `counter` projects its row,
+ * after `turn` gave it). A round that rolls back leaves a gap, which a cursor steps over. The
+ * tenants whose feeds moved are told on EVENT_FEED_CHANNEL, at the commit.
  * `o.id = ANY($2)` repeats the join so that a worker, which plans each call with its values,
  * plans the events' days only (PlanKeeping, mikro-orm.config.ts).
  */
-export const PUBLISH_EVENTS_SQL = `WITH counter AS (
-    UPDATE event_feed_counter SET last_position = last_position + cardinality($2::text[]) RETURNING last_position - cardinality($2::text[]) AS base),
+export const PUBLISH_EVENTS_SQL = `WITH turn AS (SELECT pg_advisory_xact_lock(${FEED_TURN_LOCK})),
+  counter AS (
+    SELECT setval('event_feed_positions', (SELECT last_value FROM event_feed_positions) + cardinality($2::text[])) - cardinality($2::text[]) AS base FROM turn),
   numbered AS (SELECT id, n FROM unnest($2::text[]) WITH ORDINALITY AS given(id, n)),
   published AS (
     UPDATE outbox_events o SET published_at = $1, position = counter.base + numbered.n

@@ -84,6 +84,23 @@ export function writeAggregates<T>(em: EntityManager, aggregates: readonly Aggre
  * queue) on the unit of work's connection; the unit of work wakes the relay after its commit.
  */
 export function writeForRelay<T>(em: EntityManager, text: string, params: readonly unknown[]): Promise<T[]> {
-  noteRelayWork(em);
+  noteRelayWork(em, lowestEventId(params));
   return sqlRows<T>(em, text, params);
+}
+
+/** Each row's id as outboxParams writes it (a body's own envelope is not followed by "tenant_id"). */
+const ROW_ID = /\{"id":"(evt_[0-9a-z]{26})","tenant_id":/g;
+
+/**
+ * The lowest event id in a statement's outboxParams, for the relay's wake-up (relay-wake.ts); null
+ * when it has none (manual deliveries, or an aggregate's write that reports no event): the relay
+ * then reads the whole outbox.
+ */
+function lowestEventId(params: readonly unknown[]): string | null {
+  let lowest: string | null = null;
+  for (const param of params) {
+    if (typeof param !== 'string' || !param.startsWith('[{"id":"evt_')) continue;
+    for (const [, id] of param.matchAll(ROW_ID)) if (lowest === null || id < lowest) lowest = id;
+  }
+  return lowest;
 }

@@ -2,6 +2,7 @@ import { OutboxSignal } from '../../../application/webhook/delivery/outbox-signa
 import type { Logger } from '../../../application/shared/logger.port';
 import { PgListener } from '../connection/pg-listener';
 import { OUTBOX_CHANNEL } from './outbox.writer';
+import { isTypeId } from '../../../domain/shared/type-id';
 
 /** LISTEN on the outbox channel (PgListener); while the connection is away, the relay's poll keeps events moving. */
 export class PgOutboxSignal extends OutboxSignal {
@@ -15,9 +16,10 @@ export class PgOutboxSignal extends OutboxSignal {
     super();
   }
 
-  async listen(onSignal: () => void): Promise<void> {
+  async listen(onSignal: (from: string | null) => void): Promise<void> {
     if (this.closed) return;
-    this.listener = new PgListener(this.databaseUrl, OUTBOX_CHANNEL, this.logger, () => onSignal());
+    // The payload is the lowest event id of the commits told of (relay-wake.ts), or '' when unknown.
+    this.listener = new PgListener(this.databaseUrl, OUTBOX_CHANNEL, this.logger, (payload) => onSignal(isTypeId(payload, 'evt') ? payload : null));
     await this.listener.start();
   }
 

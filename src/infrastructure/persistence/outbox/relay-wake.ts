@@ -16,21 +16,34 @@ export const OUTBOX_CHANNEL = 'outbox_events';
 
 /**
  * Called by the writer of rows for the relay (outbox.writer.ts) before it writes them: the relay
- * is woken after the surrounding unit of work commits (connection/after-commit.ts). Outside a
- * unit of work it throws: such rows would wait for the relay's poll, and a use case that forgot
- * its unit of work would be found only by its latency.
+ * is woken after the surrounding unit of work commits (connection/after-commit.ts). `from` is the
+ * lowest id of the unpublished events the write adds, when it adds some: the wake-up carries the
+ * lowest of its commits' ids, and the relay reads the outbox from there (relay.loop.ts). Without
+ * it the wake-up says "somewhere", and the relay reads the whole outbox. Outside a unit of work it
+ * throws: such rows would wait for the relay's poll, and a use case that forgot its unit of work
+ * would be found only by its latency.
  */
-export function noteRelayWork(em: EntityManager): void {
+export function noteRelayWork(em: EntityManager, from: string | null): void {
   if (!afterCommit('wake the relay', () => wakeRelay(em))) throw new Error('rows for the relay were written outside a unit of work (UnitOfWork.run)');
+  // One action per id (a unit of work writes a few): each lowers the floor before the wake-up is sent.
+  afterCommit(`relay from ${from ?? ''}`, () => lowerFloor(from));
 }
 
 // Commits share NOTIFYs: one is sent at the next turn of the event loop after a commit, and
 // while it is in flight, the commits that finish meanwhile share the one sent after it. So every
 // commit is followed by a NOTIFY sent after it, and at most one is on its way at a time (under
-// load one per round trip, not one per turn: each was a round trip of the API's).
+// load one per round trip, not one per turn: each was a round trip of the API's). Its payload is
+// the lowest event id of the commits it tells of ('' when one of them did not say).
 let due = false;
 let inFlight = false;
+let floor: string | null | undefined;
 const sending = new Set<Promise<void>>();
+
+function lowerFloor(from: string | null): void {
+  if (floor === null) return;
+  floor = from === null || floor === undefined ? from : from < floor ? from : floor;
+}
+
 function wakeRelay(em: EntityManager): void {
   due = true;
   if (inFlight) return;
@@ -44,7 +57,9 @@ async function sendWhileDue(em: EntityManager): Promise<void> {
   try {
     while (due) {
       due = false;
-      await sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`).catch(() => {
+      const from = floor ?? '';
+      floor = undefined;
+      await sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', $1)`, [from]).catch(() => {
         // Best effort by design (the relay polls); a failing database shows in the request itself.
       });
     }

@@ -27,14 +27,14 @@ class RecordingQueue extends DeliveryQueue {
 
 class ScriptedRelay extends OutboxRelayStore {
   constructor(
-    private readonly fanned: { events: number; deliveries: DeliveryJob[]; more: boolean },
+    private readonly fanned: { events: number; deliveries: DeliveryJob[]; more: boolean; through?: string },
     private readonly requested: DeliveryJob[],
   ) {
     super();
   }
-  readonly asked: { limit: number; now: Date }[] = [];
-  async fanOut(limit: number, now: Date) {
-    this.asked.push({ limit, now });
+  readonly asked: { limit: number; now: Date; from?: string | null }[] = [];
+  async fanOut(limit: number, now: Date, from?: string | null) {
+    this.asked.push({ limit, now, ...(from !== null && { from }) });
     return this.fanned;
   }
   async takeRequested(limit: number) {
@@ -49,6 +49,12 @@ describe('RelayOutbox', () => {
     expect(await new RelayOutbox(relay, queue, new FixedClock(T0)).execute({ limit: 10 })).toEqual({ events: 2, deliveries: 3, enqueued: true, more: false });
     expect(queue.enqueued).toEqual([[job(1), job(2), job(3)]]);
     expect(relay.asked).toEqual([{ limit: 10, now: T0 }]);
+  });
+
+  it('reads the outbox from the event id it is given, and says which event the round published last', async () => {
+    const relay = new ScriptedRelay({ events: 2, deliveries: [job(1)], more: true, through: 'evt_2' }, []);
+    expect(await new RelayOutbox(relay, new RecordingQueue(), new FixedClock(T0)).execute({ limit: 2, from: 'evt_1' })).toEqual({ events: 2, deliveries: 1, enqueued: true, more: true, through: 'evt_2' });
+    expect(relay.asked).toEqual([{ limit: 2, now: T0, from: 'evt_1' }]);
   });
 
   it('says there may be more when the requested deliveries filled the round', async () => {

@@ -1,0 +1,103 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { DeliveryJob, DirectFirstAttempt } from '../../../application/webhook/delivery/delivery-job';
+import { decideAttempt } from '../../../domain/webhook/attempt-decision';
+import { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
+import { DeliveryOrdering, OrderPosition } from '../../../domain/webhook/delivery-ordering';
+import { decideTurns, OrderedDelivery } from './relay-turns';
+import { sqlRows } from '../connection/sql-statement';
+import { DeliveryStateRow, deliveryStateOf } from './subscription-delivery-state.sql';
+
+// The deliveries a relay round makes (SqlOutboxRelayStore): what each is, its first attempt as
+// the relay decides it, the page turns of ordered ones, and their insert.
+
+export interface Subscription extends DeliveryStateRow {
+  tenant_id: string;
+  url: string;
+  delivery_filter: DeliveryFilter | null;
+  ordering: DeliveryOrdering;
+}
+
+export interface ClaimedEvent {
+  id: string;
+  tenant_id: string;
+  type: string;
+  about: string | null;
+  body: string;
+  traceparent: string | null;
+  tracestate: string | null;
+}
+
+export interface NewDelivery {
+  id: string;
+  tenantId: string;
+  subscriptionId: string;
+  eventId: string;
+  type: string;
+  endpoint: string;
+  direct?: DirectFirstAttempt;
+  /** Made held with its subscription (open breaker, Retry-After): no job; the worker's wake-up moves it. */
+  held?: true;
+  /** Its place in its page's order, for a subscription that orders. */
+  order?: OrderPosition;
+  /** Made waiting for its page's turn (status 'waiting'): no job; the delivery before it passes the turn on. */
+  waiting?: true;
+}
+
+/**
+ * The round's ordered deliveries that do not take their page's turn are made waiting (relay-turns.ts):
+ * no job, no first attempt ready. One that takes it keeps its first attempt, with the page it holds.
+ */
+export async function waitTurns(em: EntityManager, made: NewDelivery[], round: string[]): Promise<void> {
+  const ordered = new Map<OrderedDelivery, NewDelivery>();
+  for (const d of made) {
+    if (d.order) ordered.set({ tenantId: d.tenantId, subscriptionId: d.subscriptionId, eventId: d.eventId, orderKey: d.order.key, orderSeq: d.order.seq }, d);
+  }
+  if (ordered.size === 0) return;
+  const takers = await decideTurns(em, [...ordered.keys()], round);
+  for (const [turn, d] of ordered) {
+    if (takers.has(turn)) {
+      if (d.direct) d.direct = { ...d.direct, orderKey: turn.orderKey };
+      continue;
+    }
+    d.waiting = true;
+    delete d.direct;
+    delete d.held;
+  }
+}
+
+/**
+ * The first attempt as what the relay read decides it (the domain's decideAttempt, as a claim
+ * would): made ready to send when it is to be sent at once (no rate slot to take, no breaker open,
+ * no Retry-After hold); made held when its subscription holds it, so that it is never claimed only
+ * to be parked (a held delivery is claimed at most twice: the probe, or its release); otherwise
+ * claimed and decided when its job runs.
+ */
+export function firstAttempt(event: ClaimedEvent, s: Subscription, now: Date): Pick<NewDelivery, 'direct' | 'held'> {
+  const { subscription, pace } = deliveryStateOf(s);
+  const step = decideAttempt({ eventType: event.type, manual: false, probe: false, subscription, pace }, now);
+  if (step.kind === 'hold') return { held: true };
+  if (step.kind !== 'send') return {};
+  const trace = event.traceparent ? { traceparent: event.traceparent, tracestate: event.tracestate } : null;
+  return { direct: { readAt: now.getTime(), subscriptionId: s.id, version: s.version, healthy: s.healthy, eventId: event.id, eventType: event.type, body: event.body, trace } };
+}
+
+/** Inserts one chunk of deliveries (held and waiting ones with no time); returns the jobs of those made now (not made before), none for held or waiting ones. */
+export async function insertDeliveries(em: EntityManager, chunk: NewDelivery[], now: Date): Promise<DeliveryJob[]> {
+  const rows = await sqlRows<{ id: string }>(
+    em,
+    `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, order_key, order_seq)
+           SELECT id, tenant_id, subscription_id, event_id, event_type, CASE WHEN waiting THEN 'waiting' ELSE 'pending' END, 0,
+                  CASE WHEN held OR waiting THEN NULL ELSE $6::timestamptz END, $6, $6, order_key, order_seq
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::bool[], $8::bool[], $9::text[], $10::bigint[])
+             AS d(id, tenant_id, subscription_id, event_id, event_type, held, waiting, order_key, order_seq)
+           ON CONFLICT (event_id, subscription_id, manual_id) DO NOTHING RETURNING id`,
+    [
+      chunk.map((r) => r.id), chunk.map((r) => r.tenantId), chunk.map((r) => r.subscriptionId), chunk.map((r) => r.eventId), chunk.map((r) => r.type), now,
+      chunk.map((r) => r.held === true), chunk.map((r) => r.waiting === true), chunk.map((r) => r.order?.key ?? null), chunk.map((r) => r.order?.seq ?? null),
+    ],
+  );
+  const made = new Set(rows.map((row) => row.id));
+  return chunk
+    .filter((r) => made.has(r.id) && !r.held && !r.waiting)
+    .map((r) => ({ deliveryId: r.id, eventId: r.eventId, attempt: 1, delayMs: 0, tenantId: r.tenantId, endpoint: r.endpoint, ...(r.direct && { direct: r.direct }) }));
+}
