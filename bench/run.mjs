@@ -124,6 +124,15 @@ process.once('SIGINT', () => {
   cleanUp();
   process.exit(130);
 });
+// A failure outside main's promise (a rejected request nobody awaited yet) still stops the run's
+// processes: left running, they answered the next run in place of its own.
+for (const event of ['uncaughtException', 'unhandledRejection']) {
+  process.once(event, (error) => {
+    log(`bench failed: ${error?.stack ?? error}`);
+    cleanUp();
+    process.exit(1);
+  });
+}
 main(services, host)
   .catch((error) => {
     log(`bench failed: ${error.stack ?? error}`);

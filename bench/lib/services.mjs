@@ -120,9 +120,15 @@ export function createServices(options, log) {
       // (baseline (c) answers without a key): it runs as development, which in this service only
       // lets a missing SECRETS_ENCRYPTION_KEY be generated (one is given). The worker stays production.
       const baselines = role === 'api' ? { BENCH_BASELINES: 'true', BENCH_FLOOR_PORT: String(FLOOR_PORT), NODE_ENV: 'development' } : {};
+      // An API left running by an earlier run would answer in this one's place (the new one
+      // exits on EADDRINUSE, and the readiness probe is answered by the old build).
+      if (role === 'api' && (await fetch(`${BASE}/health/ready`).then(() => true, () => false))) {
+        throw new Error(`port ${PORT} is taken by another process (an API left behind by an earlier run?)`);
+      }
       const child = node(core, join(ROOT, 'dist', 'main.js'), [], { ...env, SERVICE_ROLE: role, PORT: String(PORT), ...baselines, ...extra }, ['ignore', logFile, 'inherit'], [...SERVICE_FLAGS, ...extraFlags]);
       if (role === 'worker') return child;
       for (let i = 0; i < 200; i++) {
+        if (child.exitCode !== null) throw new Error(`the API exited at start (bench/results/${role}.log)`);
         if (await fetch(`${BASE}/health/ready`).then((r) => r.ok, () => false)) return child;
         await new Promise((r) => setTimeout(r, 100));
       }

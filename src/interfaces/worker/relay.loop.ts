@@ -39,7 +39,7 @@ export class RelayLoop {
   /** Asks for a round reading from `from` (an event id), or the whole outbox (null). */
   trigger(from: string | null = null): void {
     if (this.stopped) return;
-    if (this.from !== null) this.from = from === null || this.from === undefined || from < this.from ? from : this.from;
+    this.from = lowest(from, this.from);
     if (this.running) {
       this.again = true;
       return;
@@ -73,7 +73,10 @@ export class RelayLoop {
           if (result.events > 0 || result.deliveries > 0) traceRound(startTime, result);
           if (!result.enqueued) this.logger.warn({ deliveries: result.deliveries }, 'queue unavailable: deliveries wait for the sweeper');
           if (!result.more) break;
-          from = result.through ?? from;
+          // The next batch from where this one ended, or lower when a wake-up or the poll asked
+          // meanwhile: a backlog that never empties must not keep the poll's full read away.
+          from = lowest(result.through ?? from, this.from);
+          this.from = undefined;
         }
       } catch (error) {
         // The next round reads everything: this one's events may be unpublished below any floor.
@@ -82,6 +85,12 @@ export class RelayLoop {
       }
     } while (this.again && !this.stopped);
   }
+}
+
+/** The lower of two places to read from: null (the whole outbox) is lowest, undefined (none asked) highest. */
+function lowest(a: string | null, b: string | null | undefined): string | null {
+  if (b === undefined) return a;
+  return a === null || b === null ? null : a < b ? a : b;
 }
 
 /**

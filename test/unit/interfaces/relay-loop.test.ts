@@ -123,6 +123,25 @@ describe('RelayLoop: where a round reads the outbox from', () => {
     expect(store.froms).toEqual([null, 'evt_01kb0000000000000000000001', 'evt_01kb0000000000000000000200']);
   });
 
+  it('reads all of it in the middle of a backlog when the poll or a wake-up asks', async () => {
+    const store = new ScriptedStore([
+      { events: 0, more: false },
+      { events: 200, more: true, through: 'evt_01kb0000000000000000000200' },
+      { events: 200, more: true, through: 'evt_01kb0000000000000000000400' },
+      { events: 200, more: true, through: 'evt_01kb0000000000000000000600' },
+    ]);
+    const run = await started(store);
+    loop = run.loop;
+    await loop.idle();
+    const open = store.hold();
+    run.signal.send('evt_01kb0000000000000000000001');
+    await store.rounds(2);
+    run.signal.send(null);
+    open();
+    await store.rounds(4);
+    expect(store.froms.slice(0, 4)).toEqual([null, 'evt_01kb0000000000000000000001', null, 'evt_01kb0000000000000000000400']);
+  });
+
   it('reads all of it on each poll, so that an event committed below a floor already read is found', async () => {
     const store = new ScriptedStore();
     const run = await started(store, 20);
