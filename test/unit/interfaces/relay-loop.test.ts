@@ -78,34 +78,28 @@ describe('RelayLoop: where a round reads the outbox from', () => {
     loop = undefined;
   });
 
-  it('reads all of it at start, then from the lowest id the wake-ups named while a round ran', async () => {
+  /** Where the rounds read from when `wakeUps` arrive while the first round (at start) runs. */
+  async function whileTheFirstRoundRuns(wakeUps: (string | null)[]): Promise<(string | null)[]> {
     const store = new ScriptedStore();
     const open = store.hold();
     const run = await started(store);
     loop = run.loop;
     await store.rounds(1);
-    run.signal.send('evt_01kb0000000000000000000003');
-    run.signal.send('evt_01kb0000000000000000000001');
-    run.signal.send('evt_01kb0000000000000000000002');
+    for (const from of wakeUps) run.signal.send(from);
     open();
     await store.rounds(2);
     await loop.idle();
-    expect(store.froms).toEqual([null, 'evt_01kb0000000000000000000001']);
+    return store.froms;
+  }
+
+  it('reads all of it at start, then from the lowest id the wake-ups named while a round ran', async () => {
+    const froms = await whileTheFirstRoundRuns(['evt_01kb0000000000000000000003', 'evt_01kb0000000000000000000001', 'evt_01kb0000000000000000000002']);
+    expect(froms).toEqual([null, 'evt_01kb0000000000000000000001']);
   });
 
   it('reads all of it when one of the wake-ups named no id', async () => {
-    const store = new ScriptedStore();
-    const open = store.hold();
-    const run = await started(store);
-    loop = run.loop;
-    await store.rounds(1);
-    run.signal.send('evt_01kb0000000000000000000001');
-    run.signal.send(null);
-    run.signal.send('evt_01kb0000000000000000000002');
-    open();
-    await store.rounds(2);
-    await loop.idle();
-    expect(store.froms).toEqual([null, null]);
+    const froms = await whileTheFirstRoundRuns(['evt_01kb0000000000000000000001', null, 'evt_01kb0000000000000000000002']);
+    expect(froms).toEqual([null, null]);
   });
 
   it('reads the next batch from where the last one ended', async () => {
