@@ -88,8 +88,10 @@ export function writeForRelay<T>(em: EntityManager, text: string, params: readon
   return sqlRows<T>(em, text, params);
 }
 
-/** Each row's id as outboxParams writes it (a body's own envelope is not followed by "tenant_id"). */
-const ROW_ID = /\{"id":"(evt_[0-9a-z]{26})","tenant_id":/g;
+/** How each row of outboxParams begins, and what follows its id (a body's own envelope has "type" there). */
+const ROW_START = '{"id":"evt_';
+const AFTER_ID = '","tenant_id":';
+const ID_LENGTH = 'evt_'.length + 26;
 
 /**
  * The lowest event id in a statement's outboxParams, for the relay's wake-up (relay-wake.ts); null
@@ -99,8 +101,13 @@ const ROW_ID = /\{"id":"(evt_[0-9a-z]{26})","tenant_id":/g;
 function lowestEventId(params: readonly unknown[]): string | null {
   let lowest: string | null = null;
   for (const param of params) {
-    if (typeof param !== 'string' || !param.startsWith('[{"id":"evt_')) continue;
-    for (const [, id] of param.matchAll(ROW_ID)) if (lowest === null || id < lowest) lowest = id;
+    if (typeof param !== 'string' || !param.startsWith(`[${ROW_START}`)) continue;
+    for (let at = param.indexOf(ROW_START); at !== -1; at = param.indexOf(ROW_START, at + 1)) {
+      const start = at + ROW_START.length - 'evt_'.length;
+      if (!param.startsWith(AFTER_ID, start + ID_LENGTH)) continue;
+      const id = param.slice(start, start + ID_LENGTH);
+      if (lowest === null || id < lowest) lowest = id;
+    }
   }
   return lowest;
 }

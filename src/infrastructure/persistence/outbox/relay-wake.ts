@@ -37,6 +37,7 @@ export function noteRelayWork(em: EntityManager, from: string | null): void {
 let due = false;
 let inFlight = false;
 let floor: string | null | undefined;
+const EVENT_ID = /^evt_[0-9a-z]{26}$/;
 const sending = new Set<Promise<void>>();
 
 function lowerFloor(from: string | null): void {
@@ -57,9 +58,12 @@ async function sendWhileDue(em: EntityManager): Promise<void> {
   try {
     while (due) {
       due = false;
-      const from = floor ?? '';
+      // The id in the text, not a parameter: a statement with none goes in the simple protocol
+      // (one message, no parse-bind-execute), as it did before the wake-up named an id. Only an
+      // id of TypeID characters is ever written there.
+      const from = floor && EVENT_ID.test(floor) ? floor : '';
       floor = undefined;
-      await sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', $1)`, [from]).catch(() => {
+      await sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '${from}')`).catch(() => {
         // Best effort by design (the relay polls); a failing database shows in the request itself.
       });
     }
