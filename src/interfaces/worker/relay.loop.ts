@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import { RelayOutbox } from '../../application/webhook/delivery/relay-outbox.use-case';
-import { OutboxSignal } from '../../application/webhook/delivery/outbox-signal.port';
+import { lowestFrom, OutboxSignal } from '../../application/webhook/delivery/outbox-signal.port';
 import type { Logger } from '../../application/shared/logger.port';
 
 /**
@@ -39,7 +39,7 @@ export class RelayLoop {
   /** Asks for a round reading from `from` (an event id), or the whole outbox (null). */
   trigger(from: string | null = null): void {
     if (this.stopped) return;
-    this.from = lowest(from, this.from);
+    this.from = lowestFrom(from, this.from);
     if (this.running) {
       this.again = true;
       return;
@@ -75,7 +75,7 @@ export class RelayLoop {
           if (!result.more) break;
           // The next batch from where this one ended, or lower when a wake-up or the poll asked
           // meanwhile: a backlog that never empties must not keep the poll's full read away.
-          from = lowest(result.through ?? from, this.from);
+          from = lowestFrom(result.through ?? from, this.from);
           this.from = undefined;
         }
       } catch (error) {
@@ -85,12 +85,6 @@ export class RelayLoop {
       }
     } while (this.again && !this.stopped);
   }
-}
-
-/** The lower of two places to read from: null (the whole outbox) is lowest, undefined (none asked) highest. */
-function lowest(a: string | null, b: string | null | undefined): string | null {
-  if (b === undefined) return a;
-  return a === null || b === null ? null : a < b ? a : b;
 }
 
 /**

@@ -8,3 +8,12 @@ export abstract class OutboxSignal {
   abstract listen(onSignal: (from: string | null) => void): Promise<void>;
   abstract close(): Promise<void>;
 }
+
+/**
+ * The lower of two places to read the outbox from, as signals name them: an event id, null (the
+ * whole outbox, which is lowest) or undefined (none named yet, which is highest).
+ */
+export function lowestFrom(a: string | null, b: string | null | undefined): string | null {
+  if (b === undefined) return a;
+  return a === null || b === null ? null : a < b ? a : b;
+}

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { afterCommit } from '../connection/after-commit';
 import { sqlRows } from '../connection/sql-statement';
+import { lowestFrom } from '../../../application/webhook/delivery/outbox-signal.port';
 
 export const OUTBOX_CHANNEL = 'outbox_events';
 
@@ -26,7 +27,7 @@ export const OUTBOX_CHANNEL = 'outbox_events';
 export function noteRelayWork(em: EntityManager, from: string | null): void {
   if (!afterCommit('wake the relay', () => wakeRelay(em))) throw new Error('rows for the relay were written outside a unit of work (UnitOfWork.run)');
   // One action per id (a unit of work writes a few): each lowers the floor before the wake-up is sent.
-  afterCommit(`relay from ${from ?? ''}`, () => lowerFloor(from));
+  afterCommit(`relay from ${from ?? ''}`, () => (floor = lowestFrom(from, floor)));
 }
 
 // Commits share NOTIFYs: one is sent at the next turn of the event loop after a commit, and
@@ -39,11 +40,6 @@ let inFlight = false;
 let floor: string | null | undefined;
 const EVENT_ID = /^evt_[0-9a-z]{26}$/;
 const sending = new Set<Promise<void>>();
-
-function lowerFloor(from: string | null): void {
-  if (floor === null) return;
-  floor = from === null || floor === undefined ? from : from < floor ? from : floor;
-}
 
 function wakeRelay(em: EntityManager): void {
   due = true;
