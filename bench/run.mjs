@@ -54,6 +54,7 @@ async function main(services, host) {
   if (missing.length > 0) throw new Error(`missing: ${missing.join('; ')}`);
   log('building…');
   if (spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
+  await host.loadStatementStats();
   const seed = await services.seedOnce();
   await services.settleDatabase();
   await host.autovacuum();

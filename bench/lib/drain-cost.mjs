@@ -38,6 +38,7 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const after = await counters();
       const top = statements ? await topStatements(db, deliveries) : undefined;
+      const statementCount = statements ? await statementsRun(db) : undefined;
       await Promise.all(servers.map((server) => server.quit()));
       await db.end();
       const byRole = {};
@@ -56,6 +57,7 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
         coresBusy: Math.round((Object.values(byRole).reduce((a, b) => a + b, 0) / seconds) * 100) / 100,
         redisCommandsPerDelivery: Math.round(((after.redisCalls - before.redisCalls) / deliveries) * 100) / 100,
         postgresTransactionsPerDelivery: Math.round(((after.transactions - before.transactions) / deliveries) * 100) / 100,
+        ...(statementCount === undefined ? {} : { postgresStatementsPerDelivery: Math.round((statementCount / deliveries) * 100) / 100 }),
         walBytesPerDelivery: Math.round((after.walBytes - before.walBytes) / deliveries),
         // The largest of "other" (kernel threads, the bench's own process), µs per delivery.
         otherLargest: others.slice(0, 4),
@@ -74,7 +76,7 @@ export function describeCost(cost) {
     .join(', ');
   const statements = (cost.postgresStatements ?? []).map((s) => `\n      ${String(s.execUsPerDelivery).padStart(4)} µs  ${s.callsPerDelivery} calls  ${s.rowsPerCall} rows/call  ${s.query}`).join('');
   const helpers = cost.workerHelperUsPerDelivery === undefined ? '' : `, of the worker's: V8 helper threads ${cost.workerHelperUsPerDelivery}`;
-  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}${helpers}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}; PostgreSQL transactions/delivery ${cost.postgresTransactionsPerDelivery}; WAL bytes/delivery ${cost.walBytesPerDelivery}${statements}`;
+  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}${helpers}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}; PostgreSQL ${cost.postgresStatementsPerDelivery === undefined ? '' : `statements/delivery ${cost.postgresStatementsPerDelivery}, `}transactions/delivery ${cost.postgresTransactionsPerDelivery}; WAL bytes/delivery ${cost.walBytesPerDelivery}${statements}`;
 }
 
 function roleOf(group, pids) {
@@ -98,6 +100,15 @@ async function topStatements(db, deliveries) {
      ORDER BY total_exec_time DESC LIMIT 8`,
   );
   return rows.map((r) => ({ callsPerDelivery: Math.round((r.calls / deliveries) * 1000) / 1000, execUsPerDelivery: Math.round((r.total_exec_time * 1000) / deliveries), rowsPerCall: Math.round(r.rows / r.calls), query: r.query }));
+}
+
+/**
+ * Statements the database ran since the reset, all of them: the drain's, and the few of this
+ * counter's own (its two snapshots' reads), which are left in (a few against tens of thousands).
+ */
+async function statementsRun(db) {
+  const { rows } = await db.query('SELECT coalesce(sum(calls), 0)::bigint AS n FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())');
+  return Number(rows[0].n);
 }
 
 /** Bytes of WAL the server has written (pg_stat_wal, PostgreSQL 14+): what a replica and the disk take per unit of work. */

@@ -1,5 +1,5 @@
 // The changes a run may make to the machine, each only when its flag asks for it, each undone
-// when the run ends (--pin, --autovacuum; bench/lib/options.mjs).
+// when the run ends (--pin, --autovacuum, --statements; bench/lib/options.mjs).
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { moveHelperThreads } from './helper-threads.mjs';
@@ -41,6 +41,42 @@ export function hostChanges(options, log) {
       }
     },
 
+    /**
+     * --statements: pg_stat_statements loaded for the run, so that the drains print PostgreSQL's
+     * statements per delivery (bench/lib/drain-cost.mjs). Loading it takes a restart of the
+     * server: done before anything of the run connects, and again after the run to unload it.
+     * Refused (not the server's owner, no pg_ctlcluster): the run goes on and prints
+     * transactions per delivery only.
+     */
+    async loadStatementStats() {
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      let loaded, major, port;
+      try {
+        const { rows } = await client.query("SELECT current_setting('shared_preload_libraries') AS loaded, current_setting('server_version_num')::int / 10000 AS major, current_setting('port') AS port");
+        ({ loaded, major, port } = rows[0]);
+        if (loaded.split(',').map((l) => l.trim()).includes('pg_stat_statements')) return;
+        if (!options.hostChanges.statements) {
+          log('pg_stat_statements is not loaded: the drains print transactions, not statements (--statements loads it for the run)');
+          return;
+        }
+        await client.query(`ALTER SYSTEM SET shared_preload_libraries = '${loaded ? `${loaded},` : ''}pg_stat_statements'`);
+      } finally {
+        await client.end();
+      }
+      const restart = () => restartCluster(major, port, options.databaseUrl);
+      if (!restart()) {
+        spawnSync('psql', [options.databaseUrl, '-qc', 'ALTER SYSTEM RESET shared_preload_libraries'], { stdio: 'ignore' });
+        log('pg_stat_statements could not be loaded (PostgreSQL was not restarted): the drains print transactions, not statements');
+        return;
+      }
+      log('pg_stat_statements loaded for the run (PostgreSQL restarted; restarted again afterwards to unload it)');
+      undo.push(() => {
+        spawnSync('psql', [options.databaseUrl, '-qc', 'ALTER SYSTEM RESET shared_preload_libraries'], { stdio: 'ignore' });
+        restart();
+      });
+    },
+
     /** --pin: PostgreSQL and Redis onto core 1 (bench/lib/pin-services.mjs says why) until `unpinServices`. */
     async pinServices() {
       if (!pin) return;
@@ -66,4 +102,17 @@ export function hostChanges(options, log) {
       for (const u of undo.splice(0)) u();
     },
   };
+}
+
+/** Restarts the local cluster that listens on `port` (Debian's pg_ctlcluster) and waits until it answers; false when it could not. */
+function restartCluster(major, port, databaseUrl) {
+  const clusters = spawnSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
+  const line = (clusters.stdout ?? '').split('\n').map((l) => l.trim().split(/\s+/)).find((f) => f[0] === String(major) && f[2] === String(port));
+  if (!line) return false;
+  if (spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', line[0], line[1], 'restart'], { stdio: 'ignore' }).status !== 0) return false;
+  for (let i = 0; i < 120; i++) {
+    if (spawnSync('psql', [databaseUrl, '-qAtc', 'SELECT 1'], { stdio: 'ignore' }).status === 0) return true;
+    spawnSync('sleep', ['0.25']);
+  }
+  return false;
 }

@@ -11,10 +11,12 @@
 //   --pin            API on core 0; PostgreSQL, Redis and the load generators on core 1 (taskset),
 //                    the API's V8 helper threads on core 1, the open-loop generator at nice -20
 //   --autovacuum     ALTER SYSTEM autovacuum = on for the run when the server has it off
+//   --statements     load pg_stat_statements for the run when the server has not (a restart of
+//                    PostgreSQL before the run and one after it), so the drains print their statements
 
 import { readFlags } from './flags.mjs';
 
-const KNOWN = new Set(['quick', 'duration', 'rounds', 'reuse', 'only', 'no-webhooks', 'backlog', 'report', 'pin', 'autovacuum']);
+const KNOWN = new Set(['quick', 'duration', 'rounds', 'reuse', 'only', 'no-webhooks', 'backlog', 'report', 'pin', 'autovacuum', 'statements']);
 const WITH_VALUE = new Set(['duration', 'rounds', 'only', 'backlog']);
 
 export class OptionsError extends Error {}
@@ -38,7 +40,7 @@ export function parseOptions(argv, env = {}) {
     webhooks,
     backlog: positive('backlog', quick ? 2000 : 20000),
     reportOnly: given.has('report'),
-    hostChanges: { pin: given.has('pin'), autovacuum: given.has('autovacuum') },
+    hostChanges: { pin: given.has('pin'), autovacuum: given.has('autovacuum'), statements: given.has('statements') },
     // Only a full run is recorded in bench/results and docs/; a quick or partial one is kept in bench/data/.
     recorded: !quick && only === '' && webhooks,
     databaseUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/landing_api_bench',

@@ -60,6 +60,12 @@ ${line('p99Ms', '#dc2626')}${line('p50Ms', '#2563eb')}
 `;
 }
 
+/** The host-change flags of a recorded run, as its command line gave them. */
+const flagsOf = (changes = {}) => {
+  const flags = ['pin', 'autovacuum', 'statements'].filter((name) => changes[name]);
+  return flags.length > 0 ? ` -- ${flags.map((name) => `--${name}`).join(' ')}` : '';
+};
+
 /** Where the processes ran: the host changes the run made (flags --pin and --autovacuum), or none. */
 export function placement(machine) {
   const pinned = machine.hostChanges?.pin ?? true; // runs recorded before the flags were always pinned
@@ -69,6 +75,7 @@ export function placement(machine) {
       ]
     : ['no process pinned to a core (run without --pin)'];
   if (machine.hostChanges?.autovacuum) parts.push("autovacuum switched on for the run (--autovacuum) and the server's setting restored after it");
+  if (machine.hostChanges?.statements) parts.push('pg_stat_statements loaded for the run (--statements: PostgreSQL restarted before and after it)');
   return parts.join('; ');
 }
 
@@ -96,12 +103,12 @@ function webhookCosts(w) {
   ];
   const rows = drains.map(
     ([name, rate, c]) =>
-      `| ${name} | ${rate} | ${c.cpuUsPerDeliveryTotal} (${['worker', 'postgres', 'redis', 'receiver', 'other'].map((k) => c.cpuUsPerDelivery[k] ?? 0).join(', ')}) | ${c.coresBusy} | ${c.redisCommandsPerDelivery} | ${c.postgresTransactionsPerDelivery} | ${c.walBytesPerDelivery ?? '—'} |`,
+      `| ${name} | ${rate} | ${c.cpuUsPerDeliveryTotal} (${['worker', 'postgres', 'redis', 'receiver', 'other'].map((k) => c.cpuUsPerDelivery[k] ?? 0).join(', ')}) | ${c.coresBusy} | ${c.redisCommandsPerDelivery} | ${c.postgresStatementsPerDelivery ?? '—'} | ${c.postgresTransactionsPerDelivery} | ${c.walBytesPerDelivery ?? '—'} |`,
   );
-  return `What one delivery of the drain cost (bench/lib/drain-cost.mjs; CPU from /proc, Redis commands including those inside its scripts, PostgreSQL transactions, WAL bytes from pg_stat_wal):
+  return `What one delivery of the drain cost (bench/lib/drain-cost.mjs; CPU from /proc, Redis commands including those inside its scripts, PostgreSQL statements (with pg_stat_statements loaded: --statements) and transactions, WAL bytes from pg_stat_wal):
 
-| drain | deliveries/s | CPU µs per delivery (worker, PostgreSQL, Redis, receiver, other) | cores busy | Redis commands | PostgreSQL transactions | WAL bytes |
-|---|---|---|---|---|---|---|
+| drain | deliveries/s | CPU µs per delivery (worker, PostgreSQL, Redis, receiver, other) | cores busy | Redis commands | PostgreSQL statements | PostgreSQL transactions | WAL bytes |
+|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 `;
@@ -150,7 +157,7 @@ export function markdown(result, soak = null, history = null) {
   const openLoop = m.openLoopGenerator === 'c' ? 'bench/processes/open-loop.c' : 'bench/processes/constant-rate.mjs';
   return `# Performance
 
-Measured by \`npm run bench${m.hostChanges?.pin || m.hostChanges?.autovacuum ? ` -- --${[m.hostChanges.pin && 'pin', m.hostChanges.autovacuum && 'autovacuum'].filter(Boolean).join(' --')}` : ''}\`${m.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${m.cpus} cores, ${m.memoryGb} GiB, Node ${m.node}); ${placement(m)}.
+Measured by \`npm run bench${flagsOf(m.hostChanges)}\`${m.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${m.cpus} cores, ${m.memoryGb} GiB, Node ${m.node}); ${placement(m)}.
 Maximum throughput: ${m.loadGenerator ?? 'autocannon'}, 32 connections, after a warm-up. Half load and the latency curve: an open-loop generator at a constant rate (${openLoop}${m.openLoopPriority === 'nice -20' ? ', at the top CPU priority of its core, so that it sends on time' : ''}), latency counted from when each request was due (no coordinated omission), after 1 s of warm-up. PATCH goes round 100 brands of the tenant. Each round measures the reads, then the writes, after a checkpoint.
 Data set: ${m.seed.tenants} tenants, ${m.seed.brands} brands, ${m.seed.pageGroups} page groups, ${m.seed.sessions} sessions (all in the measured page group). Medians of ${m.rounds} interleaved round(s) of ${m.durationSeconds} s.
 Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs${floor ? '; (c) a bare \`node:http\` server in the same process running that query with no framework, key, limit or log: the floor of what this machine allows for the list' : ''}.${rawPgPaired(result) ? ' (b) is measured again after each endpoint: an endpoint\'s ÷ (b) is the median over the rounds of its throughput against the mean of the (b) measured right before and right after it (each round\'s in `ratioToRawPgEachRound`), since the host\'s speed moves within a run; ' + (floor ? '÷ (a) and ÷ (c) are ratios' : '÷ (a) is a ratio') + ' of the rounds\' medians.' : ''}

@@ -96,7 +96,7 @@ export async function startWebhookWorker(deps: {
   );
 
   if (deps.metrics) registerQueueGauges(deps.metrics, () => deliveryQueue.queues());
-  const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: 200 });
+  const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: 200, lanes: config.webhooks.relayLanes });
   await relay.start();
   const sweep = sweepLoop(context.get(SweepDeliveries), logger, config.webhooks.sweepIntervalMs);
   sweep.start();

@@ -6,9 +6,10 @@ describe('bench options', () => {
   it('changes nothing on the host unless asked, and records only a full run', async () => {
     const { parseOptions } = await load();
     const full = parseOptions([]);
-    expect(full.hostChanges).toEqual({ pin: false, autovacuum: false });
+    expect(full.hostChanges).toEqual({ pin: false, autovacuum: false, statements: false });
     expect(full).toMatchObject({ quick: false, durationSeconds: 5, rounds: 3, backlog: 20000, recorded: true, webhooks: true });
-    expect(parseOptions(['--pin', '--autovacuum']).hostChanges).toEqual({ pin: true, autovacuum: true });
+    expect(parseOptions(['--pin', '--autovacuum']).hostChanges).toEqual({ pin: true, autovacuum: true, statements: false });
+    expect(parseOptions(['--statements']).hostChanges).toEqual({ pin: false, autovacuum: false, statements: true });
     expect(parseOptions(['--quick'])).toMatchObject({ durationSeconds: 2, rounds: 1, backlog: 2000, recorded: false });
     expect(parseOptions(['--only', 'brands']).recorded).toBe(false);
     expect(parseOptions(['--no-webhooks']).recorded).toBe(false);

@@ -64,9 +64,9 @@ class HandSignal extends OutboxSignal {
 
 const quiet: Logger = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, trace: () => undefined };
 
-async function started(store: ScriptedStore, pollMs = 60_000) {
+async function started(store: ScriptedStore, pollMs = 60_000, lanes = 1) {
   const signal = new HandSignal();
-  const loop = new RelayLoop(new RelayOutbox(store, new NoQueue(), new FixedClock(new Date('2026-11-29T00:00:00Z'))), signal, quiet, { pollMs, batch: 200 });
+  const loop = new RelayLoop(new RelayOutbox(store, new NoQueue(), new FixedClock(new Date('2026-11-29T00:00:00Z'))), signal, quiet, { pollMs, batch: 200, lanes });
   await loop.start();
   return { loop, signal };
 }
@@ -142,5 +142,30 @@ describe('RelayLoop: where a round reads the outbox from', () => {
     loop = run.loop;
     await store.rounds(3);
     expect(store.froms.slice(0, 3)).toEqual([null, null, null]);
+  });
+
+  it('runs a backlog in two lanes: a round that says there is more starts a second beside the next', async () => {
+    const store = new ScriptedStore([
+      { events: 0, more: false },
+      { events: 200, more: true, through: 'evt_01kb0000000000000000000200' },
+      { events: 200, more: true, through: 'evt_01kb0000000000000000000400' },
+      { events: 200, more: true, through: 'evt_01kb0000000000000000000600' },
+    ]);
+    const run = await started(store, 60_000, 2);
+    loop = run.loop;
+    await loop.idle();
+    const first = store.hold();
+    run.signal.send('evt_01kb0000000000000000000001');
+    await store.rounds(2);
+    first();
+    const open = store.hold();
+    // Both lanes read from where the backlog's first round ended (SKIP LOCKED shares the rows
+    // out), and both are in flight while the gate holds them.
+    await store.rounds(4);
+    expect(store.froms).toEqual([null, 'evt_01kb0000000000000000000001', 'evt_01kb0000000000000000000200', 'evt_01kb0000000000000000000200']);
+    open();
+    await loop.idle();
+    // Each lane goes on from where its own round ended, until a round finds no more.
+    expect(store.froms.slice(4).sort()).toEqual(['evt_01kb0000000000000000000400', 'evt_01kb0000000000000000000600']);
   });
 });
