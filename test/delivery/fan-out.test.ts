@@ -75,8 +75,7 @@ describe('fan-out of 500 events to 100 subscriptions', () => {
       );
       const started = Date.now();
       // With the production memory settings (package.json `start`): an unbounded relay would run out.
-      // One relay lane: a round is then told by its time (two lanes' rounds can start in the same millisecond).
-      worker = new ServiceProcess({ ...workerEnv(db.url, { LOG_LEVEL: 'info', WEBHOOK_RELAY_LANES: '1' }), SERVICE_ROLE: 'worker' }, PRODUCTION_NODE_FLAGS);
+      worker = new ServiceProcess({ ...workerEnv(db.url, { LOG_LEVEL: 'info' }), SERVICE_ROLE: 'worker' }, PRODUCTION_NODE_FLAGS);
       await eventually(async () => Number((await pg.query('SELECT count(*) AS n FROM webhook_deliveries')).rows[0].n), (n) => n === 50_000, 60_000);
       const seconds = (Date.now() - started) / 1000;
       const status = readFileSync(`/proc/${worker.pid}/status`, 'utf8');

@@ -175,7 +175,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       },
       sweepIntervalMs: read('WEBHOOK_SWEEP_INTERVAL_MS', 5000, integerIn(100, 3600000), 'an integer from 100 to 3600000'),
       relayPollMs: read('WEBHOOK_RELAY_POLL_MS', 1000, integerIn(10, 60000), 'an integer from 10 to 60000'),
-      relayLanes: read('WEBHOOK_RELAY_LANES', 2, integerIn(1, 8), 'an integer from 1 to 8'),
+      relayLanes: read('WEBHOOK_RELAY_LANES', 1, integerIn(1, 8), 'an integer from 1 to 8'),
       queuePrefix: read('QUEUE_PREFIX', env.REDIS_CLUSTER_NODES ? 'lp' : '{lp}', (raw) => (/^[\w{}:.-]{1,40}$/.test(raw) ? raw : undefined), 'up to 40 characters of letters, digits, {}:._-'),
       queueShards: read('QUEUE_SHARDS', env.REDIS_CLUSTER_NODES ? DEFAULT_CLUSTER_SHARDS : 1, integerIn(1, 256), 'an integer from 1 to 256'),
     },

@@ -21,7 +21,7 @@ describe('configuration', () => {
       health: { breakerFailures: 10, disableAfterMs: 5 * 86_400_000, probeGapsMs: [5000, 300000, 1800000, 7200000, 18000000, 36000000, 50400000, 72000000, 86400000] },
       sweepIntervalMs: 5000,
       relayPollMs: 1000,
-      relayLanes: 2,
+      relayLanes: 1,
       queuePrefix: '{lp}',
       queueShards: 1,
     });
@@ -68,7 +68,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ WEBHOOK_MANUAL_PENDING_MAX: '0' })).toThrow(/WEBHOOK_MANUAL_PENDING_MAX must be an integer from 1 to 1000000/);
     expect(loadConfig({ WEBHOOK_MANUAL_PENDING_MAX: '25' }).webhooks.manualPendingPerTenant).toBe(25);
     expect(() => loadConfig({ WEBHOOK_RELAY_LANES: '9' })).toThrow(/WEBHOOK_RELAY_LANES must be an integer from 1 to 8/);
-    expect(loadConfig({ WEBHOOK_RELAY_LANES: '1' }).webhooks.relayLanes).toBe(1);
+    expect(loadConfig({ WEBHOOK_RELAY_LANES: '2' }).webhooks.relayLanes).toBe(2);
     // The fairness caps follow WEBHOOK_CONCURRENCY: a fifth and a tenth, at least 10 and 5 (or all of a small worker).
     for (const [slots, tenant, endpoint] of [[500, 100, 50], [1000, 200, 100], [50, 10, 5], [10, 10, 5], [3, 3, 3]]) {
       expect(loadConfig({ WEBHOOK_CONCURRENCY: String(slots) }).webhooks).toMatchObject({ concurrency: slots, tenantConcurrency: tenant, endpointConcurrency: endpoint });
