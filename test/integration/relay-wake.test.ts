@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client } from 'pg';
+import { Client, Pool, PoolClient } from 'pg';
 import { PageGroup } from '../../src/domain/page-group/page-group';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/connection/mikro-orm-unit-of-work';
 import { OUTBOX_CHANNEL } from '../../src/infrastructure/persistence/outbox/relay-wake';
@@ -78,6 +78,29 @@ describe('relay wake-up after the commit', () => {
     const payload = new Promise<string | undefined>((resolve) => listener.once('notification', (message) => resolve(message.payload)));
     await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
     expect(await payload).toBe(lowest);
+  });
+
+  it("is sent while every connection of the ORM's pool is taken: the wake-up has a connection of its own", async () => {
+    const group = await groupOfNewTenant();
+    const { page, firstVersion } = newPage(group);
+    const eventId = firstVersion.peekEvents()[0].id;
+    const pool = (await orm.em.getConnection().getNativeClient()) as Pool;
+    // All but one connection taken; the last is the write's, and a waiter queued inside the
+    // write takes it at the commit, before the wake-up could: on the pool, it would wait for them all.
+    const held: PoolClient[] = await Promise.all(Array.from({ length: pool.options.max - 1 }, () => pool.connect()));
+    let last: Promise<PoolClient> | undefined;
+    try {
+      const seen = visibleAtNextWake(() => [eventId]);
+      await inUnitOfWork(orm, async () => {
+        await new SqlPageRepository(orm.em).add(page, firstVersion);
+        last = pool.connect();
+      });
+      expect(await seen).toBe(1);
+      expect(pool.idleCount).toBe(0);
+    } finally {
+      for (const client of held) client.release();
+      (await last)?.release();
+    }
   });
 
   it(`keeps every group's count in ${PAGE_COUNTER_SHARDS} counter rows, as the migration made them`, async () => {

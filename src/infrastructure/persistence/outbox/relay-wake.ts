@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { afterCommit } from '../connection/after-commit';
+import { PgNotifier } from '../connection/pg-notifier';
 import { sqlRows } from '../connection/sql-statement';
 import { lowestFrom } from '../../../application/webhook/delivery/outbox-signal.port';
 
@@ -59,7 +60,7 @@ async function sendWhileDue(em: EntityManager): Promise<void> {
       // id of TypeID characters is ever written there.
       const from = floor && EVENT_ID.test(floor) ? floor : '';
       floor = undefined;
-      await sqlRows(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '${from}')`).catch(() => {
+      await notify(em, `SELECT pg_notify('${OUTBOX_CHANNEL}', '${from}')`).catch(() => {
         // Best effort by design (the relay polls); a failing database shows in the request itself.
       });
     }
@@ -69,10 +70,25 @@ async function sendWhileDue(em: EntityManager): Promise<void> {
 }
 
 /**
- * Resolves once every wake-up scheduled so far has been sent (or has failed). Whoever closes the
- * database awaits it first: a wake-up left for after the close would open a connection again
- * (the CLI closed right after its command, and its process lingered on that connection).
+ * Wake-ups go over a connection of their own per database (PgNotifier says why), not the pool's.
+ * Without a URL in the ORM's configuration, they go over the pool as before.
+ */
+const notifiers = new Map<string, PgNotifier>();
+function notify(em: EntityManager, text: string): Promise<unknown> {
+  const url = em.config.get('clientUrl');
+  if (!url) return sqlRows(em, text);
+  let notifier = notifiers.get(url);
+  if (!notifier) notifiers.set(url, (notifier = new PgNotifier(url)));
+  return notifier.notify(text);
+}
+
+/**
+ * Resolves once every wake-up scheduled so far has been sent (or has failed), and ends the
+ * wake-ups' connections (a later wake-up opens its own again). Whoever closes the database
+ * awaits it first: a wake-up left for after the close would open a connection again (the CLI
+ * closed right after its command, and its process lingered on that connection).
  */
 export async function relayWakesSent(): Promise<void> {
   while (sending.size > 0) await Promise.allSettled([...sending]);
+  await Promise.all([...notifiers.values()].map((notifier) => notifier.close()));
 }
