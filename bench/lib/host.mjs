@@ -65,14 +65,15 @@ export function hostChanges(options, log) {
         await client.end();
       }
       const restart = () => restartCluster(major, port, options.databaseUrl);
+      const unset = () => spawnSync('psql', [options.databaseUrl, '-qc', 'ALTER SYSTEM RESET shared_preload_libraries'], { stdio: 'ignore' });
       if (!restart()) {
-        spawnSync('psql', [options.databaseUrl, '-qc', 'ALTER SYSTEM RESET shared_preload_libraries'], { stdio: 'ignore' });
+        unset();
         log('pg_stat_statements could not be loaded (PostgreSQL was not restarted): the drains print transactions, not statements');
         return;
       }
       log('pg_stat_statements loaded for the run (PostgreSQL restarted; restarted again afterwards to unload it)');
       undo.push(() => {
-        spawnSync('psql', [options.databaseUrl, '-qc', 'ALTER SYSTEM RESET shared_preload_libraries'], { stdio: 'ignore' });
+        unset();
         restart();
       });
     },

@@ -66,7 +66,7 @@ const flagsOf = (changes = {}) => {
   return flags.length > 0 ? ` -- ${flags.map((name) => `--${name}`).join(' ')}` : '';
 };
 
-/** Where the processes ran: the host changes the run made (flags --pin and --autovacuum), or none. */
+/** Where the processes ran: the host changes the run made (flags --pin, --autovacuum, --statements), or none. */
 export function placement(machine) {
   const pinned = machine.hostChanges?.pin ?? true; // runs recorded before the flags were always pinned
   const parts = pinned

@@ -75,9 +75,9 @@ export class RelayLoop {
    * there is more starts the next lane beside it: rounds of a backlog overlap as those of two
    * relay processes do (each claims with SKIP LOCKED, takes its page turns under their locks, and
    * its feed positions under the relays' turn), so one round's writes and commit, and its jobs'
-   * enqueue, no longer wait for the one before. One lane at a time, the drain was bound by the
-   * relay: a round of 200 events took 45–130 ms while the cores were a quarter idle
-   * (docs/performance-analysis.md).
+   * enqueue, need not wait for the one before. One lane is the default (WEBHOOK_RELAY_LANES): two
+   * drained an unordered backlog a little faster, and ordered deliveries and a Redis Cluster
+   * slower (decisions.md 149).
    */
   private async backlog(from: string | null): Promise<void> {
     const lanes: Promise<void>[] = [];

@@ -1,7 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { afterCommit } from '../connection/after-commit';
 import { PgNotifier } from '../connection/pg-notifier';
-import { sqlRows } from '../connection/sql-statement';
 import { lowestFrom } from '../../../application/webhook/delivery/outbox-signal.port';
 
 export const OUTBOX_CHANNEL = 'outbox_events';
@@ -70,13 +69,12 @@ async function sendWhileDue(em: EntityManager): Promise<void> {
 }
 
 /**
- * Wake-ups go over a connection of their own per database (PgNotifier says why), not the pool's.
- * Without a URL in the ORM's configuration, they go over the pool as before.
+ * Wake-ups go over a connection of their own per database (PgNotifier says why), not the pool's;
+ * every ORM here is made by createOrmConfig, which names the database's URL.
  */
 const notifiers = new Map<string, PgNotifier>();
-function notify(em: EntityManager, text: string): Promise<unknown> {
-  const url = em.config.get('clientUrl');
-  if (!url) return sqlRows(em, text);
+function notify(em: EntityManager, text: string): Promise<void> {
+  const url = em.config.get('clientUrl')!;
   let notifier = notifiers.get(url);
   if (!notifier) notifiers.set(url, (notifier = new PgNotifier(url)));
   return notifier.notify(text);
