@@ -184,25 +184,35 @@ async function seed(sql, services, today) {
   );
 
   const events = Math.round(ATTEMPTS / (FAN_OUT * ATTEMPTS_PER_DELIVERY));
+  // Where the build keeps feed positions: a table of their own (Migration20261129100000), or the event row.
+  const feedTable = (await sql.query(`SELECT to_regclass('event_feed') IS NOT NULL AS found`)).rows[0].found;
   const perDay = Math.ceil(events / DAYS);
   const started = Date.now();
   for (let d = 0; d < DAYS; d++) {
     const dayMs = first + d * DAY_MS;
     // The day's events, spread over it, round the tenants; ids in their own time (the rest of the suffix their number).
     await sql.query(
-      `INSERT INTO outbox_events (id, tenant_id, type, body, created_at, published_at, position)
+      `INSERT INTO outbox_events (id, tenant_id, type, body, created_at, published_at${feedTable ? '' : ', position'})
        SELECT 'evt_' || ${TIME_CHARS} || lpad(n::text, 16, '0'), ${tenantOf('(n % ' + TENANTS + ') + 1')}, 'page.version.created',
               '{"type":"page.version.created","data":{"pageId":"pagevar_01jdhistory000000000000000","version":' || n || ',"title":"A landing page version of some length"}}',
-              to_timestamp(ms / 1000.0), to_timestamp(ms / 1000.0), n
+              to_timestamp(ms / 1000.0), to_timestamp(ms / 1000.0)${feedTable ? '' : ', n'}
        FROM (SELECT $1::bigint * $2::bigint + i AS n, $3::bigint + (i * 86400000::bigint / $2) AS ms FROM generate_series(0, $2 - 1) i) e`,
       [d, perDay, dayMs],
     );
+    // An event's number, its feed position, is the end of its id.
+    if (feedTable) {
+      await sql.query(
+        `INSERT INTO event_feed (event_id, tenant_id, type, created_at, position, published_at)
+         SELECT id, tenant_id, type, created_at, substr(id, 15)::bigint, published_at FROM outbox_events WHERE id >= $1 AND id < $2`,
+        [boundaryId('evt', dayMs), boundaryId('evt', dayMs + DAY_MS)],
+      );
+    }
     await sql.query(
       `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, finished_at, last_status_code)
        SELECT 'whdlv_' || substr(e.id, 5, 10) || lpad((e.position * 10 + f)::text, 16, '0'), e.tenant_id,
               'whsub_' || lpad((((e.position % ${TENANTS}) + 1) * 100 + ((e.position + f) % ${SUBSCRIPTIONS_PER_TENANT}) + 1)::text, 26, '0'),
               e.id, e.type, CASE WHEN (e.position + f) % 50 = 0 THEN 'failed' ELSE 'delivered' END, ${ATTEMPTS_PER_DELIVERY}, NULL, e.created_at, e.created_at, e.created_at, 200
-       FROM outbox_events e, generate_series(0, ${FAN_OUT - 1}) f WHERE e.id >= $1 AND e.id < $2`,
+       FROM (SELECT *, substr(id, 15)::bigint AS position FROM outbox_events WHERE id >= $1 AND id < $2) e, generate_series(0, ${FAN_OUT - 1}) f`,
       [boundaryId('evt', dayMs), boundaryId('evt', dayMs + DAY_MS)],
     );
     await sql.query(
@@ -214,9 +224,11 @@ async function seed(sql, services, today) {
     );
     log(`  day ${d + 1}/${DAYS}: ${((d + 1) * perDay).toLocaleString('en-US')} events, ${((d + 1) * perDay * FAN_OUT * ATTEMPTS_PER_DELIVERY).toLocaleString('en-US')} attempts (${Math.round((Date.now() - started) / 1000)} s)`);
   }
-  await sql.query(`UPDATE event_feed_counter SET last_position = (SELECT max(position) FROM outbox_events)`);
+  const last = (await sql.query(`SELECT max(substr(id, 15)::bigint) AS n FROM outbox_events`)).rows[0].n;
+  if ((await sql.query(`SELECT to_regclass('event_feed_positions') IS NOT NULL AS found`)).rows[0].found) await sql.query(`SELECT setval('event_feed_positions', $1)`, [last]);
+  else await sql.query(`UPDATE event_feed_counter SET last_position = $1`, [last]);
   log('  VACUUM ANALYZE…');
-  await sql.query('VACUUM ANALYZE outbox_events, webhook_deliveries, webhook_delivery_attempts');
+  await sql.query(`VACUUM ANALYZE outbox_events, webhook_deliveries, webhook_delivery_attempts${feedTable ? ', event_feed' : ''}`);
   return { tenant, apiKey, first };
 }
 

@@ -98,12 +98,12 @@ describe('ordered deliveries\' turns', () => {
     const page = newTypeId('page');
     const v1 = await versionEvent(tenantId, page, 1);
     await versionEvent(tenantId, page, 2);
-    // Another relay's round holds version 1 (its row lock, SKIP LOCKED for this relay).
+    // Another relay's round holds version 1 (the lock on its queue row, SKIP LOCKED for this relay).
     const other = new Client({ connectionString: database.url });
     await other.connect();
     try {
       await other.query('BEGIN');
-      await other.query('SELECT id FROM outbox_events WHERE id = $1 FOR UPDATE', [v1]);
+      await other.query('SELECT id FROM outbox_unpublished WHERE id = $1 FOR UPDATE', [v1]);
       const round = await new SqlOutboxRelayStore(orm).fanOut(100, new Date());
       expect(round.events).toBe(1);
       expect(round.deliveries).toEqual([]);

@@ -28,6 +28,9 @@ describe('partitioning a history that holds rows', () => {
       );
       const before = newTypeId('evt', Date.now() - 3_600_000);
       await pg.query(`INSERT INTO outbox_events (id, tenant_id, type, body, created_at, published_at, position) VALUES ($1, 'tenant_m', 'page.version.created', '{}', now(), now(), 1)`, [before]);
+      // One the relay had not published yet: it is queued for the relay by the migration.
+      const waiting = newTypeId('evt', Date.now() - 3_500_000);
+      await pg.query(`INSERT INTO outbox_events (id, tenant_id, type, body, created_at) VALUES ($1, 'tenant_m', 'page.version.created', '{}', now())`, [waiting]);
       await pg.query(
         `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
          VALUES ('whdlv_m1', 'tenant_m', 'whsub_m', $1, 'page.version.created', 'pending', 1, now(), now(), now())`,
@@ -43,12 +46,20 @@ describe('partitioning a history that holds rows', () => {
       await pg.query('UPDATE event_feed_counter SET last_position = 41');
 
       const run = await migrateLocked(orm);
-      expect(run.applied).toEqual(['Migration20261128080000_partitioned_history', 'Migration20261129000000_feed_positions_sequence']);
+      expect(run.applied).toEqual(['Migration20261128080000_partitioned_history', 'Migration20261129000000_feed_positions_sequence', 'Migration20261129100000_narrow_publish']);
       expect((await pg.query(`SELECT nextval('event_feed_positions')::int AS next`)).rows).toEqual([{ next: 42 }]);
       expect((await pg.query(`SELECT to_regclass('event_feed_counter') AS counter`)).rows).toEqual([{ counter: null }]);
 
       const where = async (table: string) => (await pg.query(`SELECT tableoid::regclass::text AS day, id FROM ${table}`)).rows;
-      expect(await where('outbox_events')).toEqual([{ day: 'outbox_events_before', id: before }]);
+      expect(await where('outbox_events')).toEqual([
+        { day: 'outbox_events_before', id: before },
+        { day: 'outbox_events_before', id: waiting },
+      ]);
+      // The published event's position moved to the feed, in the feed's day of its event; the other is queued.
+      expect((await pg.query(`SELECT tableoid::regclass::text AS day, event_id, position::int FROM event_feed`)).rows).toEqual([
+        { day: 'event_feed_before', event_id: before, position: 1 },
+      ]);
+      expect((await pg.query('SELECT id FROM outbox_unpublished')).rows).toEqual([{ id: waiting }]);
       expect(await where('webhook_deliveries')).toEqual([{ day: 'webhook_deliveries_before', id: 'whdlv_m1' }]);
       expect(await where('webhook_delivery_attempts')).toEqual([{ day: 'webhook_delivery_attempts_before', id: 'whatt_m1' }]);
       // The old table's keys serve the new one's: an attempt logged twice is still logged once.
@@ -66,6 +77,8 @@ describe('partitioning a history that holds rows', () => {
       for (const id of [today, later]) await pg.query(`INSERT INTO outbox_events (id, tenant_id, type, body, created_at) VALUES ($1, 'tenant_m', 'page.version.created', '{}', now())`, [id]);
       const dayOf = async (id: string) => (await pg.query(`SELECT tableoid::regclass::text AS day FROM outbox_events WHERE id = $1`, [id])).rows[0].day;
       expect(await dayOf(today)).toBe('outbox_events_before');
+      // Each written event is queued for the relay by the statement that wrote it.
+      expect((await pg.query('SELECT id FROM outbox_unpublished ORDER BY id')).rows.map((r) => r.id)).toEqual([waiting, today, later]);
       expect(await dayOf(later)).toBe(`outbox_events_p${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10).replace(/-/g, '')}`);
     } finally {
       await pg.end().catch(() => undefined);

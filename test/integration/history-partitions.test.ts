@@ -78,11 +78,12 @@ describe('history kept by day (partitions)', () => {
       const todayName = `_p${new Date(TODAY).toISOString().slice(0, 10).replace(/-/g, '')}`;
       expect(first.kept).toEqual([`outbox_events${todayName}`]);
       expect(first.statements).toEqual(
-        ['webhook_delivery_attempts', 'webhook_deliveries', 'outbox_events'].flatMap((t) => [`ALTER TABLE ${t} DETACH PARTITION ${t}_before CONCURRENTLY`, `DROP TABLE IF EXISTS ${t}_before`]),
+        ['webhook_delivery_attempts', 'webhook_deliveries', 'event_feed', 'outbox_events'].flatMap((t) => [`ALTER TABLE ${t} DETACH PARTITION ${t}_before CONCURRENTLY`, `DROP TABLE IF EXISTS ${t}_before`]),
       );
       expect(first.statements.join('\n')).not.toMatch(/DELETE/);
-      // 45 days ahead of the real clock (31 + 14) now exist, for each of the four tables.
-      expect(first.made).toHaveLength(4 * 31);
+      // 45 days ahead of the real clock (31 + 14) now exist, for each of the five tables.
+      expect(first.made).toHaveLength(5 * 31);
+      expect(await partitions('event_feed')).toContain(`event_feed_p${new Date(TODAY + 45 * DAY_MS).toISOString().slice(0, 10).replace(/-/g, '')}`);
       expect(await partitions('page_sessions')).toContain(`page_sessions_p${new Date(TODAY + 45 * DAY_MS).toISOString().slice(0, 10).replace(/-/g, '')}`);
       expect(await ids('outbox_events')).toEqual([today, tomorrow].sort());
       expect(await ids('webhook_deliveries')).toEqual(['whdlv_today', 'whdlv_tomorrow']);
@@ -97,6 +98,22 @@ describe('history kept by day (partitions)', () => {
       expect(await ids('outbox_events')).toEqual([tomorrow]);
       expect(await ids('webhook_delivery_attempts')).toEqual(['whatt_tomorrow']);
       expect(await partitions('webhook_deliveries')).not.toContain(`webhook_deliveries${todayName}`);
+    } finally {
+      await orm.close(true);
+    }
+  });
+
+  it('keeps a day past the retention while one of its events waits for the relay, and drops it once published', async () => {
+    const old = idAt('evt', NOW - 45 * DAY_MS);
+    await pg.query(`INSERT INTO outbox_events (id, tenant_id, type, body, created_at) VALUES ($1, 'tenant_days', 'page.version.created', '{}', now())`, [old]);
+    const orm = await openTestOrm(db.url);
+    try {
+      const roll = new RollHistoryDays(new SqlHistoryDays(orm), { retentionDays: 30, sessionRetentionDays: null }, new FixedClock(new Date(NOW + 31 * DAY_MS)));
+      expect((await roll.execute()).kept).toEqual(['outbox_events_before']);
+      expect(await ids('outbox_events')).toEqual([old]);
+      await pg.query('DELETE FROM outbox_unpublished WHERE id = $1', [old]);
+      expect((await roll.execute()).kept).toEqual([]);
+      expect(await ids('outbox_events')).toEqual([]);
     } finally {
       await orm.close(true);
     }

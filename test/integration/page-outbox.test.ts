@@ -29,7 +29,7 @@ describe('page and outbox in one transaction', () => {
     await inUnitOfWork(orm, () => new SqlPageRepository(orm.em).add(page, firstVersion), { oneWrite: true });
     expect(await count('SELECT count(*) AS n FROM pages WHERE id = ?', [page.id])).toBe(1);
     expect(await count('SELECT count(*) AS n FROM page_versions WHERE id = ?', [firstVersion.id])).toBe(1);
-    expect(await count('SELECT count(*) AS n FROM outbox_events WHERE id = ? AND published_at IS NULL', [eventId])).toBe(1);
+    expect(await count('SELECT count(*) AS n FROM outbox_events o JOIN outbox_unpublished q ON q.id = o.id WHERE o.id = ?', [eventId])).toBe(1);
     expect(await count('SELECT coalesce(sum(pages_count), 0) AS n FROM page_group_counters WHERE page_group_id = ?', [group.id])).toBe(1);
   });
 

@@ -35,7 +35,7 @@ async function eventAt(ms: number): Promise<string> {
 }
 
 const published = (ids: string[]) =>
-  sqlIn<{ id: string; position: string | null }>(orm, 'SELECT id, position FROM outbox_events WHERE id IN (?) AND published_at IS NOT NULL', [ids]).then((rows) =>
+  sqlIn<{ id: string; position: string | null }>(orm, 'SELECT event_id AS id, position FROM event_feed WHERE event_id IN (?)', [ids]).then((rows) =>
     Object.fromEntries(rows.map((r) => [r.id, Number(r.position)])),
   );
 

@@ -8,8 +8,8 @@ export function registerOutboxGauges(metrics: Metrics, orm: MikroORM): void {
   const read = async () => {
     const rows = await sqlRows<{ backlog: string; oldest: string | null; pending: string }>(
       orm.em.fork(),
-      `SELECT (SELECT count(*) FROM outbox_events WHERE published_at IS NULL) AS backlog,
-              (SELECT extract(epoch FROM now() - min(created_at)) FROM outbox_events WHERE published_at IS NULL) AS oldest,
+      `SELECT (SELECT count(*) FROM outbox_unpublished) AS backlog,
+              (SELECT extract(epoch FROM now() - min(o.created_at)) FROM (SELECT id FROM outbox_unpublished ORDER BY id LIMIT 1) q JOIN outbox_events o ON o.id = q.id) AS oldest,
               (SELECT count(*) FROM webhook_deliveries WHERE status IN ('pending', 'sending')) AS pending`,
     );
     return rows[0];

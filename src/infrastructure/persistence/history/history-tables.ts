@@ -4,8 +4,9 @@ import { typeIdLowerBound, typeIdTime } from '../../../domain/shared/type-id';
  * The history tables, range-partitioned by day on a TypeID column (docs/decisions.md 147).
  * TypeIDs are UUIDv7: their text sorts by the time they were made (byte order, collation "C"), so
  * a day is a range of ids. Events, their deliveries and the deliveries' attempts are partitioned by
- * the event's id: one day of webhook history is three partitions with the same bounds, dropped
- * together. Sessions are partitioned by their own id.
+ * the event's id, and so is the event feed's positions (Migration20261129100000): one day of
+ * webhook history is four partitions with the same bounds, dropped together. Sessions are
+ * partitioned by their own id.
  */
 export interface HistoryTable {
   table: string;
@@ -19,11 +20,12 @@ export interface HistoryTable {
 export const EVENTS: HistoryTable = { table: 'outbox_events', key: 'id', prefix: 'evt' };
 export const DELIVERIES: HistoryTable = { table: 'webhook_deliveries', key: 'event_id', prefix: 'evt', storage: 'fillfactor = 70' };
 export const ATTEMPTS: HistoryTable = { table: 'webhook_delivery_attempts', key: 'event_id', prefix: 'evt' };
+export const FEED: HistoryTable = { table: 'event_feed', key: 'event_id', prefix: 'evt' };
 export const SESSIONS: HistoryTable = { table: 'page_sessions', key: 'id', prefix: 'pagesession' };
 
 /** Webhook history in the order its days are dropped: what refers to an event goes before it. */
-export const WEBHOOK_HISTORY = [ATTEMPTS, DELIVERIES, EVENTS] as const;
-export const HISTORY_TABLES = [EVENTS, DELIVERIES, ATTEMPTS, SESSIONS] as const;
+export const WEBHOOK_HISTORY = [ATTEMPTS, DELIVERIES, FEED, EVENTS] as const;
+export const HISTORY_TABLES = [EVENTS, DELIVERIES, ATTEMPTS, FEED, SESSIONS] as const;
 
 export const DAY_MS = 86_400_000;
 

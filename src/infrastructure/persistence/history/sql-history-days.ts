@@ -76,10 +76,12 @@ export class SqlHistoryDays extends HistoryDays {
     const statements: string[] = [];
     const kept: string[] = [];
     for (const day of await this.expired(EVENTS, before)) {
-      // The three tables' days share their bounds and their names' ending (`_p20261128`, `_before`).
+      // The four tables' days share their bounds and their names' ending (`_p20261128`, `_before`).
+      // A day with an event the relay has not published yet is kept too: dropping it would lose it.
       const ending = day.name.slice(EVENTS.table.length);
       const { rows } = await (await this.pool()).query<{ unfinished: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM webhook_deliveries${ending} WHERE status IN ('pending', 'sending', 'waiting')) AS unfinished`,
+        `SELECT EXISTS (SELECT 1 FROM webhook_deliveries${ending} WHERE status IN ('pending', 'sending', 'waiting'))
+             OR EXISTS (SELECT 1 FROM outbox_unpublished q JOIN ${day.name} o ON o.id = q.id) AS unfinished`,
       );
       if (rows[0].unfinished) {
         kept.push(day.name);

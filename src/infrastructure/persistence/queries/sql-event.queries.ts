@@ -46,15 +46,19 @@ export class SqlEventQueries extends EventQueries {
   }
 
   async feed(tenantId: string, filter: { type?: LoggedEventType; createdAfter?: Date }, after: number, limit: number): Promise<FeedSlice> {
-    // Through outbox_events_feed_idx (tenant_id, position): a position is given once an event is
-    // relayed, so an event not relayed yet is not in the feed (decisions.md 142).
+    // Through event_feed_position_idx (tenant_id, position): a position is given once an event is
+    // relayed, so an event not relayed yet is not in the feed (decisions.md 142, 151). The filters
+    // read the feed's narrow rows; only the page's bodies are read, each by its event's key.
     const p = sqlParams();
     const where = [`tenant_id = ${p(tenantId)}`, `position > ${p(after)}`];
     if (filter.type) where.push(`type = ${p(filter.type)}`);
     if (filter.createdAfter) where.push(`created_at > ${p(filter.createdAfter)}`);
     const rows = await sqlRows<{ position: string; body: string }>(
       this.em,
-      `SELECT position, body FROM outbox_events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${pageRows(limit)}`,
+      `SELECT f.position, o.body
+       FROM (SELECT event_id, position FROM event_feed WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${pageRows(limit)}) f
+       CROSS JOIN LATERAL (SELECT body FROM outbox_events o WHERE o.id = f.event_id LIMIT 1) o
+       ORDER BY f.position`,
       p.values,
     );
     const items = rows.slice(0, limit);

@@ -38,10 +38,12 @@ export const TURN_STATES_SQL = `SELECT p.s AS subscription_id, p.k AS order_key,
  * Events other relays are relaying right now, of the kinds that are ordered: unpublished, before
  * this round's last ($1), not this round's ($2), of its tenants ($3) and kinds ($4). Relays claim
  * in id order (SKIP LOCKED), so these are the ones another round has locked: a few rounds' worth
- * at most, through outbox_events_unpublished_idx.
+ * at most, read from the relay's queue (outbox_unpublished).
  */
-export const UNRELAYED_EARLIER_SQL = `SELECT tenant_id, type, body::text AS body FROM outbox_events
-  WHERE published_at IS NULL AND id < $1 AND NOT (id = ANY($2::text[])) AND tenant_id = ANY($3::text[]) AND type = ANY($4::text[])`;
+export const UNRELAYED_EARLIER_SQL = `SELECT o.tenant_id, o.type, o.body::text AS body
+  FROM (SELECT id FROM outbox_unpublished WHERE id < $1 AND NOT (id = ANY($2::text[]))) q
+  CROSS JOIN LATERAL (SELECT tenant_id, type, body FROM outbox_events o
+                      WHERE o.id = q.id AND o.id < $1 AND o.tenant_id = ANY($3::text[]) AND o.type = ANY($4::text[]) LIMIT 1) o`;
 
 /**
  * Passes pages' turns on ($1 subscription ids, $2 pages, $3 now), under their locks: each page's

@@ -21,6 +21,7 @@ export interface ClaimedEvent {
   id: string;
   tenant_id: string;
   type: string;
+  created_at: Date;
   about: string | null;
   body: string;
   traceparent: string | null;

@@ -21,17 +21,22 @@ export const RELAY_ROUND_ROWS = 2000;
 const INSERT_CHUNK = 500;
 
 /**
- * A round's events: the unpublished ones in id order, from the first, or from the lowest id the
- * relay was told of (CLAIM_EVENTS_FROM_SQL; relay.loop.ts says why; with a worker's per-call plans
- * that floor also leaves out the days below it). A health event names the subscription it is
- * about, which never receives it (wantsEvent); only those bodies are parsed.
+ * A round's events: the queued ones (outbox_unpublished, decisions.md 151) in id order, from the
+ * first, or from the lowest id the relay was told of (CLAIM_EVENTS_FROM_SQL; relay.loop.ts says
+ * why; the floor is repeated on the events so that a worker's per-call plans leave out the days
+ * below it). The queue rows are locked, not the 1 KB event rows. Each event is then read by its
+ * key (LATERAL … LIMIT 1: a join the planner may not turn into a walk of every event's key, which
+ * it chose for a plain join whenever the tables' statistics were young). A health event names the
+ * subscription it is about, which never receives it (wantsEvent); only those bodies are parsed.
  */
-const CLAIM_COLUMNS = `id, tenant_id, type, CASE WHEN type LIKE 'webhook\\_subscription.%' THEN body::json->'data'->>'id' END AS about, body, traceparent, tracestate`;
-const CLAIM_EVENTS_SQL = `SELECT ${CLAIM_COLUMNS} FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`;
-const CLAIM_EVENTS_FROM_SQL = `SELECT ${CLAIM_COLUMNS} FROM outbox_events WHERE published_at IS NULL AND id >= $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`;
+const CLAIM_COLUMNS = `o.id, o.tenant_id, o.type, o.created_at, CASE WHEN o.type LIKE 'webhook\\_subscription.%' THEN o.body::json->'data'->>'id' END AS about, o.body, o.traceparent, o.tracestate`;
+const claimSql = (floor: string) => `WITH q AS MATERIALIZED (SELECT id FROM outbox_unpublished WHERE true${floor} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+  SELECT ${CLAIM_COLUMNS} FROM q CROSS JOIN LATERAL (SELECT * FROM outbox_events o WHERE o.id = q.id${floor} LIMIT 1) o ORDER BY q.id`;
+const CLAIM_EVENTS_SQL = claimSql('');
+const CLAIM_EVENTS_FROM_SQL = claimSql(' AND id >= $2');
 
 /**
- * Claims committed outbox events with FOR UPDATE SKIP LOCKED (so any number of relays can run),
+ * Claims committed outbox events by their queue rows with FOR UPDATE SKIP LOCKED (so any number of relays can run),
  * makes one delivery per matching active subscription, and marks the events published, all in
  * one transaction. The unique key on (event_id, subscription_id, manual_id) keeps a scheduled
  * delivery from being made twice.
@@ -103,7 +108,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       const deliveries: DeliveryJob[] = [];
       for (let at = 0; at < made.length; at += INSERT_CHUNK) deliveries.push(...(await insertDeliveries(em, made.slice(at, at + INSERT_CHUNK), now)));
       // Last: from here to the commit, relays take turns (the feed's positions, event-feed.sql.ts).
-      await sqlRows(em, PUBLISH_EVENTS_SQL, [now, events.map(({ event }) => event.id)]);
+      await sqlRows(em, PUBLISH_EVENTS_SQL, [now, ...(['id', 'tenant_id', 'type', 'created_at'] as const).map((column) => events.map(({ event }) => event[column]))]);
       return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length, through: events.at(-1)?.event.id };
     });
   }
