@@ -49,7 +49,9 @@ export function hostChanges(options, log) {
      * transactions per delivery only.
      */
     async loadStatementStats() {
-      const client = new pg.Client({ connectionString: options.databaseUrl });
+      // The server's own database: on a fresh machine the bench's is not made yet.
+      const server = maintenanceUrl(options.databaseUrl);
+      const client = new pg.Client({ connectionString: server });
       await client.connect();
       let loaded, major, port;
       try {
@@ -64,8 +66,8 @@ export function hostChanges(options, log) {
       } finally {
         await client.end();
       }
-      const restart = () => restartCluster(major, port, options.databaseUrl);
-      const unset = () => spawnSync('psql', [options.databaseUrl, '-qc', 'ALTER SYSTEM RESET shared_preload_libraries'], { stdio: 'ignore' });
+      const restart = () => restartCluster(major, port, server);
+      const unset = () => spawnSync('psql', [server, '-qc', 'ALTER SYSTEM RESET shared_preload_libraries'], { stdio: 'ignore' });
       if (!restart()) {
         unset();
         log('pg_stat_statements could not be loaded (PostgreSQL was not restarted): the drains print transactions, not statements');
@@ -106,6 +108,13 @@ export function hostChanges(options, log) {
 }
 
 /** Restarts the local cluster that listens on `port` (Debian's pg_ctlcluster) and waits until it answers; false when it could not. */
+/** The same server's `postgres` database. */
+function maintenanceUrl(databaseUrl) {
+  const url = new URL(databaseUrl);
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
 function restartCluster(major, port, databaseUrl) {
   const clusters = spawnSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
   const line = (clusters.stdout ?? '').split('\n').map((l) => l.trim().split(/\s+/)).find((f) => f[0] === String(major) && f[2] === String(port));
