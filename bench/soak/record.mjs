@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { markdown } from '../lib/report.mjs';
+import { recordedHistory } from '../lib/history-record.mjs';
 
 const file = (root) => join(root, 'bench', 'results', 'soak.json');
 
@@ -30,5 +31,6 @@ export function recordSoak(root, summary) {
   };
   writeFileSync(file(root), `${JSON.stringify(soak, null, 2)}\n`);
   const latest = JSON.parse(readFileSync(join(root, 'bench', 'results', 'latest.json'), 'utf8'));
-  writeFileSync(join(root, 'docs', 'performance.md'), markdown(latest, soak));
+  // The whole page, as bench/run.mjs writes it: the history's section too.
+  writeFileSync(join(root, 'docs', 'performance.md'), markdown(latest, soak, recordedHistory(root)));
 }
