@@ -36,6 +36,23 @@ describe('the outbox writer', () => {
     ]);
   });
 
+  it('queues each event for the relay in the statement that writes it; one written relayed is not queued', async () => {
+    const queued = event({ brandId: 'brand_q' });
+    const relayed = event({ brandId: 'brand_r' });
+    await sqlIn(orm, outboxInsert(1).replace('$1', '?'), outboxParams([queued]));
+    await sqlIn(orm, outboxInsert(1, { relayed: true }).replace('$1', '?'), outboxParams([relayed]));
+    const rows = await sqlIn<{ id: string; queued: boolean; published: boolean }>(
+      orm,
+      `SELECT o.id, EXISTS (SELECT 1 FROM outbox_unpublished q WHERE q.id = o.id) AS queued, o.published_at IS NOT NULL AS published
+       FROM outbox_events o WHERE o.id IN (?, ?) ORDER BY o.id`,
+      [queued.id, relayed.id],
+    );
+    expect(rows).toEqual([
+      { id: queued.id, queued: true, published: false },
+      { id: relayed.id, queued: false, published: true },
+    ]);
+  });
+
   it('writes nothing for no events', async () => {
     // Counted for a tenant of its own: other test files write events to the same database at once.
     const quiet = await newTenantId(orm, 'Outbox writer, no events');

@@ -10,8 +10,9 @@ import { ATTEMPTS, DELIVERIES, EVENTS, HistoryTable, SESSIONS } from './history-
  * event. The event feed's position index is no longer unique: positions come from one counter
  * (decisions.md 142); it and the index over the publish mark were dropped again when the feed's
  * positions left the event row (Migration20261129100000): this layout is the one the partitioning
- * migration made, and stays so. The history tables no longer refer to each other by foreign keys: a day of
- * them is dropped as a whole, attempts and deliveries with their events (decisions.md 147).
+ * migration made, and stays so. The history tables no longer refer to each other by foreign keys:
+ * a day of them is dropped as a whole, attempts and deliveries with their events (decisions.md
+ * 147).
  */
 export interface TableLayout {
   table: HistoryTable;

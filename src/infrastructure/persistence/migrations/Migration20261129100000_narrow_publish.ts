@@ -11,8 +11,9 @@ import { Migration } from '@mikro-orm/migrations';
  *   delivery's, `published_at` set) gets none. The relay claims and locks these rows, and deletes
  *   them when it publishes.
  * - `event_feed` holds each relayed event's feed position: one narrow row inserted when the event
- *   is published, with what the feed's filters read (tenant, type, time), partitioned by the event's id with the same days as the events, so that a day
- *   of history is still dropped whole (history-tables.ts).
+ *   is published, with what the feed's filters read (tenant, type, time), partitioned by the
+ *   event's id with the same days as the events, so that a day of history is still dropped whole
+ *   (history-tables.ts).
  *
  * Together 22.5 µs an event at rest. Events relayed before keep their positions (copied); events
  * not relayed yet are queued. The event row keeps `published_at` only for events written

@@ -8,8 +8,8 @@ const MAX_TENANT_LIST = 7_900;
 export const FEED_TURN_LOCK = 7_264_011_803_170_003n;
 
 /**
- * Publishes a relay round's events ($2, in id order; $3 their tenants, $4 types, $5 times) at $1: their
- * queue rows go (outbox_unpublished) and each gets the feed's next position, in that order, as a
+ * Publishes a relay round's events ($2, in id order; $3 their tenants, $4 types, $5 times) at
+ * $1: their queue rows go (outbox_unpublished) and each gets the feed's next position, in that order, as a
  * narrow row of event_feed (decisions.md 142, 151); the 1 KB event row is not written. The relays'
  * turn (FEED_TURN_LOCK) is taken first and held from this statement to the commit (it is the last
  * of the round), so positions become visible in the order they were given and a consumer that

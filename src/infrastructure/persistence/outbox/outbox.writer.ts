@@ -38,9 +38,10 @@ export function recordedEvents(...aggregates: AggregateRoot[]): DomainEvent[] {
 /**
  * The outbox rows of some events as one `INSERT … SELECT` from parameter $param, a JSON array of
  * the rows (`outboxParams`). With `after`, the name of a CTE of the same statement, they are
- * written only if it returned a row (the change they report was written). `relayed` writes them
- * as published already: a test event, whose one delivery is written beside it instead of by the
- * relay. One JSON parameter rather than an array per column: the driver escaped each array's
+ * written only if it returned a row (the change they report was written). Each is queued for the
+ * relay by the table's trigger (Migration20261129100000). `relayed` writes them as published
+ * already, which the trigger does not queue: a test event, whose one delivery is written beside it
+ * instead of by the relay. One JSON parameter rather than an array per column: the driver escaped each array's
  * elements into a literal in JavaScript, which showed in the API's profile of every write.
  */
 export function outboxInsert(param: number, options: { after?: string; relayed?: boolean } = {}): string {

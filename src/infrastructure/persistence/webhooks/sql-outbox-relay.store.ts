@@ -30,15 +30,17 @@ const INSERT_CHUNK = 500;
  * subscription it is about, which never receives it (wantsEvent); only those bodies are parsed.
  */
 const CLAIM_COLUMNS = `o.id, o.tenant_id, o.type, o.created_at, CASE WHEN o.type LIKE 'webhook\\_subscription.%' THEN o.body::json->'data'->>'id' END AS about, o.body, o.traceparent, o.tracestate`;
-const claimSql = (floor: string) => `WITH q AS MATERIALIZED (SELECT id FROM outbox_unpublished WHERE true${floor} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-  SELECT ${CLAIM_COLUMNS} FROM q CROSS JOIN LATERAL (SELECT * FROM outbox_events o WHERE o.id = q.id${floor} LIMIT 1) o ORDER BY q.id`;
-const CLAIM_EVENTS_SQL = claimSql('');
-const CLAIM_EVENTS_FROM_SQL = claimSql(' AND id >= $2');
+const claimSql = (queued: string, event: string) => `WITH q AS MATERIALIZED (SELECT id FROM outbox_unpublished${queued} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+  SELECT ${CLAIM_COLUMNS} FROM q
+  CROSS JOIN LATERAL (SELECT id, tenant_id, type, created_at, body, traceparent, tracestate FROM outbox_events o WHERE o.id = q.id${event} LIMIT 1) o
+  ORDER BY q.id`;
+const CLAIM_EVENTS_SQL = claimSql('', '');
+const CLAIM_EVENTS_FROM_SQL = claimSql(' WHERE id >= $2', ' AND o.id >= $2');
 
 /**
- * Claims committed outbox events by their queue rows with FOR UPDATE SKIP LOCKED (so any number of relays can run),
- * makes one delivery per matching active subscription, and marks the events published, all in
- * one transaction. The unique key on (event_id, subscription_id, manual_id) keeps a scheduled
+ * Claims committed outbox events by their queue rows with FOR UPDATE SKIP LOCKED (so any number
+ * of relays can run), makes one delivery per matching active subscription, and publishes the
+ * events, all in one transaction. The unique key on (event_id, subscription_id, manual_id) keeps a scheduled
  * delivery from being made twice.
  * Statements over array parameters: the same text whatever the batch.
  */
