@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { CLAIM_ATTEMPTS_SQL, RECORD_ATTEMPTS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
 import { PASS_TURNS_SQL, TURN_STATES_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
+import { CLAIM_EVENTS_FROM_SQL, CLAIM_EVENTS_SQL } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
 import { isolatedDatabase } from '../support/isolated-database';
 
 // The worker's claim and record are named statements, planned at every call with their values
@@ -98,6 +99,23 @@ describe('the claim and record plans with a backlog the statistics do not know o
     expect(usesOneOf(plan, await copies('webhook_deliveries_unfinished_idx'))).toBe(false);
     expect(plan).not.toMatch(/Seq Scan on webhook_deliveries_before/);
     expect(plan).not.toMatch(/webhook_deliveries_p\d{8}/);
+  });
+
+  it("claims the relay's queued events and reads each by its key, never walking every event", async () => {
+    // 200 of the 20,000 events wait in the relay's queue, which no ANALYZE has seen.
+    await pg.query(`INSERT INTO outbox_unpublished (id) SELECT 'evt_' || lpad(e::text, 26, '0') FROM generate_series(19801, 20000) e`);
+    await pg.query('ANALYZE outbox_events');
+    await pg.query(`PREPARE relay_claim (int) AS ${CLAIM_EVENTS_SQL}`);
+    await pg.query(`PREPARE relay_claim_from (int, text) AS ${CLAIM_EVENTS_FROM_SQL}`);
+    for (const plan of [
+      (await pg.query('EXPLAIN EXECUTE relay_claim (200)')).rows.map((r) => r['QUERY PLAN']).join('\n'),
+      (await pg.query(`EXPLAIN EXECUTE relay_claim_from (200, 'evt_${'0'.repeat(21)}19801')`)).rows.map((r) => r['QUERY PLAN']).join('\n'),
+    ]) {
+      // Each queued id looks its event up; the day holding the 20,000 (`_before`) by its key.
+      expect(plan).toMatch(/Nested Loop/);
+      expect(plan).toMatch(/Index Scan using outbox_events_before_pkey on outbox_events_before o_1[^\n]*\n\s+Index Cond: [^\n]*id = q\.id/);
+      expect(plan).not.toMatch(/Merge Join|Hash Join|Seq Scan on outbox_events_before/);
+    }
   });
 
   it('passes turns and reads their states page by page, never the whole index of ordered deliveries', async () => {

@@ -34,8 +34,8 @@ const claimSql = (queued: string, event: string) => `WITH q AS MATERIALIZED (SEL
   SELECT ${CLAIM_COLUMNS} FROM q
   CROSS JOIN LATERAL (SELECT id, tenant_id, type, created_at, body, traceparent, tracestate FROM outbox_events o WHERE o.id = q.id${event} LIMIT 1) o
   ORDER BY q.id`;
-const CLAIM_EVENTS_SQL = claimSql('', '');
-const CLAIM_EVENTS_FROM_SQL = claimSql(' WHERE id >= $2', ' AND o.id >= $2');
+export const CLAIM_EVENTS_SQL = claimSql('', '');
+export const CLAIM_EVENTS_FROM_SQL = claimSql(' WHERE id >= $2', ' AND o.id >= $2');
 
 /**
  * Claims committed outbox events by their queue rows with FOR UPDATE SKIP LOCKED (so any number
