@@ -17,7 +17,10 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
   await Promise.all(servers.map((server) => server.connect()));
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
-  const counters = async () => ({ redisCalls: (await Promise.all(servers.map(redisCalls))).reduce((a, b) => a + b, 0), transactions: await transactions(db), walBytes: await walBytes(db) });
+  const counters = async () => {
+    const redis = sumCalls(await Promise.all(servers.map(redisCalls)));
+    return { redisCalls: [...redis.values()].reduce((a, b) => a + b, 0), redisByCommand: redis, transactions: await transactions(db), walBytes: await walBytes(db) };
+  };
   // With pg_stat_statements loaded on the server (optional: shared_preload_libraries), the
   // statements the drain ran.
   const statements = await db
@@ -56,6 +59,7 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
         ...(workerHelpers === null ? {} : { workerHelperUsPerDelivery: Math.round((workerHelpers * 1e6) / deliveries) }),
         coresBusy: Math.round((Object.values(byRole).reduce((a, b) => a + b, 0) / seconds) * 100) / 100,
         redisCommandsPerDelivery: Math.round(((after.redisCalls - before.redisCalls) / deliveries) * 100) / 100,
+        redisCommandsTop: topCommands(before.redisByCommand, after.redisByCommand, deliveries),
         postgresTransactionsPerDelivery: Math.round(((after.transactions - before.transactions) / deliveries) * 100) / 100,
         ...(statementCount === undefined ? {} : { postgresStatementsPerDelivery: Math.round((statementCount / deliveries) * 100) / 100 }),
         walBytesPerDelivery: Math.round((after.walBytes - before.walBytes) / deliveries),
@@ -76,7 +80,8 @@ export function describeCost(cost) {
     .join(', ');
   const statements = (cost.postgresStatements ?? []).map((s) => `\n      ${String(s.execUsPerDelivery).padStart(4)} µs  ${s.callsPerDelivery} calls  ${s.rowsPerCall} rows/call  ${s.query}`).join('');
   const helpers = cost.workerHelperUsPerDelivery === undefined ? '' : `, of the worker's: V8 helper threads ${cost.workerHelperUsPerDelivery}`;
-  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}${helpers}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}; PostgreSQL ${cost.postgresStatementsPerDelivery === undefined ? '' : `statements/delivery ${cost.postgresStatementsPerDelivery}, `}transactions/delivery ${cost.postgresTransactionsPerDelivery}; WAL bytes/delivery ${cost.walBytesPerDelivery}${statements}`;
+  const commands = cost.redisCommandsTop?.length ? ` (${cost.redisCommandsTop.map(([command, n]) => `${command} ${n}`).join(', ')})` : '';
+  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}${helpers}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}${commands}; PostgreSQL ${cost.postgresStatementsPerDelivery === undefined ? '' : `statements/delivery ${cost.postgresStatementsPerDelivery}, `}transactions/delivery ${cost.postgresTransactionsPerDelivery}; WAL bytes/delivery ${cost.walBytesPerDelivery}${statements}`;
 }
 
 function roleOf(group, pids) {
@@ -86,10 +91,26 @@ function roleOf(group, pids) {
   return 'other';
 }
 
+/** Calls by command on one server (a script's own calls counted as theirs); none for a replica. */
 async function redisCalls(redis) {
-  if (!(await redis.info('replication')).includes('role:master')) return 0;
+  if (!(await redis.info('replication')).includes('role:master')) return new Map();
   const info = await redis.info('commandstats');
-  return [...info.matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return new Map([...info.matchAll(/cmdstat_([^:]+):calls=(\d+)/g)].map((m) => [m[1], Number(m[2])]));
+}
+
+function sumCalls(maps) {
+  const sum = new Map();
+  for (const map of maps) for (const [command, calls] of map) sum.set(command, (sum.get(command) ?? 0) + calls);
+  return sum;
+}
+
+/** The six commands called most during the drain, per delivery. */
+function topCommands(before, after, deliveries) {
+  return [...after]
+    .map(([command, calls]) => [command, Math.round(((calls - (before.get(command) ?? 0)) / deliveries) * 100) / 100])
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6);
 }
 
 /** The statements that took most of PostgreSQL's time: calls and execution µs per delivery. */
