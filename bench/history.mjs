@@ -185,7 +185,8 @@ async function seed(sql, services, today) {
 
   const events = Math.round(ATTEMPTS / (FAN_OUT * ATTEMPTS_PER_DELIVERY));
   // Where the build keeps feed positions: a table of their own (Migration20261129100000), or the event row.
-  const feedTable = (await sql.query(`SELECT to_regclass('event_feed') IS NOT NULL AS found`)).rows[0].found;
+  const exists = async (relation) => (await sql.query(`SELECT to_regclass($1) IS NOT NULL AS found`, [relation])).rows[0].found;
+  const feedTable = await exists('event_feed');
   const perDay = Math.ceil(events / DAYS);
   const started = Date.now();
   for (let d = 0; d < DAYS; d++) {
@@ -225,7 +226,7 @@ async function seed(sql, services, today) {
     log(`  day ${d + 1}/${DAYS}: ${((d + 1) * perDay).toLocaleString('en-US')} events, ${((d + 1) * perDay * FAN_OUT * ATTEMPTS_PER_DELIVERY).toLocaleString('en-US')} attempts (${Math.round((Date.now() - started) / 1000)} s)`);
   }
   const last = (await sql.query(`SELECT max(substr(id, 15)::bigint) AS n FROM outbox_events`)).rows[0].n;
-  if ((await sql.query(`SELECT to_regclass('event_feed_positions') IS NOT NULL AS found`)).rows[0].found) await sql.query(`SELECT setval('event_feed_positions', $1)`, [last]);
+  if (await exists('event_feed_positions')) await sql.query(`SELECT setval('event_feed_positions', $1)`, [last]);
   else await sql.query(`UPDATE event_feed_counter SET last_position = $1`, [last]);
   log('  VACUUM ANALYZE…');
   await sql.query(`VACUUM ANALYZE outbox_events, webhook_deliveries, webhook_delivery_attempts${feedTable ? ', event_feed' : ''}`);

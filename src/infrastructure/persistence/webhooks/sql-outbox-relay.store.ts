@@ -40,8 +40,8 @@ export const CLAIM_EVENTS_FROM_SQL = claimSql(' WHERE id >= $2', ' AND o.id >= $
 /**
  * Claims committed outbox events by their queue rows with FOR UPDATE SKIP LOCKED (so any number
  * of relays can run), makes one delivery per matching active subscription, and publishes the
- * events, all in one transaction. The unique key on (event_id, subscription_id, manual_id) keeps a scheduled
- * delivery from being made twice.
+ * events, all in one transaction. The unique key on (event_id, subscription_id, manual_id) keeps
+ * a scheduled delivery from being made twice.
  * Statements over array parameters: the same text whatever the batch.
  */
 @Injectable()
@@ -110,7 +110,8 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       const deliveries: DeliveryJob[] = [];
       for (let at = 0; at < made.length; at += INSERT_CHUNK) deliveries.push(...(await insertDeliveries(em, made.slice(at, at + INSERT_CHUNK), now)));
       // Last: from here to the commit, relays take turns (the feed's positions, event-feed.sql.ts).
-      await sqlRows(em, PUBLISH_EVENTS_SQL, [now, ...(['id', 'tenant_id', 'type', 'created_at'] as const).map((column) => events.map(({ event }) => event[column]))]);
+      const published = events.map(({ event }) => event);
+      await sqlRows(em, PUBLISH_EVENTS_SQL, [now, published.map((e) => e.id), published.map((e) => e.tenant_id), published.map((e) => e.type), published.map((e) => e.created_at)]);
       return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length, through: events.at(-1)?.event.id };
     });
   }
