@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { CLAIM_ATTEMPTS_SQL, RECORD_ATTEMPTS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
+import { CLAIM_ATTEMPTS_SQL, RECORD_ATTEMPTS_SQL, recordParameters } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
 import { PASS_TURNS_SQL, TURN_STATES_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
 import { CLAIM_EVENTS_FROM_SQL, CLAIM_EVENTS_SQL } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
 import { isolatedDatabase } from '../support/isolated-database';
@@ -84,16 +84,16 @@ describe('the claim and record plans with a backlog the statistics do not know o
 
   it('records through the primary key', async () => {
     const now = new Date();
-    const column = <T>(value: T) => ids.map(() => value);
-    const plan = await planOf(
-      'record_plan',
-      RECORD_ATTEMPTS_SQL,
-      ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'int[]', 'text[]', 'timestamptz[]', 'timestamptz[]', 'text[]', 'timestamptz[]', 'text[]', 'text[]'],
-      [
-        ids.map((id) => `whatt_${id.slice(6)}`), column('tenant_plan'), ids, column('whsub_plan'), ids.map((id) => `evt_${id.slice(6)}`), column('page.version.created'),
-        column(1), column(204), column(3), column(null), column(null), column(now), column('delivered'), column(now), column('scheduled'), column(null),
-      ],
+    const [rows, events] = recordParameters(
+      ids.map((id) => ({
+        id: `whatt_${id.slice(6)}`, tenantId: 'tenant_plan', deliveryId: id, subscriptionId: 'whsub_plan', eventId: `evt_${id.slice(6)}`, eventType: 'page.version.created',
+        attempt: 1, statusCode: 204, durationMs: 3, error: null, nextAttemptAt: null, at: now, status: 'delivered', finishedAt: now, trigger: 'scheduled', redeliveryOf: null,
+      })),
     );
+    await pg.query(`PREPARE record_plan (json, text[]) AS ${RECORD_ATTEMPTS_SQL}`);
+    // EXPLAIN EXECUTE takes no bound parameters: the values go in as typed literals.
+    const { rows: lines } = await pg.query(`EXPLAIN EXECUTE record_plan (${pg.escapeLiteral(rows)}::json, ARRAY[${events.map((e) => pg.escapeLiteral(e)).join(', ')}]::text[])`);
+    const plan = lines.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toMatch(/Index Cond: \(\(id = \(?r\.delivery_id\)?(::text)?\) AND \(event_id = \(?r\.event_id\)?(::text)?\)\)/);
     expect(usesOneOf(plan, await copies('webhook_deliveries_pkey'))).toBe(true);
     expect(usesOneOf(plan, await copies('webhook_deliveries_unfinished_idx'))).toBe(false);

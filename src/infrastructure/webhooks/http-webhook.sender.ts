@@ -62,7 +62,7 @@ export class HttpWebhookSender extends WebhookSender {
       });
       clearTimeout(timer);
       const durationMs = elapsed();
-      await readBriefly(response.body);
+      await readBriefly(response);
       // A receiver that is overloaded or rate-limits us says when to come back (Standard Webhooks).
       if (response.statusCode === 429 || response.statusCode === 503) {
         const header = response.headers['retry-after'];
@@ -87,10 +87,13 @@ export class HttpWebhookSender extends WebhookSender {
  * never throws. A body cut short closes its connection instead of returning it to the pool.
  * undici's own `dump` does exactly this; an async iterator over the body allocated a dozen
  * objects per attempt (iterator, end-of-stream listeners, promises), a measurable share of the
- * worker's garbage in a drain (docs/performance-analysis.md).
+ * worker's garbage in a drain (docs/performance-analysis.md). An answer whose framing says it has
+ * no body (204, 304, Content-Length 0) has ended with its headers: it needs no timer (a timer's
+ * signal, its abort event and its DOMException made another share of that garbage).
  */
-async function readBriefly(body: { dump(options: { limit: number; signal?: AbortSignal }): Promise<void> }): Promise<void> {
-  await body.dump({ limit: MAX_RESPONSE_BYTES, signal: AbortSignal.timeout(RESPONSE_BODY_MS) }).catch(() => {});
+async function readBriefly(response: { statusCode: number; headers: Record<string, string | string[] | undefined>; body: { dump(options: { limit: number; signal?: AbortSignal }): Promise<void> } }): Promise<void> {
+  const empty = response.statusCode === 204 || response.statusCode === 304 || response.headers['content-length'] === '0';
+  await response.body.dump({ limit: MAX_RESPONSE_BYTES, ...(!empty && { signal: AbortSignal.timeout(RESPONSE_BODY_MS) }) }).catch(() => {});
 }
 
 /**

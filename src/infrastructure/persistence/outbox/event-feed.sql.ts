@@ -8,8 +8,8 @@ const MAX_TENANT_LIST = 7_900;
 export const FEED_TURN_LOCK = 7_264_011_803_170_003n;
 
 /**
- * Publishes a relay round's events ($2, in id order; $3 their tenants, $4 types, $5 times) at
- * $1: their queue rows go (outbox_unpublished) and each gets the feed's next position, in that order, as a
+ * Publishes a relay round's events ($2 their ids, in id order; $3 the same events as JSON,
+ * publishParameters) at $1: their queue rows go (outbox_unpublished) and each gets the feed's next position, in that order, as a
  * narrow row of event_feed (decisions.md 142, 151); the 1 KB event row is not written. The relays'
  * turn (FEED_TURN_LOCK) is taken first and held from this statement to the commit (it is the last
  * of the round), so positions become visible in the order they were given and a consumer that
@@ -26,7 +26,16 @@ export const PUBLISH_EVENTS_SQL = `WITH turn AS (SELECT pg_advisory_xact_lock(${
   published AS (
     INSERT INTO event_feed (event_id, tenant_id, type, created_at, position, published_at)
     SELECT given.id, given.tenant_id, given.type, given.created_at, counter.base + given.n, $1
-    FROM counter, unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[]) WITH ORDINALITY AS given(id, tenant_id, type, created_at, n)
+    FROM counter, ROWS FROM (json_to_recordset($3::json) AS (id text, tenant_id text, type text, created_at timestamptz)) WITH ORDINALITY AS given(id, tenant_id, type, created_at, n)
     RETURNING tenant_id)
   SELECT pg_notify('${EVENT_FEED_CHANNEL}', CASE WHEN length(tenants) > ${MAX_TENANT_LIST} THEN '*' ELSE tenants END)
   FROM (SELECT string_agg(DISTINCT tenant_id, ',') AS tenants FROM published) moved WHERE tenants IS NOT NULL`;
+
+/**
+ * PUBLISH_EVENTS_SQL's parameters: the events' ids, and the events as JSON (json-rows.ts), in the
+ * order given. An event's time goes back as it was read: in the relay's transaction PostgreSQL's
+ * own text, which it reads back exactly.
+ */
+export function publishParameters(at: Date, events: readonly { id: string; tenant_id: string; type: string; created_at: Date | string }[]): [Date, string[], string] {
+  return [at, events.map((e) => e.id), JSON.stringify(events.map((e) => ({ id: e.id, tenant_id: e.tenant_id, type: e.type, created_at: e.created_at })))];
+}

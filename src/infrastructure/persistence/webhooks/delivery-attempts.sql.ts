@@ -1,5 +1,6 @@
 import type { DisabledReason } from '../../../domain/webhook/endpoint-health';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
+import { epochMs, fromEpochMs } from '../connection/json-rows';
 
 // The two statements of an attempt (claims and records): texts fixed here, each run by its
 // GroupWriter for a group of attempts at once (SqlDeliveryClaims). Their plans are checked in
@@ -107,18 +108,21 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
 /**
  * Writes a group of attempts: each one's log row (once per attempt number) and its delivery's next
  * state, only if the delivery is still at the attempt before and unfinished (a first attempt sent
- * without a claim holds no lease: one a claim ended meanwhile stays ended). `event_id = ANY($5)`
- * lets it be planned for the events' days only (see the claim). It commits without waiting for
- * the disk, as the claim does (decisions.md 130): lost in a crash of PostgreSQL, a record leaves
- * its delivery pending, and the delivery is sent again (at least once, never lost); a connection
- * cut still fails the statement before anything is taken as written.
+ * without a claim holds no lease: one a claim ended meanwhile stays ended). $1 is the rows as
+ * JSON (json-rows.ts, recordRowsJson); `event_id = ANY($2)`, their events' ids, lets it be planned
+ * for the events' days only (see the claim). It commits without waiting for the disk, as the claim
+ * does (decisions.md 130): lost in a crash of PostgreSQL, a record leaves its delivery pending, and
+ * the delivery is sent again (at least once, never lost); a connection cut still fails the
+ * statement before anything is taken as written.
  */
 export const RECORD_ATTEMPTS_SQL = `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)),
        r AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[],
-                              $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::timestamptz[], $15::text[], $16::text[])
-           AS r(id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms,
-                error, next_attempt_at, created_at, status, finished_at, trigger, redelivery_of)),
+         SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error,
+                ${fromEpochMs('next_attempt_at')} AS next_attempt_at, ${fromEpochMs('created_at')} AS created_at, status,
+                ${fromEpochMs('finished_at')} AS finished_at, trigger, redelivery_of
+         FROM json_to_recordset($1::json)
+           AS r(id text, tenant_id text, delivery_id text, subscription_id text, event_id text, event_type text, attempt_number int, status_code int, duration_ms int,
+                error text, next_attempt_at float8, created_at float8, status text, finished_at float8, trigger text, redelivery_of text)),
        logged AS (
          INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at,
                                                 created_at, trigger, redelivery_of)
@@ -127,4 +131,27 @@ export const RECORD_ATTEMPTS_SQL = `WITH unflushed AS (SELECT set_config('synchr
          ON CONFLICT (delivery_id, attempt_number, event_id) DO NOTHING)
        UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
-       FROM r CROSS JOIN unflushed WHERE d.event_id = ANY($5::text[]) AND d.id = r.delivery_id AND d.event_id = r.event_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;
+       FROM r CROSS JOIN unflushed WHERE d.event_id = ANY($2::text[]) AND d.id = r.delivery_id AND d.event_id = r.event_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;
+
+/** RECORD_ATTEMPTS_SQL's parameters for a group of records, in the order given. */
+export function recordParameters(records: readonly AttemptRecord[]): [string, string[]] {
+  const rows = records.map((r) => ({
+    id: r.id,
+    tenant_id: r.tenantId,
+    delivery_id: r.deliveryId,
+    subscription_id: r.subscriptionId,
+    event_id: r.eventId,
+    event_type: r.eventType,
+    attempt_number: r.attempt,
+    status_code: r.statusCode,
+    duration_ms: r.durationMs,
+    error: r.error,
+    next_attempt_at: epochMs(r.nextAttemptAt),
+    created_at: r.at.getTime(),
+    status: r.status,
+    finished_at: epochMs(r.finishedAt),
+    trigger: r.trigger,
+    redelivery_of: r.redeliveryOf,
+  }));
+  return [JSON.stringify(rows), records.map((r) => r.eventId)];
+}

@@ -21,7 +21,8 @@ export interface ClaimedEvent {
   id: string;
   tenant_id: string;
   type: string;
-  created_at: Date;
+  /** As the relay's transaction reads it: PostgreSQL's text (publishParameters passes it back as it is). */
+  created_at: Date | string;
   about: string | null;
   body: string;
   traceparent: string | null;
@@ -82,19 +83,28 @@ export function firstAttempt(event: ClaimedEvent, s: Subscription, now: Date): P
   return { direct: { readAt: now.getTime(), subscriptionId: s.id, version: s.version, healthy: s.healthy, eventId: event.id, eventType: event.type, body: event.body, trace } };
 }
 
-/** Inserts one chunk of deliveries (held and waiting ones with no time); returns the jobs of those made now (not made before), none for held or waiting ones. */
+/**
+ * Inserts one chunk of deliveries (held and waiting ones with no time); returns the jobs of those
+ * made now (not made before), none for held or waiting ones. The rows go as one JSON parameter
+ * (json-rows.ts).
+ */
 export async function insertDeliveries(em: EntityManager, chunk: NewDelivery[], now: Date): Promise<DeliveryJob[]> {
   const rows = await sqlRows<{ id: string }>(
     em,
     `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, order_key, order_seq)
            SELECT id, tenant_id, subscription_id, event_id, event_type, CASE WHEN waiting THEN 'waiting' ELSE 'pending' END, 0,
-                  CASE WHEN held OR waiting THEN NULL ELSE $6::timestamptz END, $6, $6, order_key, order_seq
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::bool[], $8::bool[], $9::text[], $10::bigint[])
-             AS d(id, tenant_id, subscription_id, event_id, event_type, held, waiting, order_key, order_seq)
+                  CASE WHEN held OR waiting THEN NULL ELSE $2::timestamptz END, $2, $2, order_key, order_seq
+           FROM json_to_recordset($1::json)
+             AS d(id text, tenant_id text, subscription_id text, event_id text, event_type text, held bool, waiting bool, order_key text, order_seq bigint)
            ON CONFLICT (event_id, subscription_id, manual_id) DO NOTHING RETURNING id`,
     [
-      chunk.map((r) => r.id), chunk.map((r) => r.tenantId), chunk.map((r) => r.subscriptionId), chunk.map((r) => r.eventId), chunk.map((r) => r.type), now,
-      chunk.map((r) => r.held === true), chunk.map((r) => r.waiting === true), chunk.map((r) => r.order?.key ?? null), chunk.map((r) => r.order?.seq ?? null),
+      JSON.stringify(
+        chunk.map((r) => ({
+          id: r.id, tenant_id: r.tenantId, subscription_id: r.subscriptionId, event_id: r.eventId, event_type: r.type,
+          held: r.held === true, waiting: r.waiting === true, order_key: r.order?.key ?? null, order_seq: r.order?.seq ?? null,
+        })),
+      ),
+      now,
     ],
   );
   const made = new Set(rows.map((row) => row.id));

@@ -8,7 +8,7 @@ import { DecryptedSecrets } from '../../crypto/decrypted-secrets';
 import { endpointKey } from './endpoint-key';
 import { GroupWriter } from '../connection/group-writer';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
-import { AttemptRecord, CLAIM_ATTEMPTS_SQL, ClaimRequest, ClaimRow, RECORD_ATTEMPTS_SQL } from './delivery-attempts.sql';
+import { AttemptRecord, CLAIM_ATTEMPTS_SQL, ClaimRequest, ClaimRow, RECORD_ATTEMPTS_SQL, recordParameters } from './delivery-attempts.sql';
 
 /** Delivery id order: groups lock their delivery rows in one order (no deadlock between two in flight). */
 const byDeliveryId = (a: { deliveryId: string }, b: { deliveryId: string }) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0);
@@ -156,17 +156,7 @@ export class SqlDeliveryClaims extends DeliveryClaims {
   private readonly records = new GroupWriter<AttemptRecord>((rows) => this.watched(this.recordAll(rows)), { maxInFlight: 1, maxBatch: 200 });
 
   private async recordAll(rows: AttemptRecord[]): Promise<void> {
-    const sorted = [...rows].sort(byDeliveryId);
-    const column = <K extends keyof AttemptRecord>(key: K) => sorted.map((row) => row[key]);
-    await sqlQuery(
-      this.orm.em,
-      RECORD_ATTEMPTS_SQL,
-      [
-        column('id'), column('tenantId'), column('deliveryId'), column('subscriptionId'), column('eventId'), column('eventType'), column('attempt'),
-        column('statusCode'), column('durationMs'), column('error'), column('nextAttemptAt'), column('at'), column('status'), column('finishedAt'),
-        column('trigger'), column('redeliveryOf'),
-      ],
-    );
+    await sqlQuery(this.orm.em, RECORD_ATTEMPTS_SQL, recordParameters([...rows].sort(byDeliveryId)));
   }
 
   async cancel(claim: DeliveryClaim, at: Date, status: 'cancelled' | 'failed' = 'cancelled'): Promise<void> {

@@ -9,7 +9,7 @@ import { orderFor, OrderPosition, orderPositionOf } from '../../../domain/webhoo
 import { ClaimedEvent, firstAttempt, insertDeliveries, NewDelivery, Subscription, waitTurns } from './relay-new-deliveries';
 import { endpointKey } from './endpoint-key';
 import { sqlRows } from '../connection/sql-statement';
-import { PUBLISH_EVENTS_SQL } from '../outbox/event-feed.sql';
+import { PUBLISH_EVENTS_SQL, publishParameters } from '../outbox/event-feed.sql';
 import { DELIVERY_STATE_COLUMNS } from './subscription-delivery-state.sql';
 
 /**
@@ -111,7 +111,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       for (let at = 0; at < made.length; at += INSERT_CHUNK) deliveries.push(...(await insertDeliveries(em, made.slice(at, at + INSERT_CHUNK), now)));
       // Last: from here to the commit, relays take turns (the feed's positions, event-feed.sql.ts).
       const published = events.map(({ event }) => event);
-      await sqlRows(em, PUBLISH_EVENTS_SQL, [now, published.map((e) => e.id), published.map((e) => e.tenant_id), published.map((e) => e.type), published.map((e) => e.created_at)]);
+      await sqlRows(em, PUBLISH_EVENTS_SQL, publishParameters(now, published));
       return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length, through: events.at(-1)?.event.id };
     });
   }
