@@ -4,7 +4,7 @@
 // each Date into text through its own formatting; JSON.stringify does the whole batch natively in
 // one pass, and PostgreSQL parses it faster too. Measured on a record of 22 attempts: the
 // client's CPU 157–190 → 74–94 µs a statement, the statement's round trip 368–398 → 235–257 µs
-// (docs/performance-analysis.md).
+// (decisions.md 152).
 
 /** A time as it travels in a JSON parameter; null stays null. */
 export function epochMs(at: Date | null): number | null {

@@ -42,7 +42,7 @@ export const CLAIM_EVENTS_FROM_SQL = claimSql(' WHERE id >= $2', ' AND o.id >= $
  * of relays can run), makes one delivery per matching active subscription, and publishes the
  * events, all in one transaction. The unique key on (event_id, subscription_id, manual_id) keeps
  * a scheduled delivery from being made twice.
- * Statements over array parameters: the same text whatever the batch.
+ * Statements over array and JSON parameters (json-rows.ts): the same text whatever the batch.
  */
 @Injectable()
 export class SqlOutboxRelayStore extends OutboxRelayStore {
