@@ -49,6 +49,7 @@ export function encodeSuffix(bytes: Uint8Array, from = 0): string {
   return String.fromCharCode.apply(null, SUFFIX_CODES);
 }
 
+/** Decodes a 26-character suffix; null when it is not a valid one. */
 export function decodeSuffix(suffix: string): Uint8Array | null {
   if (!SUFFIX_PATTERN.test(suffix)) return null;
   const bytes = new Uint8Array(16);

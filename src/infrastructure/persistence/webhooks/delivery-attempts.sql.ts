@@ -109,7 +109,7 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
  * Writes a group of attempts: each one's log row (once per attempt number) and its delivery's next
  * state, only if the delivery is still at the attempt before and unfinished (a first attempt sent
  * without a claim holds no lease: one a claim ended meanwhile stays ended). $1 is the rows as
- * JSON (json-rows.ts, recordRowsJson); `event_id = ANY($2)`, their events' ids, lets it be planned
+ * JSON (json-rows.ts, recordParameters); `event_id = ANY($2)`, their events' ids, lets it be planned
  * for the events' days only (see the claim). It commits without waiting for the disk, as the claim
  * does (decisions.md 130): lost in a crash of PostgreSQL, a record leaves its delivery pending, and
  * the delivery is sent again (at least once, never lost); a connection cut still fails the
