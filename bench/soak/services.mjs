@@ -80,6 +80,23 @@ export class SoakServices {
     throw new Error('the API did not become ready');
   }
 
+  /**
+   * The API again on another port: another process took the one chosen for it (between
+   * freePort() and the API's listen, a parallel test can), so the API could not listen and what
+   * answered there was not it.
+   */
+  async moveApi(port) {
+    this.env.PORT = String(port);
+    const api = this.children.get('api');
+    if (api) {
+      api.expectedExit = true;
+      const exited = new Promise((done) => api.once('exit', done));
+      api.kill('SIGTERM');
+      await exited;
+    }
+    this.start('api');
+  }
+
   /** kill -9 of the worker, and a new one after `ms`. */
   async killWorker(ms) {
     const worker = this.children.get('worker');
