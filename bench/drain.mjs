@@ -104,7 +104,9 @@ async function drainOnce(build) {
   await receiver.until((l) => l === 'reset');
   receiver.count = 0;
   const logs = join(ROOT, 'bench', 'results', `drain-${build.name}-worker.log`);
-  const worker = start(build.root, 'dist/main.js', { ...build.env, SERVICE_ROLE: 'worker', WEBHOOK_ATTEMPTS_PER_JOB: '4', DATABASE_POOL_MAX: '24' }, ['ignore', openSync(logs, 'w'), 'inherit']);
+  // BENCH_WORKER_NODE_FLAGS: extra node flags for both builds' workers, as in `npm run bench`.
+  const flags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const worker = start(build.root, 'dist/main.js', { ...build.env, SERVICE_ROLE: 'worker', WEBHOOK_ATTEMPTS_PER_JOB: '4', DATABASE_POOL_MAX: '24' }, ['ignore', openSync(logs, 'w'), 'inherit'], flags);
   try {
     await receiver.until(() => receiver.count >= 100);
     const [t0, c0] = [Date.now(), receiver.count];

@@ -26,8 +26,8 @@ export function processes() {
   return {
     stopAll,
     /** A script of `root` (a service with the memory settings of `npm start`). */
-    start(root, file, env, stdio = ['ignore', 'pipe', 'inherit']) {
-      const child = spawn(process.execPath, [...SERVICE_FLAGS, join(root, file)], { cwd: root, env: { ...process.env, ...env }, stdio });
+    start(root, file, env, stdio = ['ignore', 'pipe', 'inherit'], flags = []) {
+      const child = spawn(process.execPath, [...SERVICE_FLAGS, ...flags, join(root, file)], { cwd: root, env: { ...process.env, ...env }, stdio });
       children.add(child);
       child.on('exit', () => children.delete(child));
       return child;

@@ -170,7 +170,9 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
   const { rows: sample } = await services.runStatement("SELECT body FROM outbox_events WHERE type = 'page.version.created' ORDER BY id DESC LIMIT 1");
   const ceilingOf = async (perJob) => {
     const spec = { redisUrl: options.redisUrl, url: `http://127.0.0.1:${RECEIVER_PORT}/hooks`, signingSecret: subscription.signingSecret, body: sample[0].body, count: options.backlog, concurrency: DRAIN_IN_FLIGHT, perJob };
-    const child = services.node(0, join(ROOT, 'bench', 'processes', 'bullmq-baseline.mjs'), [JSON.stringify(spec)], {}, ['pipe', 'pipe', 'inherit'], SERVICE_FLAGS);
+    // BENCH_CEILING_NODE_FLAGS: extra node flags for the ceiling's process, as BENCH_WORKER_NODE_FLAGS for the worker's.
+    const extraFlags = (process.env.BENCH_CEILING_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    const child = services.node(0, join(ROOT, 'bench', 'processes', 'bullmq-baseline.mjs'), [JSON.stringify(spec)], {}, ['pipe', 'pipe', 'inherit'], [...SERVICE_FLAGS, ...extraFlags]);
     await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     receiver.kill('SIGUSR2');
     await waitLine((l) => l === 'reset');

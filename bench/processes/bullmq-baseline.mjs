@@ -17,6 +17,9 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const { HmacWebhookSigner } = require('../../dist/infrastructure/webhooks/hmac-webhook.signer.js');
 const { HttpWebhookSender } = require('../../dist/infrastructure/webhooks/http-webhook.sender.js');
+// The worker process's heap settings (src/composition/worker/worker-heap.ts), so that the ceiling's
+// collector works as the worker's does.
+require('../../dist/composition/worker/worker-heap.js').tuneWorkerHeap();
 
 const spec = JSON.parse(process.argv[2]);
 const connection = { url: spec.redisUrl, maxRetriesPerRequest: null };

@@ -9,6 +9,7 @@ import { createOrmConfig } from '../infrastructure/persistence/connection/mikro-
 import { RunningApi, startApi } from './api/api-process';
 import { openDatabase } from './shared/open-database';
 import { startWebhookWorker, WebhookWorker } from './worker/webhook-worker';
+import { tuneWorkerHeap } from './worker/worker-heap';
 
 /**
  * The service process (`npm start`): the API, the webhook worker or both (SERVICE_ROLE), on one
@@ -29,6 +30,7 @@ export async function runService(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const role = config.serviceRole;
+  if (role === 'worker') tuneWorkerHeap();
   // A worker alone plans its statements per call (PlanKeeping); the API keeps its plans.
   const database = await openDatabase(config, logger, { migrate: config.migrateOnStart, statementTimeoutMs: config.databaseStatementTimeoutMs, plans: role === 'worker' ? 'per-call' : 'kept' });
   const metrics = new PrometheusMetrics();
