@@ -53,6 +53,16 @@ describe('trace context from the request to the receiver', () => {
     expect(stored.tracestate).toBe('acme=1,other=x');
   });
 
+  it('keeps an unsampled caller unsampled: the receiver gets the same trace, flagged 00, and a span of its own', async () => {
+    const traceId = hex(16);
+    const callerSpan = hex(8);
+    const delivered = await createPage({ traceparent: `00-${traceId}-${callerSpan}-00` });
+    const [, receivedTrace, receivedSpan] = TRACEPARENT.exec(String(delivered.headers.traceparent))!;
+    expect(receivedTrace).toBe(traceId);
+    expect(receivedSpan).not.toBe(callerSpan);
+    expect(delivered.headers.traceparent).toMatch(/-00$/);
+  });
+
   it('starts a trace for a request that brings none, or a malformed one, and still tells the receiver', async () => {
     for (const headers of [{} as Record<string, string>, { traceparent: 'not-a-trace' }, { traceparent: `00-${'0'.repeat(32)}-${hex(8)}-01` }]) {
       const delivered = await createPage(headers);
