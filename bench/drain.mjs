@@ -20,7 +20,7 @@ import pg from 'pg';
 import { buildEnv, pastDaysOf, processes, seedBuild, untilReady } from './lib/builds.mjs';
 import { recreateDatabase } from './lib/database.mjs';
 import { describeCost, startDrainCost } from './lib/drain-cost.mjs';
-import { ROOT } from './lib/services.mjs';
+import { extraNodeFlags, ROOT } from './lib/services.mjs';
 import { median } from './lib/stats.mjs';
 
 const args = process.argv.slice(2);
@@ -104,9 +104,8 @@ async function drainOnce(build) {
   await receiver.until((l) => l === 'reset');
   receiver.count = 0;
   const logs = join(ROOT, 'bench', 'results', `drain-${build.name}-worker.log`);
-  // BENCH_WORKER_NODE_FLAGS: extra node flags for both builds' workers, as in `npm run bench`.
-  const flags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const worker = start(build.root, 'dist/main.js', { ...build.env, SERVICE_ROLE: 'worker', WEBHOOK_ATTEMPTS_PER_JOB: '4', DATABASE_POOL_MAX: '24' }, ['ignore', openSync(logs, 'w'), 'inherit'], flags);
+  // BENCH_WORKER_NODE_FLAGS reach both builds' workers, as in `npm run bench`.
+  const worker = start(build.root, 'dist/main.js', { ...build.env, SERVICE_ROLE: 'worker', WEBHOOK_ATTEMPTS_PER_JOB: '4', DATABASE_POOL_MAX: '24' }, ['ignore', openSync(logs, 'w'), 'inherit'], extraNodeFlags('worker'));
   try {
     await receiver.until(() => receiver.count >= 100);
     const [t0, c0] = [Date.now(), receiver.count];

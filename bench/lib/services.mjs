@@ -15,6 +15,14 @@ export const FLOOR_PORT = 3920;
 const NODE = process.execPath;
 // The services run with the memory settings of `npm start` and the Dockerfile.
 export const SERVICE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
+
+/**
+ * BENCH_<ROLE>_NODE_FLAGS (api, worker, ceiling): extra node flags for looking into a run, e.g.
+ * "--cpu-prof --cpu-prof-dir=/tmp/prof" (the profile is written when the process exits).
+ */
+export function extraNodeFlags(role) {
+  return (process.env[`BENCH_${role.toUpperCase()}_NODE_FLAGS`] ?? '').split(' ').filter(Boolean);
+}
 const KEY = Buffer.alloc(32, 42).toString('base64');
 
 export function createServices(options, log) {
@@ -113,9 +121,7 @@ export function createServices(options, log) {
     /** The production build as `role` (api, worker), its JSON logs in bench/results/<role>.log; an API once it is ready. */
     async startService(role, core, extra = {}) {
       const logFile = openSync(join(ROOT, 'bench', 'results', `${role}.log`), 'w');
-      // BENCH_API_NODE_FLAGS / BENCH_WORKER_NODE_FLAGS: extra node flags for looking into a run,
-      // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (the profile is written when the process exits).
-      const extraFlags = (process.env[`BENCH_${role.toUpperCase()}_NODE_FLAGS`] ?? '').split(' ').filter(Boolean);
+      const extraFlags = extraNodeFlags(role);
       // The API mounts the baselines, which the service refuses under NODE_ENV=production
       // (baseline (c) answers without a key): it runs as development, which in this service only
       // lets a missing SECRETS_ENCRYPTION_KEY be generated (one is given). The worker stays production.

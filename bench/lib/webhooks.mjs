@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { describeCost, startDrainCost } from './drain-cost.mjs';
 import { startRedisCluster } from './redis-cluster.mjs';
 import { arrivalLatencies, quantile } from './stats.mjs';
-import { BASE, ROOT, SERVICE_FLAGS } from './services.mjs';
+import { BASE, extraNodeFlags, ROOT, SERVICE_FLAGS } from './services.mjs';
 
 // The worker runs with its default caps: the drain is one tenant's deliveries to one receiver, so
 // what it keeps in flight is the default cap per tenant and origin (a tenth of WEBHOOK_CONCURRENCY,
@@ -170,9 +170,7 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
   const { rows: sample } = await services.runStatement("SELECT body FROM outbox_events WHERE type = 'page.version.created' ORDER BY id DESC LIMIT 1");
   const ceilingOf = async (perJob) => {
     const spec = { redisUrl: options.redisUrl, url: `http://127.0.0.1:${RECEIVER_PORT}/hooks`, signingSecret: subscription.signingSecret, body: sample[0].body, count: options.backlog, concurrency: DRAIN_IN_FLIGHT, perJob };
-    // BENCH_CEILING_NODE_FLAGS: extra node flags for the ceiling's process, as BENCH_WORKER_NODE_FLAGS for the worker's.
-    const extraFlags = (process.env.BENCH_CEILING_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const child = services.node(0, join(ROOT, 'bench', 'processes', 'bullmq-baseline.mjs'), [JSON.stringify(spec)], {}, ['pipe', 'pipe', 'inherit'], [...SERVICE_FLAGS, ...extraFlags]);
+    const child = services.node(0, join(ROOT, 'bench', 'processes', 'bullmq-baseline.mjs'), [JSON.stringify(spec)], {}, ['pipe', 'pipe', 'inherit'], [...SERVICE_FLAGS, ...extraNodeFlags('ceiling')]);
     await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     receiver.kill('SIGUSR2');
     await waitLine((l) => l === 'reset');

@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
  * V8 reads the flag each time it sets the next limit, so it applies from the next collection on.
  * Only a worker process sets it: the API's resident size has a bound of its own (decisions.md 44).
  */
-export const WORKER_HEAP_FLAGS = '--heap-growing-percent=60';
+const WORKER_HEAP_FLAGS = '--heap-growing-percent=60';
 
 export function tuneWorkerHeap(): void {
   setFlagsFromString(WORKER_HEAP_FLAGS);
