@@ -19,7 +19,10 @@ import { releaseDeadCheckouts } from './pool-guard';
  *   one: 0.3 ms) and locks only those. A plan kept from when today's day was empty read that day
  *   by a sequential scan for as long as the plan lived: each record of a drain read the whole
  *   day, 6–8 ms a statement, until a vacuum's statistics made PostgreSQL plan again
- *   (docs/decisions.md 147).
+ *   (docs/decisions.md 147). Its sessions also price a page read by an index as PostgreSQL's
+ *   guidance for data in memory or on SSD does (random_page_cost 1.1, not 4): at 4, a per-call
+ *   plan read a day filling up, or the relay's queue, whole rather than look up 20 to 200 rows
+ *   by their keys, 1–4 ms a statement instead of 0.1–1 (decisions.md 155).
  */
 export type PlanKeeping = 'kept' | 'per-call';
 
@@ -48,7 +51,7 @@ export function createOrmConfig(databaseUrl: string, poolMax: number, statementT
     driverOptions: {
       connectionTimeoutMillis: 5000,
       options:
-        `-c client_connection_check_interval=1000 -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c plan_cache_mode=${plans === 'kept' ? 'force_generic_plan' : 'force_custom_plan'}`,
+        `-c client_connection_check_interval=1000 -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c ${plans === 'kept' ? 'plan_cache_mode=force_generic_plan' : 'plan_cache_mode=force_custom_plan -c random_page_cost=1.1'}`,
       keepAlive: true,
       ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
       onPoolCreated: releaseDeadCheckouts,
