@@ -3,23 +3,36 @@ import { Client } from 'pg';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { sqlRows } from '../../src/infrastructure/persistence/connection/sql-statement';
 import { PUBLISH_EVENTS_SQL, publishParameters } from '../../src/infrastructure/persistence/outbox/event-feed.sql';
+import { RECORD_ATTEMPTS_SQL, recordParameters } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
+import { newTypeId } from '../../src/domain/shared/type-id';
 import { isolatedDatabase } from '../support/isolated-database';
 
 // The worker's sessions price an index read for data in memory (random_page_cost 1.1,
-// decisions.md 155). The relay's queue fills and drains faster than any ANALYZE: here its
-// statistics say it is empty while 20,000 events wait. The publish deletes the 200 it relayed;
-// priced for a spinning disk (PostgreSQL's default), that delete read the whole queue.
-describe("the worker's sessions with a queue the statistics do not know of", () => {
+// decisions.md 155). The relay's queue and today's day of deliveries fill faster than any ANALYZE:
+// here the statistics say both are empty while 20,000 events wait and 5,000 deliveries are made.
+// The publish deletes the 200 events it relayed, the record writes 20 attempts; priced for a
+// spinning disk (PostgreSQL's default), each read the whole table to find its rows.
+describe("the worker's sessions, with statistics that know nothing of the queue or of today's deliveries", () => {
   let db: { url: string; drop: () => Promise<void> };
   let pg: Client;
   let worker: MikroORM;
   const queued = Array.from({ length: 20_000 }, (_, i) => `evt_${String(i).padStart(26, '0')}`);
+  const today = Array.from({ length: 5_000 }, () => ({ id: newTypeId('whdlv'), eventId: newTypeId('evt') }));
   beforeAll(async () => {
     db = await isolatedDatabase();
     pg = new Client({ connectionString: db.url });
     await pg.connect();
+    // `pg` plans per call as the worker does, at PostgreSQL's default price: what the worker's sessions are compared with.
+    await pg.query('SET plan_cache_mode = force_custom_plan');
     await pg.query('ANALYZE outbox_unpublished');
     await pg.query('INSERT INTO outbox_unpublished (id) SELECT unnest($1::text[])', [queued]);
+    // Today's day of deliveries, analysed while empty, then filled with a few thousand as a drain fills it.
+    await pg.query('ANALYZE webhook_deliveries');
+    await pg.query(
+      `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
+       SELECT d.id, 'tenant_q', 'whsub_q', d.event_id, 'page.version.created', 'pending', 0, now(), now(), now() FROM unnest($1::text[], $2::text[]) AS d(id, event_id)`,
+      [today.map((d) => d.id), today.map((d) => d.eventId)],
+    );
     worker = await MikroORM.init(createOrmConfig(db.url, 1, undefined, 'per-call'));
   }, 60_000);
   afterAll(async () => {
@@ -40,10 +53,29 @@ describe("the worker's sessions with a queue the statistics do not know of", () 
     expect(plan).not.toMatch(/Seq Scan on outbox_unpublished/);
   });
 
+  const recordPlan = async (explain: (text: string, values: unknown[]) => Promise<{ 'QUERY PLAN': string }[]>) => {
+    const now = new Date();
+    const records = today.slice(0, 20).map((d) => ({
+      id: newTypeId('whatt'), tenantId: 'tenant_q', deliveryId: d.id, subscriptionId: 'whsub_q', eventId: d.eventId, eventType: 'page.version.created',
+      attempt: 1, statusCode: 204, durationMs: 3, error: null, nextAttemptAt: null, at: now, status: 'delivered', finishedAt: now, trigger: 'scheduled' as const, redeliveryOf: null,
+    }));
+    const rows = await explain(`EXPLAIN ${RECORD_ATTEMPTS_SQL}`, recordParameters(records));
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  };
+
+  it('record 20 attempts by their deliveries\' keys in a day filling up', async () => {
+    const plan = await recordPlan((text, values) => sqlRows(worker.em, text, values));
+    expect(plan).toMatch(/Index Scan using webhook_deliveries_p\d{8}_pkey/);
+    expect(plan).not.toMatch(/Seq Scan on webhook_deliveries|Hash Join/);
+  });
+
   it('where a session priced for a spinning disk reads the whole queue', async () => {
-    // The same statement, planned per call as the worker plans it, at PostgreSQL's default price.
-    await pg.query('SET plan_cache_mode = force_custom_plan');
     const plan = await publishPlan(async (text, values) => (await pg.query(text, values)).rows);
     expect(plan).toMatch(/Seq Scan on outbox_unpublished/);
+  });
+
+  it('where a session priced for a spinning disk reads the whole day to record 20 attempts', async () => {
+    const plan = await recordPlan(async (text, values) => (await pg.query(text, values)).rows);
+    expect(plan).toMatch(/Seq Scan on webhook_deliveries_p\d{8}/);
   });
 });
