@@ -12,6 +12,9 @@ import { isolatedDatabase } from '../support/isolated-database';
 // here the statistics say both are empty while 20,000 events wait and 5,000 deliveries are made.
 // The publish deletes the 200 events it relayed, the record writes 20 attempts; priced for a
 // spinning disk (PostgreSQL's default), each read the whole table to find its rows.
+/** Runs an EXPLAIN on one session or the other. */
+type Explain = (text: string, values: unknown[]) => Promise<{ 'QUERY PLAN': string }[]>;
+
 describe("the worker's sessions, with statistics that know nothing of the queue or of today's deliveries", () => {
   let db: { url: string; drop: () => Promise<void> };
   let pg: Client;
@@ -41,7 +44,7 @@ describe("the worker's sessions, with statistics that know nothing of the queue 
     await db.drop();
   });
 
-  const publishPlan = async (explain: (text: string, values: unknown[]) => Promise<{ 'QUERY PLAN': string }[]>) => {
+  const publishPlan = async (explain: Explain) => {
     const relayed = queued.filter((_, i) => i % 100 === 0).map((id) => ({ id, tenant_id: 'tenant_q', type: 'page.version.created', created_at: new Date() }));
     const rows = await explain(`EXPLAIN ${PUBLISH_EVENTS_SQL}`, publishParameters(new Date(), relayed));
     return rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -53,7 +56,7 @@ describe("the worker's sessions, with statistics that know nothing of the queue 
     expect(plan).not.toMatch(/Seq Scan on outbox_unpublished/);
   });
 
-  const recordPlan = async (explain: (text: string, values: unknown[]) => Promise<{ 'QUERY PLAN': string }[]>) => {
+  const recordPlan = async (explain: Explain) => {
     const now = new Date();
     const records = today.slice(0, 20).map((d) => ({
       id: newTypeId('whatt'), tenantId: 'tenant_q', deliveryId: d.id, subscriptionId: 'whsub_q', eventId: d.eventId, eventType: 'page.version.created',

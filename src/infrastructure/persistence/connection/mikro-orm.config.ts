@@ -26,6 +26,12 @@ import { releaseDeadCheckouts } from './pool-guard';
  */
 export type PlanKeeping = 'kept' | 'per-call';
 
+/** The planner's settings of a pool's sessions, by PlanKeeping. */
+const PLANNER_SETTINGS: Record<PlanKeeping, string> = {
+  kept: '-c plan_cache_mode=force_generic_plan',
+  'per-call': '-c plan_cache_mode=force_custom_plan -c random_page_cost=1.1',
+};
+
 /**
  * `statementTimeoutMs` bounds every statement on the pool's connections (PostgreSQL's
  * statement_timeout): the API's and worker's pools have it, so no request or attempt can hang on
@@ -51,7 +57,7 @@ export function createOrmConfig(databaseUrl: string, poolMax: number, statementT
     driverOptions: {
       connectionTimeoutMillis: 5000,
       options:
-        `-c client_connection_check_interval=1000 -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c ${plans === 'kept' ? 'plan_cache_mode=force_generic_plan' : 'plan_cache_mode=force_custom_plan -c random_page_cost=1.1'}`,
+        `-c client_connection_check_interval=1000 -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 ${PLANNER_SETTINGS[plans]}`,
       keepAlive: true,
       ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
       onPoolCreated: releaseDeadCheckouts,

@@ -12,7 +12,8 @@ import { ATTEMPTS, DELIVERIES, EVENTS, HistoryTable, SESSIONS } from './history-
  * positions left the event row (Migration20261129100000): this layout is the one the partitioning
  * migration made, and stays so. The history tables no longer refer to each other by foreign keys:
  * a day of them is dropped as a whole, attempts and deliveries with their events (decisions.md
- * 147).
+ * 147). The deliveries' key to subscriptions declared here was dropped again by
+ * Migration20261129200000 (decisions.md 154).
  */
 export interface TableLayout {
   table: HistoryTable;
