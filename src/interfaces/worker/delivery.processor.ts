@@ -2,7 +2,7 @@ import { DelayedError } from 'bullmq';
 import { DeliverWebhook } from '../../application/webhook/delivery/deliver-webhook.use-case';
 import { DeliveryAttemptReport } from '../../application/webhook/delivery/delivery-attempt-report';
 import { attemptsOf, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
-import type { InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
+import type { AttemptSlot, InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
 import type { Logger } from '../../application/shared/logger.port';
 import type { Metrics } from '../../application/shared/metrics.port';
 
@@ -36,9 +36,9 @@ export interface DeliveryJobHandle {
  */
 export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limits: InFlightLimits, metrics?: Metrics) {
   const running = new Set<Promise<void>>();
-  const run = (due: DueAttempt, job: DeliveryJobData, release: () => void): void => {
+  const run = (due: DueAttempt, job: DeliveryJobData, release: AttemptSlot): void => {
     const attempt = deliver
-      .execute({ ...due, tenantId: job.tenantId, endpoint: job.endpoint })
+      .execute({ ...due, tenantId: job.tenantId, endpoint: job.endpoint, requestEnded: release.requestEnded })
       .then((report) => observe(report, logger, metrics))
       .catch((error: Error) => logger.warn({ attempts: [{ deliveryId: due.deliveryId, attempt: due.attempt }], err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'))
       .finally(() => {

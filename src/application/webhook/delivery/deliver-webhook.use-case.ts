@@ -21,8 +21,11 @@ import { WebhookSigner } from './webhook-signer.port';
 /** Deliveries held in one statement when a breaker opens; any left are held as they are claimed. */
 const HOLD_AT_ONCE = 10_000;
 
-/** An attempt as its job asks for it, with the job's tenant and endpoint. */
-export type AttemptInput = DueAttempt & { tenantId: string; endpoint: string };
+/**
+ * An attempt as its job asks for it, with the job's tenant and endpoint; `requestEnded` is told
+ * when its request to the receiver is over (the endpoint's slot, InFlightLimits).
+ */
+export type AttemptInput = DueAttempt & { tenantId: string; endpoint: string; requestEnded?: () => void };
 
 /**
  * One attempt of one delivery: claim it, take the one step the domain decides (attempt-decision.ts),
@@ -53,7 +56,7 @@ export class DeliverWebhook {
   async execute(input: AttemptInput): Promise<DeliveryAttemptReport> {
     const numbers = { deliveryId: input.deliveryId, attempt: input.attempt };
     const ready = await this.readyFirstAttempt(input);
-    if (ready) return { ...numbers, eventId: ready.eventId, subscriptionId: ready.subscription.id, ...(await this.send(ready, false)) };
+    if (ready) return { ...numbers, eventId: ready.eventId, subscriptionId: ready.subscription.id, ...(await this.send(ready, false, input.requestEnded)) };
     const claim = await this.deliveries.claim({ deliveryId: input.deliveryId, eventId: input.eventId }, input.attempt, this.clock.now(), this.settings.attemptLockMs);
     if (!claim) return { outcome: 'skipped', ...numbers };
     const ids = { ...numbers, eventId: claim.eventId, subscriptionId: claim.subscription.id, ...(claim.manual && { trigger: 'manual' as const }) };
@@ -74,7 +77,7 @@ export class DeliverWebhook {
         await this.queue.enqueue([{ ...this.jobOf(claim, claim.attempt, step.until.getTime() - now.getTime()), requeue: true }]);
         return { outcome: 'put off', ...ids, putOffUntil: step.until.toISOString() };
       case 'send':
-        return { ...ids, ...(await this.send(claim, step.probe)) };
+        return { ...ids, ...(await this.send(claim, step.probe, input.requestEnded)) };
       case 'take-slot':
         throw new Error('a rate slot was decided twice');
     }
@@ -134,7 +137,7 @@ export class DeliverWebhook {
   }
 
   /** Sends the attempt, records it, tells the endpoint's health, and sets up what follows. */
-  private async send(claim: DeliveryClaim, probe: boolean): Promise<Omit<DeliveryAttemptReport, 'deliveryId' | 'attempt'>> {
+  private async send(claim: DeliveryClaim, probe: boolean, requestEnded?: () => void): Promise<Omit<DeliveryAttemptReport, 'deliveryId' | 'attempt'>> {
     const sentAt = this.clock.now();
     const { subscription } = claim;
     const headers = this.signer.headers({
@@ -152,6 +155,7 @@ export class DeliverWebhook {
       trace: claim.trace,
       attempt: { deliveryId: claim.deliveryId, eventId: claim.eventId, eventType: claim.eventType, subscriptionId: subscription.id, tenantId: claim.tenantId, number: claim.attempt },
     });
+    requestEnded?.();
     const now = this.clock.now();
     const manual = claim.manual !== null;
     const outcome = outcomeOf(result.statusCode, result.retryAfterMs);

@@ -1,4 +1,16 @@
 /**
+ * One attempt's slot. Called, it ends the attempt's hold on every cap. `requestEnded` hands back
+ * the endpoint's part as soon as the receiver has answered (or the request failed): the endpoint's
+ * cap protects the receiver, and what follows (the record, the health update) does not load it.
+ * The worker's and the tenant's parts are held to the end, so that attempts sent but not yet
+ * recorded stay bounded when PostgreSQL is slow or cut.
+ */
+export interface AttemptSlot {
+  (): void;
+  requestEnded(): void;
+}
+
+/**
  * Caps on a worker's attempts in flight: in all (WEBHOOK_CONCURRENCY: a job may carry several
  * attempts), and per tenant and per endpoint, an endpoint being one tenant's URL origin (fairness:
  * every cap but the worker's counts what one tenant owns, so no tenant's attempts can fill a cap
@@ -34,7 +46,7 @@ export class InFlightLimits {
    * A slot for one attempt: returns its release, or null when the worker, the tenant or the
    * endpoint already has its cap in flight. An unknown key (a job from before the keys existed) is not counted.
    */
-  tryAcquire(tenantId: string | undefined, endpoint: string | undefined): (() => void) | null {
+  tryAcquire(tenantId: string | undefined, endpoint: string | undefined): AttemptSlot | null {
     if (!this.fits(tenantId, endpoint)) return null;
     return this.take(tenantId, endpoint);
   }
@@ -45,7 +57,7 @@ export class InFlightLimits {
    * frees slots all the time, so its attempts do not leave the worker; one that hangs frees none,
    * and its attempts are handed back (null) at once, leaving the slots to others.
    */
-  acquire(tenantId: string | undefined, endpoint: string | undefined, waitMs: number, progressMs = 1000, now = Date.now()): Promise<(() => void) | null> {
+  acquire(tenantId: string | undefined, endpoint: string | undefined, waitMs: number, progressMs = 1000, now = Date.now()): Promise<AttemptSlot | null> {
     const slot = this.tryAcquire(tenantId, endpoint);
     if (slot || waitMs <= 0 || !this.progressing(tenantId, endpoint, progressMs, now)) return Promise.resolve(slot);
     return new Promise((resolve) => {
@@ -54,7 +66,7 @@ export class InFlightLimits {
         arrival: this.arrivals++,
         tenantId,
         endpoint,
-        grant: (release: () => void) => {
+        grant: (release: AttemptSlot) => {
           clearTimeout(timer);
           resolve(release);
         },
@@ -98,21 +110,32 @@ export class InFlightLimits {
     return !(endpoint && (this.byEndpoint.get(endpoint) ?? 0) >= this.perEndpoint);
   }
 
-  private take(tenantId: string | undefined, endpoint: string | undefined): () => void {
+  private take(tenantId: string | undefined, endpoint: string | undefined): AttemptSlot {
     this.total++;
     if (tenantId) this.byTenant.set(tenantId, (this.byTenant.get(tenantId) ?? 0) + 1);
     if (endpoint) this.byEndpoint.set(endpoint, (this.byEndpoint.get(endpoint) ?? 0) + 1);
+    let endpointHeld = Boolean(endpoint);
     let released = false;
-    return () => {
+    const requestEnded = () => {
+      if (!endpointHeld) return;
+      endpointHeld = false;
+      this.released(this.byEndpoint, endpoint!, `e:${endpoint}`, Date.now());
+      this.wakeWaiters();
+    };
+    const release = () => {
       if (released) return;
       released = true;
       const at = Date.now();
       this.total--;
       this.lastRelease.set('w', at);
       if (tenantId) this.released(this.byTenant, tenantId, `t:${tenantId}`, at);
-      if (endpoint) this.released(this.byEndpoint, endpoint, `e:${endpoint}`, at);
+      if (endpointHeld) {
+        endpointHeld = false;
+        this.released(this.byEndpoint, endpoint!, `e:${endpoint}`, at);
+      }
       this.wakeWaiters();
     };
+    return Object.assign(release, { requestEnded });
   }
 
   /** One slot of `key` ended: its count goes down, and its release time is noted. */
@@ -155,5 +178,5 @@ interface Waiter {
   arrival: number;
   tenantId?: string;
   endpoint?: string;
-  grant: (release: () => void) => void;
+  grant: (release: AttemptSlot) => void;
 }

@@ -234,6 +234,17 @@ describe('DeliverWebhook', () => {
     expect(queue.jobs).toEqual([]);
   });
 
+  it('tells when its request is over, after the answer and before the record (the endpoint slot goes then), and not when it sends nothing', async () => {
+    const { deliver, sender, store } = setup();
+    const told: string[] = [];
+    const requestEnded = () => told.push(`ended after ${sender.sent.length} sent, ${store.recorded.length} recorded`);
+    await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1, requestEnded });
+    expect(told).toEqual(['ended after 1 sent, 0 recorded']);
+    // A duplicate job finds nothing to claim: no request, nothing told (the slot goes with the attempt).
+    expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 2, requestEnded })).outcome).toBe('skipped');
+    expect(told).toHaveLength(1);
+  });
+
   it('records a failure and enqueues the next attempt after the scheduled delay', async () => {
     const { deliver, sender, store, queue } = setup();
     sender.answers = [500];

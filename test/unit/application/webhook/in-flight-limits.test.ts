@@ -19,6 +19,42 @@ describe('attempts in flight per tenant and per endpoint', () => {
     expect(limits.tryAcquire('tenant_a', 'again')).not.toBeNull();
   });
 
+  it("gives the endpoint's slot back when the request ends, and the tenant's and worker's with the attempt", () => {
+    const limits = new InFlightLimits(2, 1, 2);
+    const first = limits.tryAcquire('tenant_a', 'receiver')!;
+    expect(limits.tryAcquire('tenant_a', 'receiver')).toBeNull();
+    first.requestEnded();
+    first.requestEnded(); // told twice, counted once
+    const second = limits.tryAcquire('tenant_a', 'receiver')!;
+    expect(second).not.toBeNull();
+    // Two attempts hold the tenant's (and the worker's) caps until they are recorded.
+    expect(limits.inFlightFor('tenant_a')).toBe(2);
+    expect(limits.tryAcquire('tenant_a', 'elsewhere')).toBeNull();
+    expect(limits.inFlight()).toBe(2);
+    first();
+    expect(limits.inFlightFor('tenant_a')).toBe(1);
+    // The first's endpoint slot went with its request: the second's is still held.
+    expect(limits.tryAcquire('tenant_b', 'receiver')).toBeNull();
+    second();
+    second.requestEnded(); // after the end: nothing more to give back
+    expect(limits.inFlight()).toBe(0);
+    const third = limits.tryAcquire('tenant_b', 'receiver');
+    expect(third).not.toBeNull();
+    expect(limits.tryAcquire('tenant_c', 'receiver')).toBeNull();
+  });
+
+  it('wakes an attempt waiting for the endpoint when a request ends, before the attempt does', async () => {
+    const limits = new InFlightLimits(10, 1);
+    const first = limits.tryAcquire('tenant_a', 'receiver')!;
+    first.requestEnded();
+    const held = limits.tryAcquire('tenant_a', 'receiver')!;
+    // The endpoint released a slot just now: it is progressing, so the next attempt waits.
+    const waiting = limits.acquire('tenant_a', 'receiver', 5_000);
+    held.requestEnded();
+    expect(await waiting).not.toBeNull();
+    expect(limits.inFlightFor('tenant_a')).toBe(3);
+  });
+
   it('does not count jobs without keys (made before the keys existed)', () => {
     const limits = new InFlightLimits(1, 1);
     expect([limits.tryAcquire(undefined, undefined), limits.tryAcquire(undefined, undefined)].every((r) => r !== null)).toBe(true);
