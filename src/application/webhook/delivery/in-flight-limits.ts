@@ -114,12 +114,17 @@ export class InFlightLimits {
     this.total++;
     if (tenantId) this.byTenant.set(tenantId, (this.byTenant.get(tenantId) ?? 0) + 1);
     if (endpoint) this.byEndpoint.set(endpoint, (this.byEndpoint.get(endpoint) ?? 0) + 1);
+    // The endpoint's part goes once: when the request ends, or with the rest if it never did.
     let endpointHeld = Boolean(endpoint);
+    const freeEndpoint = (at: number) => {
+      if (!endpointHeld || !endpoint) return;
+      endpointHeld = false;
+      this.released(this.byEndpoint, endpoint, `e:${endpoint}`, at);
+    };
     let released = false;
     const requestEnded = () => {
       if (!endpointHeld) return;
-      endpointHeld = false;
-      this.released(this.byEndpoint, endpoint!, `e:${endpoint}`, Date.now());
+      freeEndpoint(Date.now());
       this.wakeWaiters();
     };
     const release = () => {
@@ -129,10 +134,7 @@ export class InFlightLimits {
       this.total--;
       this.lastRelease.set('w', at);
       if (tenantId) this.released(this.byTenant, tenantId, `t:${tenantId}`, at);
-      if (endpointHeld) {
-        endpointHeld = false;
-        this.released(this.byEndpoint, endpoint!, `e:${endpoint}`, at);
-      }
+      freeEndpoint(at);
       this.wakeWaiters();
     };
     return Object.assign(release, { requestEnded });
