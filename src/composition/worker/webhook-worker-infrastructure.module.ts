@@ -18,6 +18,7 @@ import { WORKER_USE_CASES } from './worker-use-cases';
 import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { PgOutboxSignal } from '../../infrastructure/persistence/outbox/pg-outbox.signal';
+import { RecordSession } from '../../infrastructure/persistence/connection/record-session';
 import { SqlDeliveryClaims } from '../../infrastructure/persistence/webhooks/sql-delivery-claims.store';
 import { SqlSubscriptionTargets } from '../../infrastructure/persistence/webhooks/sql-subscription-targets.store';
 import { DecryptedSecrets } from '../../infrastructure/crypto/decrypted-secrets';
@@ -34,10 +35,11 @@ import { HttpWebhookSender } from '../../infrastructure/webhooks/http-webhook.se
 /** The webhook worker's adapters and use cases, on top of the InfrastructureModule. */
 @Module({})
 export class WebhookWorkerModule {
-  static forRoot(deps: { config: AppConfig; databaseUrl: string; queue: DeliveryQueue; logger: Logger }): DynamicModule {
+  static forRoot(deps: { config: AppConfig; databaseUrl: string; queue: DeliveryQueue; logger: Logger; records: RecordSession }): DynamicModule {
     const { webhooks } = deps.config;
     const providers = [
       { provide: DeliveryQueue, useValue: deps.queue },
+      { provide: RecordSession, useValue: deps.records },
       { provide: DeliveryClaims, useClass: SqlDeliveryClaims },
       { provide: SubscriptionTargets, useClass: SqlSubscriptionTargets },
       DecryptedSecrets,

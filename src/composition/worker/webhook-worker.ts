@@ -1,4 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import { RecordSession } from '../../infrastructure/persistence/connection/record-session';
 import type { Worker } from 'bullmq';
 import { NestFactory } from '@nestjs/core';
 import { DeliverWebhook } from '../../application/webhook/delivery/deliver-webhook.use-case';
@@ -71,10 +72,15 @@ export async function startWebhookWorker(deps: {
     });
     return made;
   }, config.webhooks.attemptsPerJob, shards);
+  // Attempts are recorded on a connection of their own, whose plans are kept (RecordSession).
+  const records = await RecordSession.open(deps.databaseUrl, config.databaseStatementTimeoutMs);
   const context = await NestFactory.createApplicationContext(
-    WorkerModule.forRoot({ config, orm: deps.orm, logger, databaseUrl: deps.databaseUrl, queue: deliveryQueue, metrics: deps.metrics }),
+    WorkerModule.forRoot({ config, orm: deps.orm, logger, databaseUrl: deps.databaseUrl, queue: deliveryQueue, metrics: deps.metrics, records }),
     { logger: false, abortOnError: false },
-  );
+  ).catch(async (error: unknown) => {
+    await records.close();
+    throw error;
+  });
 
   // WEBHOOK_CONCURRENCY bounds attempts in flight (a job may carry several), with a reserve above
   // it for tenants with nothing in flight; the jobs taken at once cover both.
@@ -123,6 +129,7 @@ export async function startWebhookWorker(deps: {
       await deliveryQueue.close();
       await (context.get(WebhookSender) as HttpWebhookSender).close();
       await context.close();
+      await records.close();
     },
   };
 }

@@ -23,13 +23,18 @@ import { releaseDeadCheckouts } from './pool-guard';
  *   guidance for data in memory or on SSD does (random_page_cost 1.1, not 4): at 4, a per-call
  *   plan read a day filling up, or the relay's queue, whole rather than look up 20 to 200 rows
  *   by their keys, 1–4 ms a statement instead of 0.1–1 (decisions.md 155).
+ * - `kept-lookups` (the worker's record of attempts, RecordSession): planned once per connection,
+ *   with no sequential scan, hash or merge join and no materialising to choose from, so that a
+ *   statement whose rows are each found by equality with a key can only be planned as look-ups
+ *   by a key, whatever the statistics said when its plan was made (decisions.md 157).
  */
-export type PlanKeeping = 'kept' | 'per-call';
+export type PlanKeeping = 'kept' | 'per-call' | 'kept-lookups';
 
 /** The planner's settings of a pool's sessions, by PlanKeeping. */
 const PLANNER_SETTINGS: Record<PlanKeeping, string> = {
   kept: '-c plan_cache_mode=force_generic_plan',
   'per-call': '-c plan_cache_mode=force_custom_plan -c random_page_cost=1.1',
+  'kept-lookups': '-c plan_cache_mode=force_generic_plan -c random_page_cost=1.1 -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off -c enable_material=off',
 };
 
 /**

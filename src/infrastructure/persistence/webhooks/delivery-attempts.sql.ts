@@ -1,6 +1,7 @@
 import type { DisabledReason } from '../../../domain/webhook/endpoint-health';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { epochMs, fromEpochMs } from '../connection/json-rows';
+import { ATTEMPTS, dayPartition, DELIVERIES } from '../history/history-tables';
 
 // The two statements of an attempt (claims and records): texts fixed here, each run by its
 // GroupWriter for a group of attempts at once (SqlDeliveryClaims). Their plans are checked in
@@ -109,13 +110,12 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
  * Writes a group of attempts: each one's log row (once per attempt number) and its delivery's next
  * state, only if the delivery is still at the attempt before and unfinished (a first attempt sent
  * without a claim holds no lease: one a claim ended meanwhile stays ended). $1 is the rows as
- * JSON (json-rows.ts, recordParameters); `event_id = ANY($2)`, their events' ids, lets it be planned
- * for the events' days only (see the claim). It commits without waiting for the disk, as the claim
- * does (decisions.md 130): lost in a crash of PostgreSQL, a record leaves its delivery pending, and
- * the delivery is sent again (at least once, never lost); a connection cut still fails the
- * statement before anything is taken as written.
+ * JSON (json-rows.ts, recordRows). It commits without waiting for the disk, as the claim does
+ * (decisions.md 130): lost in a crash of PostgreSQL, a record leaves its delivery pending, and the
+ * delivery is sent again (at least once, never lost); a connection cut still fails the statement
+ * before anything is taken as written. `days` narrows a statement over the partitioned tables.
  */
-export const RECORD_ATTEMPTS_SQL = `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)),
+const recordSql = (deliveries: string, attempts: string, days: string) => `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)),
        r AS (
          SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error,
                 ${fromEpochMs('next_attempt_at')} AS next_attempt_at, ${fromEpochMs('created_at')} AS created_at, status,
@@ -124,17 +124,39 @@ export const RECORD_ATTEMPTS_SQL = `WITH unflushed AS (SELECT set_config('synchr
            AS r(id text, tenant_id text, delivery_id text, subscription_id text, event_id text, event_type text, attempt_number int, status_code int, duration_ms int,
                 error text, next_attempt_at float8, created_at float8, status text, finished_at float8, trigger text, redelivery_of text)),
        logged AS (
-         INSERT INTO webhook_delivery_attempts (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at,
+         INSERT INTO ${attempts} (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at,
                                                 created_at, trigger, redelivery_of)
          SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at,
                 trigger, redelivery_of FROM r
          ON CONFLICT (delivery_id, attempt_number, event_id) DO NOTHING)
-       UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
+       UPDATE ${deliveries} d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
-       FROM r CROSS JOIN unflushed WHERE d.event_id = ANY($2::text[]) AND d.id = r.delivery_id AND d.event_id = r.event_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;
+       FROM r CROSS JOIN unflushed WHERE ${days}d.id = r.delivery_id AND d.event_id = r.event_id AND d.attempt_count = r.attempt_number - 1 AND d.status NOT IN ('delivered', 'failed', 'cancelled')`;
+
+/**
+ * The record through the partitioned tables, for a session that plans each call (the worker's
+ * pool): `event_id = ANY($2)`, the events' ids, has it planned for their days only (see the claim).
+ */
+export const RECORD_ATTEMPTS_SQL = recordSql('webhook_deliveries', 'webhook_delivery_attempts', 'd.event_id = ANY($2::text[]) AND ');
+
+/**
+ * The record aimed at one day's own tables (named by dayPartition), its only parameter the rows:
+ * for a session that keeps its plans (RecordSession, decisions.md 157). With no partition to prune
+ * and each delivery found only by equality with its row's key, every plan left to that session's
+ * planner (no sequential scan, hash or merge join, no materialising) looks each delivery up by a
+ * unique key, whatever the statistics said when the plan was made.
+ */
+export function recordDaySql(dayMs: number): string {
+  return recordSql(dayPartition(DELIVERIES, dayMs), dayPartition(ATTEMPTS, dayMs), '');
+}
 
 /** RECORD_ATTEMPTS_SQL's parameters for a group of records, in the order given. */
 export function recordParameters(records: readonly AttemptRecord[]): [string, string[]] {
+  return [recordRows(records), records.map((r) => r.eventId)];
+}
+
+/** The record's rows ($1 of either text), in the order given. */
+export function recordRows(records: readonly AttemptRecord[]): string {
   const rows = records.map((r) => ({
     id: r.id,
     tenant_id: r.tenantId,
@@ -153,5 +175,5 @@ export function recordParameters(records: readonly AttemptRecord[]): [string, st
     trigger: r.trigger,
     redelivery_of: r.redeliveryOf,
   }));
-  return [JSON.stringify(rows), records.map((r) => r.eventId)];
+  return JSON.stringify(rows);
 }

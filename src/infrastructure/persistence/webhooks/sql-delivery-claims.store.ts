@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { AttemptResult, DeliveryClaim } from '../../../application/webhook/delivery/delivery-job';
 import { DeliveryClaims } from '../../../application/webhook/delivery/delivery-claims.port';
 import { newTypeId } from '../../../domain/shared/type-id';
@@ -7,6 +7,8 @@ import { NextStep } from '../../../domain/webhook/retry-policy';
 import { DecryptedSecrets } from '../../crypto/decrypted-secrets';
 import { endpointKey } from './endpoint-key';
 import { GroupWriter } from '../connection/group-writer';
+import { RecordSession } from '../connection/record-session';
+import { DayRecords } from './day-records';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
 import { AttemptRecord, CLAIM_ATTEMPTS_SQL, ClaimRequest, ClaimRow, RECORD_ATTEMPTS_SQL, recordParameters } from './delivery-attempts.sql';
 
@@ -23,9 +25,14 @@ export class SqlDeliveryClaims extends DeliveryClaims {
   constructor(
     private readonly orm: MikroORM,
     private readonly secrets: DecryptedSecrets,
+    /** The worker's record session, when it has one (DayRecords); else records go through the pool. */
+    @Optional() session?: RecordSession,
   ) {
     super();
+    this.days = session ? new DayRecords(session, orm) : null;
   }
+
+  private readonly days: DayRecords | null;
 
   async claim(delivery: { deliveryId: string; eventId?: string }, attempt: number, now: Date, lockMs: number): Promise<DeliveryClaim | null> {
     const { deliveryId } = delivery;
@@ -156,7 +163,8 @@ export class SqlDeliveryClaims extends DeliveryClaims {
   private readonly records = new GroupWriter<AttemptRecord>((rows) => this.watched(this.recordAll(rows)), { maxInFlight: 1, maxBatch: 200 });
 
   private async recordAll(rows: AttemptRecord[]): Promise<void> {
-    await sqlQuery(this.orm.em, RECORD_ATTEMPTS_SQL, recordParameters([...rows].sort(byDeliveryId)));
+    const sorted = [...rows].sort(byDeliveryId);
+    await (this.days ? this.days.write(sorted) : sqlQuery(this.orm.em, RECORD_ATTEMPTS_SQL, recordParameters(sorted)));
   }
 
   async cancel(claim: DeliveryClaim, at: Date, status: 'cancelled' | 'failed' = 'cancelled'): Promise<void> {
