@@ -3,6 +3,7 @@ import { CLAIM_ATTEMPTS_SQL, RECORD_ATTEMPTS_SQL, recordParameters } from '../..
 import { PASS_TURNS_SQL, TURN_STATES_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
 import { CLAIM_EVENTS_FROM_SQL, CLAIM_EVENTS_SQL } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
 import { isolatedDatabase } from '../support/isolated-database';
+import { DAY_MS, dayPartition, dayStart, EVENTS, eventIdCeiling } from '../../src/infrastructure/persistence/history/history-tables';
 
 // The worker's claim and record are named statements, planned at every call with their values
 // (PlanKeeping, mikro-orm.config.ts), from the statistics of the last ANALYZE. A backlog arrives
@@ -105,16 +106,19 @@ describe('the claim and record plans with a backlog the statistics do not know o
     // 200 of the 20,000 events wait in the relay's queue, which no ANALYZE has seen.
     await pg.query(`INSERT INTO outbox_unpublished (id) SELECT 'evt_' || lpad(e::text, 26, '0') FROM generate_series(19801, 20000) e`);
     await pg.query('ANALYZE outbox_events');
-    await pg.query(`PREPARE relay_claim (int) AS ${CLAIM_EVENTS_SQL}`);
-    await pg.query(`PREPARE relay_claim_from (int, text) AS ${CLAIM_EVENTS_FROM_SQL}`);
+    await pg.query(`PREPARE relay_claim (int, text) AS ${CLAIM_EVENTS_SQL}`);
+    await pg.query(`PREPARE relay_claim_from (int, text, text) AS ${CLAIM_EVENTS_FROM_SQL}`);
+    const ceiling = pg.escapeLiteral(eventIdCeiling(Date.now()));
     for (const plan of [
-      (await pg.query('EXPLAIN EXECUTE relay_claim (200)')).rows.map((r) => r['QUERY PLAN']).join('\n'),
-      (await pg.query(`EXPLAIN EXECUTE relay_claim_from (200, 'evt_${'0'.repeat(21)}19801')`)).rows.map((r) => r['QUERY PLAN']).join('\n'),
+      (await pg.query(`EXPLAIN EXECUTE relay_claim (200, ${ceiling})`)).rows.map((r) => r['QUERY PLAN']).join('\n'),
+      (await pg.query(`EXPLAIN EXECUTE relay_claim_from (200, ${ceiling}, 'evt_${'0'.repeat(21)}19801')`)).rows.map((r) => r['QUERY PLAN']).join('\n'),
     ]) {
       // Each queued id looks its event up; the day holding the 20,000 (`_before`) by its key.
       expect(plan).toMatch(/Nested Loop/);
       expect(plan).toMatch(/Index Scan using outbox_events_before_pkey on outbox_events_before o_1[^\n]*\n\s+Index Cond: [^\n]*id = q\.id/);
       expect(plan).not.toMatch(/Merge Join|Hash Join|Seq Scan on outbox_events_before/);
+      // The days made ahead hold no event yet, and are not planned.
+      expect(plan).not.toContain(dayPartition(EVENTS, dayStart(Date.now()) + 2 * DAY_MS));
     }
   });
 
