@@ -91,9 +91,9 @@ describe('the claim and record plans with a backlog the statistics do not know o
         attempt: 1, statusCode: 204, durationMs: 3, error: null, nextAttemptAt: null, at: now, status: 'delivered', finishedAt: now, trigger: 'scheduled', redeliveryOf: null,
       })),
     );
-    await pg.query(`PREPARE record_plan (json, text[]) AS ${RECORD_ATTEMPTS_SQL}`);
+    await pg.query(`PREPARE record_plan (webhook_attempt_record[], text[]) AS ${RECORD_ATTEMPTS_SQL}`);
     // EXPLAIN EXECUTE takes no bound parameters: the values go in as typed literals.
-    const { rows: lines } = await pg.query(`EXPLAIN EXECUTE record_plan (${pg.escapeLiteral(rows)}::json, ARRAY[${events.map((e) => pg.escapeLiteral(e)).join(', ')}]::text[])`);
+    const { rows: lines } = await pg.query(`EXPLAIN EXECUTE record_plan (${pg.escapeLiteral(rows)}::webhook_attempt_record[], ARRAY[${events.map((e) => pg.escapeLiteral(e)).join(', ')}]::text[])`);
     const plan = lines.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toMatch(/Index Cond: \(\(id = \(?r\.delivery_id\)?(::text)?\) AND \(event_id = \(?r\.event_id\)?(::text)?\)\)/);
     expect(usesOneOf(plan, await copies('webhook_deliveries_pkey'))).toBe(true);

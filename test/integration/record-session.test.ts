@@ -60,7 +60,7 @@ describe("the worker's record session", () => {
 
   it("keeps a plan made from the empty day's statistics that looks each delivery up by a key", async () => {
     const text = recordDaySql(dayStart(now));
-    await sqlRows(session.orm.em, `PREPARE record_day (json) AS ${text}`);
+    await sqlRows(session.orm.em, `PREPARE record_day (webhook_attempt_record[]) AS ${text}`);
     const lines = await sqlRows<{ 'QUERY PLAN': string }>(session.orm.em, `EXPLAIN EXECUTE record_day (${pg.escapeLiteral(recordRows(recordsOf(today.slice(0, 20))))})`);
     const plan = lines.map((r) => r['QUERY PLAN']).join('\n');
     // The day's own tables only, each delivery by its primary key or its other unique key, with both key columns given.

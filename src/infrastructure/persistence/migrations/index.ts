@@ -31,6 +31,7 @@ import { Migration20261128080000_partitioned_history } from './Migration20261128
 import { Migration20261129000000_feed_positions_sequence } from './Migration20261129000000_feed_positions_sequence';
 import { Migration20261129100000_narrow_publish } from './Migration20261129100000_narrow_publish';
 import { Migration20261129200000_delivery_subscription_key } from './Migration20261129200000_delivery_subscription_key';
+import { Migration20261129300000_attempt_record_type } from './Migration20261129300000_attempt_record_type';
 import { Migration20261128050000_subscription_filters } from './Migration20261128050000_subscription_filters';
 import { Migration20261128040000_api_key_scopes } from './Migration20261128040000_api_key_scopes';
 import { Migration20261128030000_drop_delivered_index } from './Migration20261128030000_drop_delivered_index';
@@ -74,4 +75,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261129000000_feed_positions_sequence', class: Migration20261129000000_feed_positions_sequence },
   { name: 'Migration20261129100000_narrow_publish', class: Migration20261129100000_narrow_publish },
   { name: 'Migration20261129200000_delivery_subscription_key', class: Migration20261129200000_delivery_subscription_key },
+  { name: 'Migration20261129300000_attempt_record_type', class: Migration20261129300000_attempt_record_type },
 ];

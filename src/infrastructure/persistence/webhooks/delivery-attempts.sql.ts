@@ -1,6 +1,7 @@
 import type { DisabledReason } from '../../../domain/webhook/endpoint-health';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { epochMs, fromEpochMs } from '../connection/json-rows';
+import { numberField, rowsLiteral, textField } from '../connection/record-literals';
 import { ATTEMPTS, dayPartition, DELIVERIES } from '../history/history-tables';
 
 // The two statements of an attempt (claims and records): texts fixed here, each run by its
@@ -109,8 +110,8 @@ export const CLAIM_ATTEMPTS_SQL = `WITH lease AS (SELECT set_config('synchronous
 /**
  * Writes a group of attempts: each one's log row (once per attempt number) and its delivery's next
  * state, only if the delivery is still at the attempt before and unfinished (a first attempt sent
- * without a claim holds no lease: one a claim ended meanwhile stays ended). $1 is the rows as
- * JSON (json-rows.ts, recordRows). It commits without waiting for the disk, as the claim does
+ * without a claim holds no lease: one a claim ended meanwhile stays ended). $1 is the rows, an
+ * array of webhook_attempt_record (record-literals.ts, recordRows). It commits without waiting for the disk, as the claim does
  * (decisions.md 130): lost in a crash of PostgreSQL, a record leaves its delivery pending, and the
  * delivery is sent again (at least once, never lost); a connection cut still fails the statement
  * before anything is taken as written. `days` narrows a statement over the partitioned tables.
@@ -120,9 +121,7 @@ const recordSql = (deliveries: string, attempts: string, days: string) => `WITH 
          SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error,
                 ${fromEpochMs('next_attempt_at')} AS next_attempt_at, ${fromEpochMs('created_at')} AS created_at, status,
                 ${fromEpochMs('finished_at')} AS finished_at, trigger, redelivery_of
-         FROM json_to_recordset($1::json)
-           AS r(id text, tenant_id text, delivery_id text, subscription_id text, event_id text, event_type text, attempt_number int, status_code int, duration_ms int,
-                error text, next_attempt_at float8, created_at float8, status text, finished_at float8, trigger text, redelivery_of text)),
+         FROM unnest($1::webhook_attempt_record[])),
        logged AS (
          INSERT INTO ${attempts} (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at,
                                                 created_at, trigger, redelivery_of)
@@ -155,25 +154,14 @@ export function recordParameters(records: readonly AttemptRecord[]): [string, st
   return [recordRows(records), records.map((r) => r.eventId)];
 }
 
-/** The record's rows ($1 of either text), in the order given. */
+/** The record's rows ($1 of either text), in the order given, in webhook_attempt_record's field order. */
 export function recordRows(records: readonly AttemptRecord[]): string {
-  const rows = records.map((r) => ({
-    id: r.id,
-    tenant_id: r.tenantId,
-    delivery_id: r.deliveryId,
-    subscription_id: r.subscriptionId,
-    event_id: r.eventId,
-    event_type: r.eventType,
-    attempt_number: r.attempt,
-    status_code: r.statusCode,
-    duration_ms: r.durationMs,
-    error: r.error,
-    next_attempt_at: epochMs(r.nextAttemptAt),
-    created_at: r.at.getTime(),
-    status: r.status,
-    finished_at: epochMs(r.finishedAt),
-    trigger: r.trigger,
-    redelivery_of: r.redeliveryOf,
-  }));
-  return JSON.stringify(rows);
+  return rowsLiteral(
+    records.map(
+      (r) =>
+        `${textField(r.id)},${textField(r.tenantId)},${textField(r.deliveryId)},${textField(r.subscriptionId)},${textField(r.eventId)},${textField(r.eventType)},` +
+        `${numberField(r.attempt)},${numberField(r.statusCode)},${numberField(r.durationMs)},${textField(r.error)},${numberField(epochMs(r.nextAttemptAt))},` +
+        `${numberField(r.at.getTime())},${textField(r.status)},${numberField(epochMs(r.finishedAt))},${textField(r.trigger)},${textField(r.redeliveryOf)}`,
+    ),
+  );
 }
