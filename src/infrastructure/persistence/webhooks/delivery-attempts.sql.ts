@@ -6,7 +6,7 @@ import { ATTEMPTS, dayPartition, DELIVERIES } from '../history/history-tables';
 
 // The two statements of an attempt (claims and records): texts fixed here, each run by its
 // GroupWriter for a group of attempts at once (SqlDeliveryClaims). Their plans are checked in
-// test/integration/delivery-plans.test.ts.
+// test/integration/delivery-plans.test.ts, the record's kept plan in record-session.test.ts.
 
 /** One attempt's record: its log row and the delivery's next state. */
 export interface AttemptRecord {
