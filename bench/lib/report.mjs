@@ -22,7 +22,7 @@ export function table(result, recorded) {
     ...rows,
     '',
     w.deliveriesPerSecond !== undefined
-      ? `webhooks: ${w.deliveriesPerSecond} deliveries/s by one worker${w.orderedDeliveriesPerSecond !== undefined ? `, ${w.orderedDeliveriesPerSecond}/s ordered per page` : ''}${w.clusterDeliveriesPerSecond !== undefined ? `, ${w.clusterDeliveriesPerSecond}/s on a Redis Cluster` : ''} (ceiling, BullMQ only and no database: ${w.ceilingDeliveriesPerSecond}/s one POST per job, ${w.groupedCeilingDeliveriesPerSecond}/s ${w.attemptsPerJob} per job); at ${w.eventsPerSecond} events/s, 201 → arrival p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms; bad signatures ${w.badSignatures}`
+      ? `webhooks: ${w.deliveriesPerSecond} deliveries/s by one worker${w.orderedDeliveriesPerSecond !== undefined ? `, ${w.orderedDeliveriesPerSecond}/s ordered per page` : ''}${w.clusterDeliveriesPerSecond !== undefined ? `, ${w.clusterDeliveriesPerSecond}/s on a Redis Cluster` : ''} (ceiling, BullMQ only and no database: ${w.ceilingDeliveriesPerSecond}/s one POST per job, ${w.groupedCeilingDeliveriesPerSecond}/s ${w.attemptsPerJob} per job${w.groupedCeilingWithAddsDeliveriesPerSecond !== undefined ? `, ${w.groupedCeilingWithAddsDeliveriesPerSecond}/s with its adds timed` : ''}); at ${w.eventsPerSecond} events/s, 201 → arrival p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms; bad signatures ${w.badSignatures}`
       : 'webhooks: not measured',
     result.longPoll
       ? `long poll: ${result.longPoll.consumers} parked consumers cost the API ${round1(result.longPoll.apiRssParkedMb - result.longPoll.apiRssIdleMb)} MB (${result.longPoll.apiRssIdleMb} → ${result.longPoll.apiRssParkedMb}); at ${result.longPoll.eventsPerSecond} events/s, 201 → consumer p50 ${result.longPoll.p50Ms} ms, p99 ${result.longPoll.p99Ms} ms (${result.longPoll.delivered} of ${result.longPoll.events}, errors ${result.longPoll.errors})`
@@ -100,6 +100,7 @@ function webhookCosts(w) {
     ...(w.clusterCost ? [['the worker, queues on a Redis Cluster (3 masters, 3 replicas)', w.clusterDeliveriesPerSecond, w.clusterCost]] : []),
     ['ceiling: BullMQ only, one POST per job', w.ceilingDeliveriesPerSecond, w.ceilingCost],
     [`ceiling: BullMQ only, ${w.attemptsPerJob} POSTs per job`, w.groupedCeilingDeliveriesPerSecond, w.groupedCeilingCost],
+    ...(w.groupedCeilingWithAddsCost ? [[`ceiling: BullMQ only, ${w.attemptsPerJob} POSTs per job, its jobs added in the window (as the relay's are)`, w.groupedCeilingWithAddsDeliveriesPerSecond, w.groupedCeilingWithAddsCost]] : []),
   ];
   const rows = drains.map(
     ([name, rate, c]) =>

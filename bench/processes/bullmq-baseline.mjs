@@ -5,7 +5,7 @@
 // PostgreSQL being the truth.
 //
 // Started by bench/run.mjs on the worker's core with a JSON argument:
-//   { redisUrl, url, signingSecret, body, count, concurrency, perJob }
+//   { redisUrl, url, signingSecret, body, count, concurrency, perJob, addsTimed? }
 // It enqueues `count` events (`perJob` to a job: 1 is the classic one job per POST; more, as the
 // worker groups a backlog), prints "added", starts working on a "go" line on stdin, and exits when
 // every job is done. As in the worker, a job's POSTs go side by side and at most `concurrency`
@@ -36,9 +36,18 @@ for (let n = 0; n < spec.count; n += spec.perJob) {
   const events = Array.from({ length: Math.min(spec.perJob, spec.count - n) }, (_, i) => bodyOf(n + i));
   jobs.push({ name: 'post', data: { events }, opts: { removeOnComplete: true, removeOnFail: true } });
 }
-for (let i = 0; i < jobs.length; i += 1000) await queue.addBulk(jobs.slice(i, i + 1000));
+// With `addsTimed` the jobs are added after "go", while the worker takes them, as the worker's relay
+// adds its jobs: 200 events a round, one round after the other. Their adding then falls inside the
+// measured window (from the 100th arrival), as the relay's does; without it they are all waiting
+// when the clock starts.
+const addAll = async () => {
+  const chunk = spec.addsTimed ? Math.ceil(200 / spec.perJob) : 1000;
+  for (let i = 0; i < jobs.length; i += chunk) await queue.addBulk(jobs.slice(i, i + chunk));
+};
+if (!spec.addsTimed) await addAll();
 process.stdout.write('added\n');
 await new Promise((resolve) => createInterface({ input: process.stdin }).once('line', resolve));
+const adding = spec.addsTimed ? addAll() : Promise.resolve();
 
 const signer = new HmacWebhookSigner();
 const sender = new HttpWebhookSender({ timeoutMs: 10_000, allowPrivateTargets: true, connections: spec.concurrency });
@@ -72,6 +81,7 @@ const finished = new Promise((resolve) => {
   });
 });
 const worker = await finished;
+await adding;
 await worker.close();
 await queue.obliterate({ force: true });
 await queue.close();
