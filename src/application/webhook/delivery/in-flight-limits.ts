@@ -116,16 +116,16 @@ export class InFlightLimits {
     if (endpoint) this.byEndpoint.set(endpoint, (this.byEndpoint.get(endpoint) ?? 0) + 1);
     // The endpoint's part goes once: when the request ends, or with the rest if it never did.
     let endpointHeld = Boolean(endpoint);
-    const freeEndpoint = (at: number) => {
-      if (!endpointHeld || !endpoint) return;
+    /** Frees the endpoint's part if it is still held; says whether it did. */
+    const freeEndpoint = (at: number): boolean => {
+      if (!endpointHeld || !endpoint) return false;
       endpointHeld = false;
       this.released(this.byEndpoint, endpoint, `e:${endpoint}`, at);
+      return true;
     };
     let released = false;
     const requestEnded = () => {
-      if (!endpointHeld) return;
-      freeEndpoint(Date.now());
-      this.wakeWaiters();
+      if (freeEndpoint(Date.now())) this.wakeWaiters();
     };
     const release = () => {
       if (released) return;

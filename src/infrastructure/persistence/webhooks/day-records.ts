@@ -18,7 +18,6 @@ const NO_SUCH_TABLE = '42P01';
 export class DayRecords {
   /** Days found to have no table of their own: not tried again. */
   private readonly noTable = new Set<number>();
-  private readonly texts = new Map<number, string>();
 
   constructor(
     private readonly session: RecordSession,
@@ -39,15 +38,12 @@ export class DayRecords {
   }
 
   private async inDay(day: number, group: AttemptRecord[]): Promise<void> {
-    let text = this.texts.get(day);
-    if (text === undefined) this.texts.set(day, (text = recordDaySql(day)));
     try {
-      await sqlQuery(this.session.orm.em, text, [recordRows(group)]);
+      await sqlQuery(this.session.orm.em, recordDaySql(day), [recordRows(group)]);
     } catch (error) {
       // Nothing was written: the statement failed as it was parsed.
       if ((error as { code?: string }).code !== NO_SUCH_TABLE) throw error;
       this.noTable.add(day);
-      this.texts.delete(day);
       await this.throughPartitions(group);
     }
   }
