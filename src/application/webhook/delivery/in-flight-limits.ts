@@ -1,3 +1,5 @@
+import { SlotWaiters } from './slot-waiters';
+
 /**
  * One attempt's slot. Called, it ends the attempt's hold on every cap. `requestEnded` hands back
  * the endpoint's part as soon as the receiver has answered (or the request failed): the endpoint's
@@ -25,14 +27,12 @@ export class InFlightLimits {
   private readonly byTenant = new Map<string, number>();
   private readonly byEndpoint = new Map<string, number>();
   /** When a slot of each key was last released: a key whose slots move is not stuck. */
-  private readonly lastRelease = new Map<string, number>();
-  /**
-   * Attempts waiting for a slot, in arrival order per tenant and endpoint: those of one key fit or
-   * not together, so a release checks each key once instead of each waiter (a drain keeps a few
-   * hundred waiting on one key, and every release scanned them all).
-   */
-  private readonly waiting = new Map<string, Waiter[]>();
-  private arrivals = 0;
+  private workerReleasedAt = -Infinity;
+  private readonly tenantReleasedAt = new Map<string, number>();
+  private readonly endpointReleasedAt = new Map<string, number>();
+  /** Attempts waiting for a slot (SlotWaiters). */
+  private readonly waiters = new SlotWaiters();
+  private readonly fitsNow = (tenantId: string | undefined, endpoint: string | undefined) => this.fits(tenantId, endpoint);
 
   constructor(
     readonly perTenant: number,
@@ -60,25 +60,7 @@ export class InFlightLimits {
   acquire(tenantId: string | undefined, endpoint: string | undefined, waitMs: number, progressMs = 1000, now = Date.now()): Promise<AttemptSlot | null> {
     const slot = this.tryAcquire(tenantId, endpoint);
     if (slot || waitMs <= 0 || !this.progressing(tenantId, endpoint, progressMs, now)) return Promise.resolve(slot);
-    return new Promise((resolve) => {
-      const key = `${tenantId ?? ''}\u0000${endpoint ?? ''}`;
-      const entry: Waiter = {
-        arrival: this.arrivals++,
-        tenantId,
-        endpoint,
-        grant: (release: AttemptSlot) => {
-          clearTimeout(timer);
-          resolve(release);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.leave(key, entry);
-        resolve(null);
-      }, waitMs);
-      const queue = this.waiting.get(key);
-      if (queue) queue.push(entry);
-      else this.waiting.set(key, [entry]);
-    });
+    return this.waiters.wait(tenantId, endpoint, waitMs);
   }
 
   /** Attempts in flight now in this worker (for tests and gauges). */
@@ -93,12 +75,10 @@ export class InFlightLimits {
 
   /** Whether every key at its cap had a slot released within `progressMs`. */
   private progressing(tenantId: string | undefined, endpoint: string | undefined, progressMs: number, now: number): boolean {
-    const full = [
-      this.total >= this.perWorker ? 'w' : null,
-      tenantId && (this.byTenant.get(tenantId) ?? 0) >= this.perTenant ? `t:${tenantId}` : null,
-      endpoint && (this.byEndpoint.get(endpoint) ?? 0) >= this.perEndpoint ? `e:${endpoint}` : null,
-    ].filter((key): key is string => key !== null);
-    return full.every((key) => now - (this.lastRelease.get(key) ?? -Infinity) <= progressMs);
+    const moved = (at: number | undefined) => now - (at ?? Number.NEGATIVE_INFINITY) <= progressMs;
+    if (this.total >= this.perWorker && !moved(this.workerReleasedAt)) return false;
+    if (tenantId && (this.byTenant.get(tenantId) ?? 0) >= this.perTenant && !moved(this.tenantReleasedAt.get(tenantId))) return false;
+    return !(endpoint && (this.byEndpoint.get(endpoint) ?? 0) >= this.perEndpoint && !moved(this.endpointReleasedAt.get(endpoint)));
   }
 
   private fits(tenantId: string | undefined, endpoint: string | undefined): boolean {
@@ -120,7 +100,7 @@ export class InFlightLimits {
     const freeEndpoint = (at: number): boolean => {
       if (!endpointHeld || !endpoint) return false;
       endpointHeld = false;
-      this.released(this.byEndpoint, endpoint, `e:${endpoint}`, at);
+      this.released(this.byEndpoint, this.endpointReleasedAt, endpoint, at);
       return true;
     };
     let released = false;
@@ -132,8 +112,8 @@ export class InFlightLimits {
       released = true;
       const at = Date.now();
       this.total--;
-      this.lastRelease.set('w', at);
-      if (tenantId) this.released(this.byTenant, tenantId, `t:${tenantId}`, at);
+      this.workerReleasedAt = at;
+      if (tenantId) this.released(this.byTenant, this.tenantReleasedAt, tenantId, at);
       freeEndpoint(at);
       this.wakeWaiters();
     };
@@ -141,44 +121,21 @@ export class InFlightLimits {
   }
 
   /** One slot of `key` ended: its count goes down, and its release time is noted. */
-  private released(counts: Map<string, number>, key: string, progressKey: string, at: number): void {
+  private released(counts: Map<string, number>, releases: Map<string, number>, key: string, at: number): void {
     const left = (counts.get(key) ?? 1) - 1;
     if (left > 0) counts.set(key, left);
     else counts.delete(key);
-    this.lastRelease.set(progressKey, at);
+    releases.set(key, at);
     // Bounded by the keys seen lately: old release times say nothing any more.
-    if (this.lastRelease.size > 10_000) {
-      for (const [k, when] of this.lastRelease) if (at - when > 60_000) this.lastRelease.delete(k);
+    if (releases.size > 10_000) {
+      for (const [k, when] of releases) if (at - when > 60_000) releases.delete(k);
     }
   }
 
   /** Gives freed room to the longest-waiting attempts that now fit, in arrival order. */
   private wakeWaiters(): void {
-    for (;;) {
-      let next: { key: string; queue: Waiter[] } | null = null;
-      for (const [key, queue] of this.waiting) {
-        if ((next === null || queue[0].arrival < next.queue[0].arrival) && this.fits(queue[0].tenantId, queue[0].endpoint)) next = { key, queue };
-      }
-      if (next === null) return;
-      const waiter = next.queue[0];
-      this.leave(next.key, waiter);
-      waiter.grant(this.take(waiter.tenantId, waiter.endpoint));
+    for (let next = this.waiters.takeFirst(this.fitsNow); next !== null; next = this.waiters.takeFirst(this.fitsNow)) {
+      next.resolve(this.take(next.tenantId, next.endpoint));
     }
   }
-
-  /** A waiter leaves its key's queue (granted or timed out); an empty queue goes. */
-  private leave(key: string, waiter: Waiter): void {
-    const queue = this.waiting.get(key);
-    if (!queue) return;
-    const at = queue.indexOf(waiter);
-    if (at >= 0) queue.splice(at, 1);
-    if (queue.length === 0) this.waiting.delete(key);
-  }
-}
-
-interface Waiter {
-  arrival: number;
-  tenantId?: string;
-  endpoint?: string;
-  grant: (release: AttemptSlot) => void;
 }

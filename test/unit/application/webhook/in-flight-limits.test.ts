@@ -148,4 +148,24 @@ describe('attempts in flight per tenant and per endpoint', () => {
     // The busy endpoint's attempts gave up after their wait, none granted.
     expect((await Promise.all(queued)).every((slot) => slot === null)).toBe(true);
   });
+
+  it('grants thousands of attempts waiting on one key one by one in their order of arrival, and hands back those whose wait ended', async () => {
+    const limits = new InFlightLimits(10_000, 1);
+    limits.tryAcquire('tenant_a', 'busy')!();
+    const first = limits.tryAcquire('tenant_a', 'busy')!;
+    const order: number[] = [];
+    const queued = Array.from({ length: 3_000 }, (_, n) =>
+      limits.acquire('tenant_a', 'busy', 60_000).then((release) => {
+        order.push(n);
+        return release;
+      }),
+    );
+    // A short wait among them ends on its own while the others are still queued.
+    const short = limits.acquire('tenant_a', 'busy', 5);
+    expect(await short).toBeNull();
+    first();
+    for (const waiting of queued) (await waiting)!();
+    expect(order).toEqual(Array.from({ length: 3_000 }, (_, n) => n));
+    expect(limits.inFlight()).toBe(0);
+  });
 });
