@@ -1,4 +1,4 @@
-import type { AttemptSlot } from './in-flight-limits';
+import type { AttemptSlot } from './attempt-slot';
 
 /** An attempt waiting for a slot of InFlightLimits. */
 export interface SlotWaiter {
