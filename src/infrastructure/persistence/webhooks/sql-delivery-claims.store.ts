@@ -10,7 +10,7 @@ import { GroupWriter } from '../connection/group-writer';
 import { RecordSession } from '../connection/record-session';
 import { DayRecords } from './day-records';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
-import { AttemptRecord, CLAIM_ATTEMPTS_SQL, ClaimRequest, ClaimRow, RECORD_ATTEMPTS_SQL, recordParameters } from './delivery-attempts.sql';
+import { AttemptRecord, CLAIM_ATTEMPTS_SQL, ClaimRequest, ClaimRow } from './delivery-attempts.sql';
 
 /** Delivery id order: groups lock their delivery rows in one order (no deadlock between two in flight). */
 const byDeliveryId = (a: { deliveryId: string }, b: { deliveryId: string }) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0);
@@ -22,6 +22,9 @@ const byDeliveryId = (a: { deliveryId: string }, b: { deliveryId: string }) => (
  */
 @Injectable()
 export class SqlDeliveryClaims extends DeliveryClaims {
+  /** Where each group of records is written (through the record session when there is one). */
+  private readonly dayRecords: DayRecords;
+
   constructor(
     private readonly orm: MikroORM,
     private readonly secrets: DecryptedSecrets,
@@ -29,10 +32,8 @@ export class SqlDeliveryClaims extends DeliveryClaims {
     @Optional() session?: RecordSession,
   ) {
     super();
-    this.days = session ? new DayRecords(session, orm) : null;
+    this.dayRecords = new DayRecords(session ?? null, orm);
   }
-
-  private readonly days: DayRecords | null;
 
   async claim(delivery: { deliveryId: string; eventId?: string }, attempt: number, now: Date, lockMs: number): Promise<DeliveryClaim | null> {
     const { deliveryId } = delivery;
@@ -163,8 +164,7 @@ export class SqlDeliveryClaims extends DeliveryClaims {
   private readonly records = new GroupWriter<AttemptRecord>((rows) => this.watched(this.recordAll(rows)), { maxInFlight: 1, maxBatch: 200 });
 
   private async recordAll(rows: AttemptRecord[]): Promise<void> {
-    const sorted = [...rows].sort(byDeliveryId);
-    await (this.days ? this.days.write(sorted) : sqlQuery(this.orm.em, RECORD_ATTEMPTS_SQL, recordParameters(sorted)));
+    await this.dayRecords.write([...rows].sort(byDeliveryId));
   }
 
   async cancel(claim: DeliveryClaim, at: Date, status: 'cancelled' | 'failed' = 'cancelled'): Promise<void> {
