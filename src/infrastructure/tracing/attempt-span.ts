@@ -1,8 +1,9 @@
 import { context, isSpanContextValid, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { AttemptResult, TraceCarrier } from '../../application/webhook/delivery/delivery-job';
 import type { AttemptLabel } from '../../application/webhook/delivery/webhook-sender.port';
+import { attemptIds } from './attempt-ids';
 import { contextOf } from './trace-carrier';
-import { spansExported, tracer } from './tracing';
+import { spansExported, tracer, unexportedSampler } from './tracing';
 
 /**
  * Runs one attempt in a CLIENT span of the trace that wrote its event (a new trace when that had
@@ -15,6 +16,14 @@ export async function attemptSpan(
   input: { url: string; headers: Record<string, string>; trace?: TraceCarrier | null; attempt?: AttemptLabel },
   post: (headers: Record<string, string>) => Promise<AttemptResult>,
 ): Promise<AttemptResult> {
+  // Spans that go nowhere: only their ids are made, and nothing is made active around the POST
+  // (no instrumentation reads it without an exporter).
+  const sampler = unexportedSampler();
+  if (sampler) {
+    const span = attemptIds(input.trace ?? null, sampler);
+    const headers = { ...input.headers, traceparent: span.traceparent, ...(span.tracestate !== null && { tracestate: span.tracestate }) };
+    return { ...(await post(headers)), traceId: span.traceId, spanId: span.spanId };
+  }
   const parent = contextOf(input.trace ?? null);
   // Attributes only for spans that leave the process: without an exporter they went nowhere and
   // cost the worker a URL parse and five objects per attempt (docs/performance-analysis.md).

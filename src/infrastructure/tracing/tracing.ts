@@ -15,6 +15,7 @@ export const TRACE_SERVICE_NAME = 'landing-customer-api';
 
 let provider: TracerProvider | undefined;
 let exporting = false;
+let sampler: Sampler | undefined;
 
 /**
  * Trace context, always on: W3C trace context in and out, a span per request and per attempt.
@@ -34,7 +35,8 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): TracingSetti
   const spanProcessors = settings.export
     ? [new BatchSpanProcessor({ exporter: settings.export.protocol === 'http/json' ? new JsonExporter() : new ProtobufExporter(), ...settings.export.batch })]
     : [];
-  provider = new TracerProvider({ resource, spanProcessors, sampler: samplerOf(settings.sampler) });
+  sampler = samplerOf(settings.sampler);
+  provider = new TracerProvider({ resource, spanProcessors, sampler });
   exporting = settings.export !== null;
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
@@ -102,6 +104,15 @@ export async function stopTracing(): Promise<void> {
  */
 export function spansExported(): boolean {
   return exporting;
+}
+
+/**
+ * The configured sampler when spans are made but leave the process nowhere (tracing started, no
+ * exporter): an attempt then needs only its span's ids and sampled flag (attempt-ids.ts). Null when
+ * spans are exported, or when tracing was never started.
+ */
+export function unexportedSampler(): Sampler | null {
+  return provider && !exporting && sampler ? sampler : null;
 }
 
 /** The tracer of the worker's spans (instrumentation scope `landing-customer-api.webhooks`). */
