@@ -104,13 +104,13 @@ function sumCalls(maps) {
   return sum;
 }
 
-/** The six commands called most during the drain, per delivery. */
+/** The commands called most during the drain, per delivery: six, or BENCH_REDIS_TOP of them. */
 function topCommands(before, after, deliveries) {
   return [...after]
     .map(([command, calls]) => [command, Math.round(((calls - (before.get(command) ?? 0)) / deliveries) * 100) / 100])
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1])
-    .slice(0, 6);
+    .slice(0, Number(process.env.BENCH_REDIS_TOP ?? 6));
 }
 
 /** The statements that took most of PostgreSQL's time: calls and execution µs per delivery. */
