@@ -4,8 +4,12 @@ import type { Pool } from 'pg';
 import { HistoryDays } from '../../../application/webhook/delivery/history-days.port';
 import { boundsOf, createDaySql, DAY_MS, dayStart, EVENTS, HISTORY_TABLES, HistoryTable, SESSIONS, WEBHOOK_HISTORY } from './history-tables';
 
-/** Taken while days are made, so that two workers never race on the same CREATE TABLE. */
-const MAKING_DAYS_LOCK = 7_264_011_803_170_002n;
+/** Taken while a day is made or dropped, so that two workers never race on the same CREATE or DROP TABLE. */
+const UPKEEP_LOCK = 7_264_011_803_170_002n;
+/** How long a day's CREATE or DROP waits for its tables' locks, how often it tries, and what a wait that ran out raises. */
+const DAY_LOCK_WAIT_MS = 200;
+const DAY_TRIES = 5;
+const LOCK_NOT_AVAILABLE = '55P03';
 
 interface Partition {
   name: string;
@@ -47,29 +51,49 @@ export class SqlHistoryDays extends HistoryDays {
   }
 
   async makeUntil(until: Date): Promise<string[]> {
-    const client = await (await this.pool()).connect();
     const made: string[] = [];
-    try {
-      await client.query('BEGIN');
-      // Waits at most a moment for the table lock a CREATE … PARTITION OF takes; tried again next run.
-      await client.query(`SET LOCAL lock_timeout = '2s'`);
-      await client.query('SELECT pg_advisory_xact_lock($1)', [MAKING_DAYS_LOCK.toString()]);
-      for (const table of HISTORY_TABLES) {
-        const ends = (await this.partitions(table)).map((p) => p.to).filter(Number.isFinite);
-        if (ends.length === 0) continue;
-        for (let day = Math.max(...ends); day <= dayStart(until.getTime()); day += DAY_MS) {
-          await client.query(createDaySql(table, day));
-          made.push(`${table.table} ${new Date(day).toISOString().slice(0, 10)}`);
-        }
+    for (const table of HISTORY_TABLES) {
+      const ends = (await this.partitions(table)).map((p) => p.to).filter(Number.isFinite);
+      if (ends.length === 0) continue;
+      for (let day = Math.max(...ends); day <= dayStart(until.getTime()); day += DAY_MS) {
+        await this.briefly(createDaySql(table, day));
+        made.push(`${table.table} ${new Date(day).toISOString().slice(0, 10)}`);
       }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
     }
     return made;
+  }
+
+  /**
+   * One statement of the upkeep (a day's CREATE, a detached day's DROP), in a transaction of its
+   * own that waits at most DAY_LOCK_WAIT_MS for its locks: a CREATE … PARTITION OF locks its table
+   * (ACCESS EXCLUSIVE) and every table its foreign keys name (a session's page, page group and
+   * tenant), and so does the DROP of a day with them. Made all in one transaction, the days held
+   * the events' lock while they waited for the pages' one, and a POST pages that had written its
+   * page and then wrote its event closed a cycle that PostgreSQL ended as a deadlock, with a 500
+   * (docs/decisions.md 160). Now no statement holds a lock while another waits, and a wait this
+   * short ends before PostgreSQL looks for deadlocks (deadlock_timeout, 1 s) and before the
+   * writes queued behind it wait long. A lock that does not come is tried again a few times, then
+   * left to the next run (the days are made two weeks ahead).
+   */
+  private async briefly(statement: string): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      const client = await (await this.pool()).connect();
+      try {
+        await client.query('BEGIN');
+        // Two workers never race on the same CREATE or DROP; the second finds it done.
+        await client.query('SELECT pg_advisory_xact_lock($1)', [UPKEEP_LOCK.toString()]);
+        await client.query(`SET LOCAL lock_timeout = '${DAY_LOCK_WAIT_MS}ms'`);
+        await client.query(statement);
+        await client.query('COMMIT');
+        return;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE || tries === DAY_TRIES) throw error;
+      } finally {
+        client.release();
+      }
+      await new Promise((resolve) => setTimeout(resolve, DAY_LOCK_WAIT_MS * (1 + Math.random())));
+    }
   }
 
   async dropWebhookDaysBefore(before: Date): Promise<{ statements: string[]; kept: string[] }> {
@@ -108,8 +132,9 @@ export class SqlHistoryDays extends HistoryDays {
       ...(found ? [`ALTER TABLE ${table.table} DETACH PARTITION ${partition} ${found.detaching ? 'FINALIZE' : 'CONCURRENTLY'}`] : []),
       `DROP TABLE IF EXISTS ${partition}`,
     ];
-    const pool = await this.pool();
-    for (const statement of statements) await pool.query(statement);
+    // DETACH … CONCURRENTLY may not run in a transaction, and takes no lock that stops reads or writes.
+    if (found) await (await this.pool()).query(statements[0]);
+    await this.briefly(statements[statements.length - 1]);
     return statements;
   }
 }
