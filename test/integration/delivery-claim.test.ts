@@ -87,6 +87,22 @@ describe('claiming a delivery attempt', () => {
     expect(later).toContain(first);
   });
 
+  it('leaves a delivery handed to the queue after its oldest waiting job to that job, however long it waits', async () => {
+    const retried = await pendingDelivery();
+    const lost = await pendingDelivery();
+    // Both due 2 minutes ago and handed to the queue past a lease: one a minute ago, one 10 s ago.
+    await sqlIn(orm, `UPDATE webhook_deliveries SET attempt_count = 1, enqueued_at = now() - interval '1 minute' WHERE id = ?`, [lost]);
+    await sqlIn(orm, `UPDATE webhook_deliveries SET attempt_count = 1, enqueued_at = now() - interval '10 seconds' WHERE id = ?`, [retried]);
+    const stranded = new SqlStrandedDeliveries(orm);
+    // The queue's oldest waiting job was added 30 s ago: the one handed over since waits behind it.
+    const behind = (await stranded.findStranded(new Date(), 10_000, 5_000, 5_000, new Date(Date.now() - 30_000))).map((job) => job.deliveryId);
+    expect(behind).toContain(lost);
+    expect(behind).not.toContain(retried);
+    // With no job waiting, the lease alone decides.
+    const alone = (await stranded.findStranded(new Date(), 10_000, 5_000)).map((job) => job.deliveryId);
+    expect(alone).toContain(retried);
+  });
+
   it('records attempts that finish together each as if alone, and skips the stale one only', async () => {
     const store = new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher));
     const ids = await Promise.all(Array.from({ length: 12 }, () => pendingDelivery()));

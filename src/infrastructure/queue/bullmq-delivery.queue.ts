@@ -97,6 +97,16 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
     if (failed) throw failed.reason;
   }
 
+  /**
+   * The add time of the oldest job waiting in any shard (fresh or a backlog; one read of each
+   * shard's two lists' heads), within ENQUEUE_TIMEOUT_MS; null when none waits.
+   */
+  async waitingSince(): Promise<Date | null> {
+    const heads = await withTimeout(Promise.all(this.shards.map((s) => s.current.value.getJobs(['wait', 'prioritized'], 0, 0, true))), 'queue did not answer');
+    const times = heads.flat().map((job) => job.timestamp);
+    return times.length > 0 ? new Date(Math.min(...times)) : null;
+  }
+
   /** Shard `shard`'s BullMQ queue in use now (it is replaced after a failed connection start). */
   queue(shard = 0): Queue {
     return this.shards[shard].current.value;
@@ -138,18 +148,11 @@ class ShardQueue {
         },
       })),
     );
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('queue did not answer')), ENQUEUE_TIMEOUT_MS);
-    });
     try {
-      await Promise.race([adding, timeout]);
+      await withTimeout(adding, 'queue did not answer');
     } catch (error) {
       this.replace();
       throw error;
-    } finally {
-      clearTimeout(timer);
-      adding.catch(() => {});
     }
   }
 
@@ -159,5 +162,19 @@ class ShardQueue {
     const old = this.current;
     this.current = this.make();
     void old.dispose().catch(() => {});
+  }
+}
+
+/** `work`, or a rejection after ENQUEUE_TIMEOUT_MS (a Redis that went away answers nothing). */
+async function withTimeout<T>(work: Promise<T>, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ENQUEUE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => {});
   }
 }

@@ -52,6 +52,9 @@ class ScriptedStore extends OutboxRelayStore {
 
 class NoQueue extends DeliveryQueue {
   async enqueue(): Promise<void> {}
+  async waitingSince(): Promise<Date | null> {
+    return null;
+  }
 }
 
 class HandSignal extends OutboxSignal {

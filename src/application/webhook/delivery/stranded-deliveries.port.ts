@@ -8,7 +8,9 @@ export abstract class StrandedDeliveries {
    * lost, a worker killed, a failure inside the attempt). Marks them re-enqueued now, so the
    * next sweep leaves them to the job it makes. Oldest first; empty when none. A scheduled
    * delivery never attempted waits `firstGraceMs` instead: its first attempt may be on its way
-   * without a lease (DirectFirstAttempt).
+   * without a lease (DirectFirstAttempt). With `queuedBefore`, only deliveries handed to the queue
+   * before it (a first attempt when it was made): one handed to it since may still have its job
+   * waiting there (DeliveryQueue.waitingSince).
    */
-  abstract findStranded(now: Date, limit: number, graceMs: number, firstGraceMs?: number): Promise<DeliveryJob[]>;
+  abstract findStranded(now: Date, limit: number, graceMs: number, firstGraceMs?: number, queuedBefore?: Date): Promise<DeliveryJob[]>;
 }

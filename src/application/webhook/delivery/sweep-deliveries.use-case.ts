@@ -7,6 +7,12 @@ import { StrandedDeliveries } from './stranded-deliveries.port';
 import { WebhookSettings } from './webhook-settings.port';
 
 /**
+ * A delivery's time of handing to the queue is taken a moment before its job's time of adding:
+ * the oldest waiting job's own deliveries must not look older than it.
+ */
+const ADD_TIME_MARGIN_MS = 1000;
+
+/**
  * Re-enqueues deliveries that are due but have no live job: the queue lost its data, a worker was
  * killed mid-attempt, the attempt failed inside (database, Redis, a bug), or enqueueing failed.
  * A delivery is left to its job for one lease (WEBHOOK_ATTEMPT_LOCK_MS) before it counts as
@@ -27,7 +33,13 @@ export class SweepDeliveries {
 
   async execute(input: { limit: number }): Promise<number> {
     const lease = this.settings.attemptLockMs;
-    const stranded = await this.deliveries.findStranded(this.clock.now(), input.limit, lease, lease + unclaimedStartBound(lease));
+    // A backlog longer than a lease is not stranded: what was handed to the queue after its oldest
+    // waiting job waits behind it (without this, each sweep made a second job for every delivery of
+    // a long backlog, and the duplicates slowed the drain that had made it long). Unknown (the
+    // queue unreachable): every delivery past its lease counts, as it would with the queue lost.
+    const waitingSince = await this.queue.waitingSince().catch(() => null);
+    const queuedBefore = waitingSince ? new Date(waitingSince.getTime() - ADD_TIME_MARGIN_MS) : undefined;
+    const stranded = await this.deliveries.findStranded(this.clock.now(), input.limit, lease, lease + unclaimedStartBound(lease), queuedBefore);
     // A backlog too (all of it, after Redis lost its data): fresh jobs are handed out first.
     const passed = await this.turns.passStalled(this.clock.now(), input.limit);
     const jobs = [...stranded, ...passed];

@@ -96,6 +96,9 @@ class FakeQueue extends DeliveryQueue {
   async enqueue(jobs: DeliveryJob[]) {
     this.jobs.push(...jobs);
   }
+  async waitingSince(): Promise<Date | null> {
+    return null;
+  }
 }
 const TRACE = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'acme=1' };
 

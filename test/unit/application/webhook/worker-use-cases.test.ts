@@ -23,6 +23,11 @@ class RecordingQueue extends DeliveryQueue {
     if (this.failing) throw new Error('redis is down');
     this.enqueued.push(jobs);
   }
+  waitingFrom: Date | null = null;
+  async waitingSince(): Promise<Date | null> {
+    if (this.failing) throw new Error('redis is down');
+    return this.waitingFrom;
+  }
 }
 
 class ScriptedRelay extends OutboxRelayStore {
@@ -90,6 +95,27 @@ describe('SweepDeliveries', () => {
     // A never-attempted delivery waits half a lease more: its first attempt may be on its way unclaimed.
     expect(store.asked).toEqual([{ now: T0, limit: 50, graceMs: 30_000, firstGraceMs: 45_000 }]);
     expect(queue.enqueued).toEqual([[{ ...job(7), requeue: true, backlog: true }]]);
+  });
+
+  it('leaves to their jobs the deliveries handed to the queue since its oldest waiting job; with the queue unknown, the lease alone decides', async () => {
+    const asked: (Date | undefined)[] = [];
+    const store = new (class extends StrandedDeliveries {
+      async findStranded(_now: Date, _limit: number, _graceMs: number, _firstGraceMs?: number, queuedBefore?: Date) {
+        asked.push(queuedBefore);
+        return [];
+      }
+    })();
+    const queue = new RecordingQueue();
+    const settings = { retrySchedule: [1000], attemptLockMs: 30_000 } as WebhookSettings;
+    const sweep = new SweepDeliveries(store, new RecordingTurns(), queue, new FixedClock(T0), settings);
+    queue.waitingFrom = new Date(T0.getTime() - 60_000);
+    await sweep.execute({ limit: 50 });
+    queue.waitingFrom = null;
+    await sweep.execute({ limit: 50 });
+    queue.failing = true;
+    await sweep.execute({ limit: 50 });
+    // A second before the oldest job's add time: its own deliveries were handed over a moment before it.
+    expect(asked).toEqual([new Date(T0.getTime() - 61_000), undefined, undefined]);
   });
 
   it('passes on the turns nobody holds, in the same enqueue as the stranded', async () => {
