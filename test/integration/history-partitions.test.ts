@@ -209,7 +209,7 @@ describe('history kept by day (partitions)', () => {
       const explain = async (sql: string, values: unknown[]) =>
         (await pg.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`, values)).rows.map((r) => r['QUERY PLAN'] as string).join('\n');
       const ceiling = eventIdCeiling(LATER_NOW.getTime());
-      const stranded = await explain(STRANDED_SQL, [LATER_NOW, LATER_NOW, 100, LATER_NOW, ceiling]);
+      const stranded = await explain(STRANDED_SQL, [LATER_NOW, LATER_NOW, 100, LATER_NOW, ceiling, LATER_NOW]);
       const stalled = await explain(STALLED_TURNS_SQL, [100, ceiling]);
       for (const plan of [stranded, stalled]) {
         const days = daysIn('webhook_deliveries', plan);
