@@ -102,7 +102,7 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
    * shard's two lists' heads), within ENQUEUE_TIMEOUT_MS; null when none waits.
    */
   async waitingSince(): Promise<Date | null> {
-    const heads = await withTimeout(Promise.all(this.shards.map((s) => s.current.value.getJobs(['wait', 'prioritized'], 0, 0, true))), 'queue did not answer');
+    const heads = await withTimeout(Promise.all(this.shards.map((s) => s.current.value.getJobs(['wait', 'prioritized'], 0, 0, true))));
     const times = heads.flat().map((job) => job.timestamp);
     return times.length > 0 ? new Date(Math.min(...times)) : null;
   }
@@ -149,7 +149,7 @@ class ShardQueue {
       })),
     );
     try {
-      await withTimeout(adding, 'queue did not answer');
+      await withTimeout(adding);
     } catch (error) {
       this.replace();
       throw error;
@@ -166,10 +166,10 @@ class ShardQueue {
 }
 
 /** `work`, or a rejection after ENQUEUE_TIMEOUT_MS (a Redis that went away answers nothing). */
-async function withTimeout<T>(work: Promise<T>, message: string): Promise<T> {
+async function withTimeout<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ENQUEUE_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error('queue did not answer')), ENQUEUE_TIMEOUT_MS);
   });
   try {
     return await Promise.race([work, timeout]);

@@ -13,7 +13,7 @@ export type AttemptIds = { traceId: string; spanId: string; traceparent: string;
  * SDK's tracer makes them (Tracer.startSpan): the stored carrier's trace (a new one without it),
  * a new span id from the SDK's own generator, the sampled flag as the configured sampler decides,
  * and the trace state passed on. The SDK's span would also be timed, given attributes and ended,
- * for nothing: 12 µs of the worker's CPU an attempt against under 2 (docs/performance-analysis.md).
+ * for nothing: 13 µs of the worker's CPU an attempt against about 2 (docs/performance-analysis.md).
  */
 export function attemptIds(carrier: TraceCarrier | null, sampler: Sampler): AttemptIds {
   const parent = contextOf(carrier);

@@ -112,7 +112,7 @@ export function spansExported(): boolean {
  * spans are exported, or when tracing was never started.
  */
 export function unexportedSampler(): Sampler | null {
-  return provider && !exporting && sampler ? sampler : null;
+  return exporting ? null : (sampler ?? null);
 }
 
 /** The tracer of the worker's spans (instrumentation scope `landing-customer-api.webhooks`). */

@@ -128,13 +128,11 @@ export class SqlHistoryDays extends HistoryDays {
 
   private async drop(table: HistoryTable, partition: string): Promise<string[]> {
     const found = (await this.partitions(table)).find((p) => p.name === partition);
-    const statements = [
-      ...(found ? [`ALTER TABLE ${table.table} DETACH PARTITION ${partition} ${found.detaching ? 'FINALIZE' : 'CONCURRENTLY'}`] : []),
-      `DROP TABLE IF EXISTS ${partition}`,
-    ];
+    const detach = found ? `ALTER TABLE ${table.table} DETACH PARTITION ${partition} ${found.detaching ? 'FINALIZE' : 'CONCURRENTLY'}` : null;
+    const drop = `DROP TABLE IF EXISTS ${partition}`;
     // DETACH … CONCURRENTLY may not run in a transaction, and takes no lock that stops reads or writes.
-    if (found) await (await this.pool()).query(statements[0]);
-    await this.briefly(statements[statements.length - 1]);
-    return statements;
+    if (detach) await (await this.pool()).query(detach);
+    await this.briefly(drop);
+    return detach ? [detach, drop] : [drop];
   }
 }
