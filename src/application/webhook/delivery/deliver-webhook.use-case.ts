@@ -170,7 +170,7 @@ export class DeliverWebhook {
     // The receiver asked for a pause: every attempt to it waits, not only this delivery's next.
     const pause = retryAfterBound(result.retryAfterMs);
     if (pause > 0) await this.state.pauseUntil(claim.tenantId, subscription.id, new Date(now.getTime() + pause));
-    const report = { ...result, ...(change && { health: change }), ...(change === 'disabled' && { subscriptionDisabled: true }) };
+    const report = { ...result, sentAt, ...(change && { health: change }), ...(change === 'disabled' && { subscriptionDisabled: true }) };
     if (next.status !== 'pending') {
       await this.passTurn(claim, now);
       return { outcome: next.status, ...report };

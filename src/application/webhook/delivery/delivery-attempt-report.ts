@@ -11,6 +11,11 @@ export interface DeliveryAttemptReport {
   subscriptionId?: string;
   statusCode?: number | null;
   durationMs?: number;
+  /**
+   * When the request left, for an attempt that was sent: its log line is written after the
+   * attempt is recorded, which behind a busy worker's grouped records can be a while later.
+   */
+  sentAt?: Date;
   error?: string | null;
   /** Set for an attempt a customer asked for. */
   trigger?: 'manual';

@@ -237,6 +237,21 @@ describe('DeliverWebhook', () => {
     expect(queue.jobs).toEqual([]);
   });
 
+  it('reports when its request left, not when the answer came or the attempt was recorded (its log line is written after both)', async () => {
+    const { deliver, sender, clock } = setup();
+    const left = clock.now();
+    // The answer takes 300 ms of the clock.
+    const send = sender.send.bind(sender);
+    sender.send = async (request) => {
+      clock.advance(300);
+      return send(request);
+    };
+    const report = await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
+    expect(report.outcome).toBe('delivered');
+    expect(report.sentAt).toEqual(left);
+    expect(clock.now().getTime() - left.getTime()).toBe(300);
+  });
+
   it('tells when its request is over, after the answer and before the record (the endpoint slot goes then), and not when it sends nothing', async () => {
     const { deliver, sender, store } = setup();
     const told: string[] = [];
