@@ -46,10 +46,14 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
       await db.end();
       const byRole = {};
       const others = [];
+      const postgresParts = new Map();
       for (const [group, used] of cpuSecondsBetween(before.cpu, cpu)) {
         const role = roleOf(group, pids);
         byRole[role] = (byRole[role] ?? 0) + used;
         if (role === 'other' && used > 0) others.push(`${group} ${Math.round((used * 1e6) / deliveries)}`);
+        // PostgreSQL's share by process kind: the drain's own backends, or autovacuum, the WAL
+        // writer, the checkpointer (autovacuum is on in a recorded run, off on this host's server).
+        if (role === 'postgres' && used > 0) postgresParts.set(group.replace(/^postgres: /, ''), (postgresParts.get(group.replace(/^postgres: /, '')) ?? 0) + used);
       }
       const perDeliveryUs = Object.fromEntries(Object.entries(byRole).map(([role, used]) => [role, Math.round((used * 1e6) / deliveries)]));
       return {
@@ -65,6 +69,7 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
         walBytesPerDelivery: Math.round((after.walBytes - before.walBytes) / deliveries),
         // The largest of "other" (kernel threads, the bench's own process), µs per delivery.
         otherLargest: others.slice(0, 4),
+        postgresUsByKind: Object.fromEntries([...postgresParts].sort((a, b) => b[1] - a[1]).map(([kind, used]) => [kind, Math.round((used * 1e6) / deliveries)]).filter(([, us]) => us > 0)),
         ...(top ? { postgresStatements: top } : {}),
       };
     },
@@ -80,8 +85,10 @@ export function describeCost(cost) {
     .join(', ');
   const statements = (cost.postgresStatements ?? []).map((s) => `\n      ${String(s.execUsPerDelivery).padStart(4)} µs  ${s.callsPerDelivery} calls  ${s.rowsPerCall} rows/call  ${s.query}`).join('');
   const helpers = cost.workerHelperUsPerDelivery === undefined ? '' : `, of the worker's: V8 helper threads ${cost.workerHelperUsPerDelivery}`;
+  const postgresKinds = Object.entries(cost.postgresUsByKind ?? {}).map(([kind, us]) => `${kind} ${us}`).join(', ');
+  const postgres = postgresKinds ? `; of PostgreSQL's: ${postgresKinds}` : '';
   const commands = cost.redisCommandsTop?.length ? ` (${cost.redisCommandsTop.map(([command, n]) => `${command} ${n}`).join(', ')})` : '';
-  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}${helpers}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}${commands}; PostgreSQL ${cost.postgresStatementsPerDelivery === undefined ? '' : `statements/delivery ${cost.postgresStatementsPerDelivery}, `}transactions/delivery ${cost.postgresTransactionsPerDelivery}; WAL bytes/delivery ${cost.walBytesPerDelivery}${statements}`;
+  return `CPU per delivery ${cost.cpuUsPerDeliveryTotal} µs (${cpu}${helpers}${postgres}; other: ${cost.otherLargest.join(', ')}); ${cost.coresBusy} cores busy; Redis commands/delivery ${cost.redisCommandsPerDelivery}${commands}; PostgreSQL ${cost.postgresStatementsPerDelivery === undefined ? '' : `statements/delivery ${cost.postgresStatementsPerDelivery}, `}transactions/delivery ${cost.postgresTransactionsPerDelivery}; WAL bytes/delivery ${cost.walBytesPerDelivery}${statements}`;
 }
 
 function roleOf(group, pids) {
