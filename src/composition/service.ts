@@ -5,6 +5,7 @@ import { stopTracing } from '../infrastructure/tracing/tracing';
 import { startMetricsServer } from '../infrastructure/metrics/metrics-server';
 import { registerOutboxGauges } from '../infrastructure/metrics/operational-gauges';
 import { PrometheusMetrics } from '../infrastructure/metrics/prometheus.metrics';
+import { UnservedMetrics } from '../infrastructure/metrics/unserved-metrics';
 import { createOrmConfig } from '../infrastructure/persistence/connection/mikro-orm.config';
 import { RunningApi, startApi } from './api/api-process';
 import { openDatabase } from './shared/open-database';
@@ -33,8 +34,9 @@ export async function runService(): Promise<void> {
   if (role === 'worker') tuneWorkerHeap();
   // A worker alone plans its statements per call (PlanKeeping); the API keeps its plans.
   const database = await openDatabase(config, logger, { migrate: config.migrateOnStart, statementTimeoutMs: config.databaseStatementTimeoutMs, plans: role === 'worker' ? 'per-call' : 'kept' });
-  const metrics = new PrometheusMetrics();
-  registerOutboxGauges(metrics, database.orm);
+  const prometheus = config.metrics.enabled ? new PrometheusMetrics() : undefined;
+  const metrics = prometheus ?? new UnservedMetrics();
+  if (prometheus) registerOutboxGauges(prometheus, database.orm);
   const api: RunningApi | undefined = role !== 'worker' ? await startApi({ config, database, logger, metrics }) : undefined;
   let worker: WebhookWorker | undefined;
   if (role !== 'api') {
@@ -43,7 +45,7 @@ export async function runService(): Promise<void> {
     const workerOrm = role === 'all' ? await MikroORM.init(createOrmConfig(database.location.url, config.databasePoolMax, config.databaseStatementTimeoutMs, 'per-call')) : database.orm;
     worker = await startWebhookWorker({ config, orm: workerOrm, databaseUrl: database.location.url, logger, metrics });
   }
-  const metricsServer = config.metrics.enabled ? await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
+  const metricsServer = prometheus ? await startMetricsServer(prometheus.registry, config.metrics.host, config.metrics.port) : undefined;
   if (metricsServer) {
     const bound = metricsServer.address();
     logger.info({ metrics: `http://${config.metrics.host}:${typeof bound === 'object' && bound ? bound.port : config.metrics.port}/metrics` }, 'metrics served');
