@@ -53,7 +53,8 @@ export async function startDrainCost({ databaseUrl, redisUrl, redisUrls, pids })
         if (role === 'other' && used > 0) others.push(`${group} ${Math.round((used * 1e6) / deliveries)}`);
         // PostgreSQL's share by process kind: the drain's own backends, or autovacuum, the WAL
         // writer, the checkpointer (autovacuum is on in a recorded run, off on this host's server).
-        if (role === 'postgres' && used > 0) postgresParts.set(group.replace(/^postgres: /, ''), (postgresParts.get(group.replace(/^postgres: /, '')) ?? 0) + used);
+        const kind = group.replace(/^postgres: /, '');
+        if (role === 'postgres' && used > 0) postgresParts.set(kind, (postgresParts.get(kind) ?? 0) + used);
       }
       const perDeliveryUs = Object.fromEntries(Object.entries(byRole).map(([role, used]) => [role, Math.round((used * 1e6) / deliveries)]));
       return {

@@ -76,7 +76,7 @@ describe('5,000 deliveries held behind an open breaker', () => {
           // When the worker sent it (its attempt's line names when the request left): what the
           // worker did, not when this busy test process got round to reading the socket, nor when
           // the line was written (after the attempt's record, which waits its turn in the worker's
-          // grouped records: up to 200 ms later in a slow hour).
+          // grouped records: up to 392 ms later with both cores busy, decisions.md 162).
           const eventId = String(arrival!.headers['x-webhook-id']);
           const attempt = await worker.waitFor((l) => l.msg === 'webhook attempt' && l.eventId === eventId);
           latencies.push(Date.parse(attempt.sentAt) - sentAt);

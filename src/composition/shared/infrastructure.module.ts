@@ -12,7 +12,7 @@ import { RateLimitSettings } from '../../application/rate-limit/rate-limit-setti
 import { UnitOfWork } from '../../application/shared/unit-of-work.port';
 import { EventQueries } from '../../application/event/event-queries.port';
 import { Metrics } from '../../application/shared/metrics.port';
-import { PrometheusMetrics } from '../../infrastructure/metrics/prometheus.metrics';
+import { UnservedMetrics } from '../../infrastructure/metrics/unserved-metrics';
 import { PageSessionRepository } from '../../domain/page/page-session-repository.port';
 import { PageRepository } from '../../domain/page/page-repository.port';
 import { PageVersionRepository } from '../../domain/page/page-version-repository.port';
@@ -114,7 +114,7 @@ export class InfrastructureModule {
       { provide: RateLimiter, useValue: deps.rateLimiter ?? new MemoryRateLimiter() },
       { provide: ApiKeyCache, useValue: deps.apiKeyCache ?? new NoApiKeyCache() },
       { provide: RateLimitSettings, useValue: deps.config.rateLimit },
-      { provide: Metrics, useValue: deps.metrics ?? new PrometheusMetrics({ defaultMetrics: false }) },
+      { provide: Metrics, useValue: deps.metrics ?? new UnservedMetrics() },
       { provide: SecretCipher, useValue: new SecretCipher(resolveEncryptionKey(deps.config.secretsEncryptionKey, deps.config.dataDir, deps.logger)) },
       { provide: SigningSecretGenerator, useClass: RandomSigningSecretGenerator },
       { provide: FilterTargets, useClass: SqlFilterTargets },

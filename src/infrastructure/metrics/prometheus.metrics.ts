@@ -14,9 +14,9 @@ export class PrometheusMetrics extends Metrics {
   private readonly attemptSeconds: Histogram<'status_class'>;
   private readonly autoDisabled: Counter;
 
-  constructor(options: { defaultMetrics?: boolean } = {}) {
+  constructor() {
     super();
-    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    collectDefaultMetrics({ register: this.registry });
     this.requests = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP requests by route pattern and status',
