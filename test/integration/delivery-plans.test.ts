@@ -119,6 +119,8 @@ describe('the claim and record plans with a backlog the statistics do not know o
       expect(plan).not.toMatch(/Merge Join|Hash Join|Seq Scan on outbox_events_before/);
       // The days made ahead hold no event yet, and are not planned.
       expect(plan).not.toContain(dayPartition(EVENTS, dayStart(Date.now()) + 2 * DAY_MS));
+      // The tenants' live subscriptions, read in the same statement, by their index.
+      expect(plan).toMatch(/Index Scan using webhook_subscriptions_live_idx on webhook_subscriptions[^\n]*\n\s+Index Cond: \(tenant_id = ANY/);
     }
   });
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
+import { DeliveryJob } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
 import { OutboxRelayStore } from './outbox-relay-store.port';
 
@@ -19,21 +20,29 @@ export class RelayOutbox {
   /**
    * `from`: the lowest event id the round need read (null: all of the outbox). `through`: the
    * last event it published, where the next round may read from when `more`.
+   * The fan-out's jobs are enqueued before the requested deliveries are looked for: a round's
+   * events then wait one round trip fewer for their jobs (the look finds nothing in most rounds).
    */
   async execute(input: { limit: number; from?: string | null }): Promise<{ events: number; deliveries: number; enqueued: boolean; more: boolean; through?: string }> {
     const now = this.clock.now();
     const fanned = await this.relay.fanOut(input.limit, now, input.from ?? null);
+    let enqueued = await this.enqueue(fanned.deliveries);
     // Deliveries customers asked for wait on the same wake-up (the API commits them and notifies).
     const requested = await this.relay.takeRequested(input.limit, now);
+    enqueued = (await this.enqueue(requested)) && enqueued;
     const { events, through } = fanned;
-    const deliveries = [...fanned.deliveries, ...requested];
     const more = fanned.more || requested.length === input.limit;
-    if (deliveries.length === 0) return { events, deliveries: 0, enqueued: true, more, through };
+    return { events, deliveries: fanned.deliveries.length + requested.length, enqueued, more, through };
+  }
+
+  /** False when the queue refused them: they wait for the sweeper, as written deliveries do. */
+  private async enqueue(deliveries: DeliveryJob[]): Promise<boolean> {
+    if (deliveries.length === 0) return true;
     try {
       await this.queue.enqueue(deliveries);
-      return { events, deliveries: deliveries.length, enqueued: true, more, through };
+      return true;
     } catch {
-      return { events, deliveries: deliveries.length, enqueued: false, more, through };
+      return false;
     }
   }
 }

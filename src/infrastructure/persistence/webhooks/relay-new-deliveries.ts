@@ -5,6 +5,7 @@ import { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
 import { DeliveryOrdering, OrderPosition } from '../../../domain/webhook/delivery-ordering';
 import { decideTurns, OrderedDelivery } from './relay-turns';
 import { sqlRows } from '../connection/sql-statement';
+import { publishEventsWith, publishParameters } from '../outbox/event-feed.sql';
 import { DeliveryStateRow, deliveryStateOf } from './subscription-delivery-state.sql';
 
 // The deliveries a relay round makes (SqlOutboxRelayStore): what each is, its first attempt as
@@ -83,31 +84,33 @@ export function firstAttempt(event: ClaimedEvent, s: Subscription, now: Date): P
   return { direct: { readAt: now.getTime(), subscriptionId: s.id, version: s.version, healthy: s.healthy, eventId: event.id, eventType: event.type, body: event.body, trace } };
 }
 
+/** The deliveries' insert: `rows` the parameter of their JSON (json-rows.ts), `now` the round's time. */
+const insertSql = (rows: string, now: string) => `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, order_key, order_seq)
+  SELECT id, tenant_id, subscription_id, event_id, event_type, CASE WHEN waiting THEN 'waiting' ELSE 'pending' END, 0,
+         CASE WHEN held OR waiting THEN NULL ELSE ${now}::timestamptz END, ${now}, ${now}, order_key, order_seq
+  FROM json_to_recordset(${rows}::json)
+    AS d(id text, tenant_id text, subscription_id text, event_id text, event_type text, held bool, waiting bool, order_key text, order_seq bigint)
+  ON CONFLICT (event_id, subscription_id, manual_id) DO NOTHING RETURNING id`;
+const INSERT_SQL = insertSql('$1', '$2');
+const INSERT_AND_PUBLISH_SQL = publishEventsWith(insertSql('$4', '$1'));
+
 /**
  * Inserts one chunk of deliveries (held and waiting ones with no time); returns the jobs of those
  * made now (not made before), none for held or waiting ones. The rows go as one JSON parameter
- * (json-rows.ts).
+ * (json-rows.ts). With `publishing` (the round's last chunk, which may be empty) the round's
+ * events are published by the same statement (publishEventsWith): one round trip fewer a round.
  */
-export async function insertDeliveries(em: EntityManager, chunk: NewDelivery[], now: Date): Promise<DeliveryJob[]> {
-  const rows = await sqlRows<{ id: string }>(
-    em,
-    `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, order_key, order_seq)
-           SELECT id, tenant_id, subscription_id, event_id, event_type, CASE WHEN waiting THEN 'waiting' ELSE 'pending' END, 0,
-                  CASE WHEN held OR waiting THEN NULL ELSE $2::timestamptz END, $2, $2, order_key, order_seq
-           FROM json_to_recordset($1::json)
-             AS d(id text, tenant_id text, subscription_id text, event_id text, event_type text, held bool, waiting bool, order_key text, order_seq bigint)
-           ON CONFLICT (event_id, subscription_id, manual_id) DO NOTHING RETURNING id`,
-    [
-      JSON.stringify(
-        chunk.map((r) => ({
-          id: r.id, tenant_id: r.tenantId, subscription_id: r.subscriptionId, event_id: r.eventId, event_type: r.type,
-          held: r.held === true, waiting: r.waiting === true, order_key: r.order?.key ?? null, order_seq: r.order?.seq ?? null,
-        })),
-      ),
-      now,
-    ],
+export async function insertDeliveries(em: EntityManager, chunk: NewDelivery[], now: Date, publishing?: readonly ClaimedEvent[]): Promise<DeliveryJob[]> {
+  const rows = JSON.stringify(
+    chunk.map((r) => ({
+      id: r.id, tenant_id: r.tenantId, subscription_id: r.subscriptionId, event_id: r.eventId, event_type: r.type,
+      held: r.held === true, waiting: r.waiting === true, order_key: r.order?.key ?? null, order_seq: r.order?.seq ?? null,
+    })),
   );
-  const made = new Set(rows.map((row) => row.id));
+  const ids = publishing
+    ? ((await sqlRows<{ made: string[] | null }>(em, INSERT_AND_PUBLISH_SQL, [...publishParameters(now, publishing), rows]))[0]?.made ?? [])
+    : (await sqlRows<{ id: string }>(em, INSERT_SQL, [rows, now])).map((row) => row.id);
+  const made = new Set(ids);
   return chunk
     .filter((r) => made.has(r.id) && !r.held && !r.waiting)
     .map((r) => ({ deliveryId: r.id, eventId: r.eventId, attempt: 1, delayMs: 0, tenantId: r.tenantId, endpoint: r.endpoint, ...(r.direct && { direct: r.direct }) }));

@@ -9,7 +9,6 @@ import { orderFor, OrderPosition, orderPositionOf } from '../../../domain/webhoo
 import { ClaimedEvent, firstAttempt, insertDeliveries, NewDelivery, Subscription, waitTurns } from './relay-new-deliveries';
 import { endpointKey } from './endpoint-key';
 import { sqlRows } from '../connection/sql-statement';
-import { PUBLISH_EVENTS_SQL, publishParameters } from '../outbox/event-feed.sql';
 import { DELIVERY_STATE_COLUMNS } from './subscription-delivery-state.sql';
 import { eventIdCeiling } from '../history/history-tables';
 
@@ -34,11 +33,21 @@ const INSERT_CHUNK = 500;
  * it chose for a plain join whenever the tables' statistics were young). A health event names the
  * subscription it is about, which never receives it (wantsEvent); only those bodies are parsed.
  */
-const CLAIM_COLUMNS = `o.id, o.tenant_id, o.type, o.created_at, CASE WHEN o.type LIKE 'webhook\\_subscription.%' THEN o.body::json->'data'->>'id' END AS about, o.body, o.traceparent, o.tracestate`;
-const claimSql = (queued: string, event: string) => `WITH q AS MATERIALIZED (SELECT id FROM outbox_unpublished${queued} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-  SELECT ${CLAIM_COLUMNS} FROM q
-  CROSS JOIN LATERAL (SELECT id, tenant_id, type, created_at, body, traceparent, tracestate FROM outbox_events o WHERE o.id = q.id${event} LIMIT 1) o
-  ORDER BY q.id`;
+const CLAIM_COLUMNS = `e.id, e.tenant_id, e.type, e.created_at, CASE WHEN e.type LIKE 'webhook\\_subscription.%' THEN e.body::json->'data'->>'id' END AS about, e.body, e.traceparent, e.tracestate`;
+/**
+ * The live subscriptions of the claimed events' tenants, as one JSON array on the round's first
+ * row only (null on the others): read in the claim's round trip instead of one of their own.
+ * The tenants go to the index as one array (an InitPlan), so the look-up is by key whatever the
+ * planner thinks of the claimed rows' count.
+ */
+const SUBSCRIPTIONS_COLUMN = `CASE WHEN row_number() OVER (ORDER BY e.id) = 1 THEN (SELECT coalesce(json_agg(s), '[]') FROM (
+    SELECT ${DELIVERY_STATE_COLUMNS}, tenant_id, url, delivery_filter, ordering FROM webhook_subscriptions
+    WHERE tenant_id = ANY (ARRAY(SELECT DISTINCT tenant_id FROM claimed)) AND active AND deleted_at IS NULL) s) END AS subscriptions`;
+const claimSql = (queued: string, event: string) => `WITH q AS MATERIALIZED (SELECT id FROM outbox_unpublished${queued} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED),
+  claimed AS MATERIALIZED (SELECT o.* FROM q
+    CROSS JOIN LATERAL (SELECT id, tenant_id, type, created_at, body, traceparent, tracestate FROM outbox_events o WHERE o.id = q.id${event} LIMIT 1) o)
+  SELECT ${CLAIM_COLUMNS}, ${SUBSCRIPTIONS_COLUMN} FROM claimed e
+  ORDER BY e.id`;
 export const CLAIM_EVENTS_SQL = claimSql('', ' AND o.id < $2');
 export const CLAIM_EVENTS_FROM_SQL = claimSql(' WHERE id >= $3', ' AND o.id >= $3 AND o.id < $2');
 
@@ -58,14 +67,9 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
   async fanOut(limit: number, now: Date, from: string | null = null): Promise<{ events: number; deliveries: DeliveryJob[]; more: boolean; through?: string }> {
     return this.orm.em.fork().transactional(async (em) => {
       const ceiling = eventIdCeiling(now.getTime());
-      const claimed = await sqlRows<ClaimedEvent>(em, from === null ? CLAIM_EVENTS_SQL : CLAIM_EVENTS_FROM_SQL, from === null ? [limit, ceiling] : [limit, ceiling, from]);
+      const claimed = await sqlRows<ClaimedEvent & { subscriptions: Subscription[] | null }>(em, from === null ? CLAIM_EVENTS_SQL : CLAIM_EVENTS_FROM_SQL, from === null ? [limit, ceiling] : [limit, ceiling, from]);
       if (claimed.length === 0) return { events: 0, deliveries: [], more: false };
-      const subscriptions = await sqlRows<Subscription>(
-        em,
-        `SELECT ${DELIVERY_STATE_COLUMNS}, tenant_id, url, delivery_filter, ordering
-         FROM webhook_subscriptions WHERE tenant_id = ANY($1::text[]) AND active AND deleted_at IS NULL`,
-        [[...new Set(claimed.map((e) => e.tenant_id))]],
-      );
+      const subscriptions = claimed[0].subscriptions ?? [];
       // The live ones were read: the rule itself is the domain's. What an event is about is read
       // from its body only for a subscription with a filter (most have none: no parse).
       const subjects = new Map<string, EventSubjects>();
@@ -113,11 +117,12 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
         }
       }
       await waitTurns(em, made, claimed.map((event) => event.id));
+      // The last chunk (empty when the round made none) goes with the publish, the round's last
+      // statement: from there to the commit, relays take turns (the feed's positions, event-feed.sql.ts).
       const deliveries: DeliveryJob[] = [];
-      for (let at = 0; at < made.length; at += INSERT_CHUNK) deliveries.push(...(await insertDeliveries(em, made.slice(at, at + INSERT_CHUNK), now)));
-      // Last: from here to the commit, relays take turns (the feed's positions, event-feed.sql.ts).
-      const published = events.map(({ event }) => event);
-      await sqlRows(em, PUBLISH_EVENTS_SQL, publishParameters(now, published));
+      const last = made.length === 0 ? 0 : made.length - 1 - ((made.length - 1) % INSERT_CHUNK);
+      for (let at = 0; at < last; at += INSERT_CHUNK) deliveries.push(...(await insertDeliveries(em, made.slice(at, at + INSERT_CHUNK), now)));
+      deliveries.push(...(await insertDeliveries(em, made.slice(last), now, events.map(({ event }) => event))));
       return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length, through: events.at(-1)?.event.id };
     });
   }

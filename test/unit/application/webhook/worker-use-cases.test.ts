@@ -34,25 +34,30 @@ class ScriptedRelay extends OutboxRelayStore {
   constructor(
     private readonly fanned: { events: number; deliveries: DeliveryJob[]; more: boolean; through?: string },
     private readonly requested: DeliveryJob[],
+    private readonly queue?: RecordingQueue,
   ) {
     super();
   }
   readonly asked: { limit: number; now: Date; from?: string | null }[] = [];
+  /** How many enqueue calls the queue had seen when the requested deliveries were looked for. */
+  enqueuedBeforeRequested?: number;
   async fanOut(limit: number, now: Date, from?: string | null) {
     this.asked.push({ limit, now, ...(from !== null && { from }) });
     return this.fanned;
   }
   async takeRequested(limit: number) {
+    this.enqueuedBeforeRequested = this.queue?.enqueued.length;
     return this.requested.slice(0, limit);
   }
 }
 
 describe('RelayOutbox', () => {
-  it('hands the fanned-out and the requested deliveries to the queue in one call', async () => {
+  it("enqueues the fan-out's jobs before it looks for the requested deliveries, then theirs", async () => {
     const queue = new RecordingQueue();
-    const relay = new ScriptedRelay({ events: 2, deliveries: [job(1), job(2)], more: false }, [job(3)]);
+    const relay = new ScriptedRelay({ events: 2, deliveries: [job(1), job(2)], more: false }, [job(3)], queue);
     expect(await new RelayOutbox(relay, queue, new FixedClock(T0)).execute({ limit: 10 })).toEqual({ events: 2, deliveries: 3, enqueued: true, more: false });
-    expect(queue.enqueued).toEqual([[job(1), job(2), job(3)]]);
+    expect(relay.enqueuedBeforeRequested).toBe(1);
+    expect(queue.enqueued).toEqual([[job(1), job(2)], [job(3)]]);
     expect(relay.asked).toEqual([{ limit: 10, now: T0 }]);
   });
 
