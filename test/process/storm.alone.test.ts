@@ -113,7 +113,7 @@ describe('5,000 deliveries held behind an open breaker', () => {
       expect(Math.max(...rss)).toBeLessThan(300);
       process.stdout.write(
         `storm: ${HELD} held behind the breaker (${failedBeforeHealing} attempts failed first, 3 probes); healed, all delivered ${(drainedIn / 1000).toFixed(1)} s later; ` +
-          `claims a delivery at most ${most}; tenant B's ${latencies.length} deliveries meanwhile 201 → sent max ${Math.max(...latencies)} ms; worker RSS max ${Math.max(...rss).toFixed(0)} MB\n`,
+          `claims a delivery at most ${most}; tenant B's ${latencies.length} deliveries meanwhile 201 → sent median ${[...latencies].sort((a, b) => a - b)[latencies.length >> 1]} ms, max ${Math.max(...latencies)} ms; worker RSS max ${Math.max(...rss).toFixed(0)} MB\n`,
       );
     } finally {
       clearInterval(memory);
