@@ -28,6 +28,14 @@ import { Metrics } from '../../application/shared/metrics.port';
 import { registerQueueGauges } from '../../infrastructure/metrics/operational-gauges';
 import { startTracing } from '../../infrastructure/tracing/tracing';
 
+/**
+ * Events a relay round claims at most (its deliveries are capped apart, RELAY_ROUND_ROWS). Behind a
+ * backlog, rounds of 200 left the worker waiting for jobs: a drain of 20,000 went 18 % faster at
+ * 1,000, at 60 µs less CPU a delivery, and no faster at 2,000 (decisions.md 165). A round of live
+ * traffic holds what came since the last, far fewer.
+ */
+const RELAY_ROUND_EVENTS = 1000;
+
 export interface WebhookWorker {
   backend: QueueBackend;
   relay: RelayLoop;
@@ -102,7 +110,7 @@ export async function startWebhookWorker(deps: {
   );
 
   if (deps.metrics) registerQueueGauges(deps.metrics, () => deliveryQueue.queues());
-  const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: 200, lanes: config.webhooks.relayLanes });
+  const relay = new RelayLoop(context.get(RelayOutbox), context.get(OutboxSignal), logger, { pollMs: config.webhooks.relayPollMs, batch: RELAY_ROUND_EVENTS, lanes: config.webhooks.relayLanes });
   await relay.start();
   const sweep = sweepLoop(context.get(SweepDeliveries), logger, config.webhooks.sweepIntervalMs);
   sweep.start();
