@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
 import { AttemptSituation, AttemptStep, decideAttempt, heldAfterAttempt } from '../../../domain/webhook/attempt-decision';
+import { BreakersSeenOpen } from './breakers-seen-open';
 import { nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/retry-policy';
 import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
 import { DeliveryAttemptReport } from './delivery-attempt-report';
@@ -52,6 +53,7 @@ export class DeliverWebhook {
     private readonly clock: Clock,
     private readonly random: Random,
   ) {}
+  private readonly seenOpen = new BreakersSeenOpen();
 
   async execute(input: AttemptInput): Promise<DeliveryAttemptReport> {
     const numbers = { deliveryId: input.deliveryId, attempt: input.attempt };
@@ -87,17 +89,16 @@ export class DeliverWebhook {
    * The first attempt as the relay made it ready, sent without a claim: as the relay decided it
    * within DIRECT_WINDOW_MS of its read; later, decided again on the subscription read afresh (one
    * read for the attempts asking at once). Null when it is to be claimed instead: the decision is
-   * other than to send now (the claim applies it), the target changed since, the job waited
-   * half a lease (the sweeper may then have made another job for it, which claims), or the last
-   * claim or record failed.
+   * other than to send now (the claim applies it), the target changed since, the job waited half
+   * a lease (the sweeper may have made another job for it), or the last claim or record failed.
    */
   private async readyFirstAttempt(input: AttemptInput): Promise<DeliveryClaim | null> {
     const { direct } = input;
     const now = this.clock.now();
     const age = direct ? now.getTime() - direct.readAt : Infinity;
     if (!direct || input.attempt !== 1 || age > unclaimedStartBound(this.settings.attemptLockMs)) return null;
-    // While records fail (the database cut), a claim fails before anything is sent; this would not.
-    if (!this.deliveries.recording()) return null;
+    // While records fail (the database cut) a claim fails before sending; a breaker opened here since the read holds it.
+    if (!this.deliveries.recording() || this.seenOpen.openedSince(direct.subscriptionId, direct.readAt)) return null;
     let { healthy, version } = direct;
     if (age > DIRECT_WINDOW_MS) {
       const fresh = await this.targets.now(direct.subscriptionId);
@@ -160,6 +161,7 @@ export class DeliverWebhook {
     const manual = claim.manual !== null;
     const outcome = outcomeOf(result.statusCode, result.retryAfterMs);
     const { change, breakerOpen } = await this.state.afterAttempt(claim, outcome, now, probe);
+    if (change === 'breaker-opened') this.seenOpen.opened(subscription.id, now);
     // A manual delivery is one attempt: its own schedule is empty, the original's is left alone.
     let next = nextStep(claim.attempt, outcome, manual ? [] : this.settings.retrySchedule, now, this.random.next());
     if (heldAfterAttempt({ manual, breakerOpen, next: next.status, reason: next.status === 'failed' ? next.reason : undefined })) next = { status: 'pending', nextAttemptAt: null };

@@ -202,6 +202,23 @@ describe('DeliverWebhook', () => {
       expect(sender.sent).toHaveLength(1);
     });
 
+    it('is claimed, not sent, when this worker opened its breaker since the relay read it; sent unclaimed when read after', async () => {
+      const { deliver, sender, store, clock } = setup();
+      const readBefore = clock.now();
+      sender.answers = [500, 500, 204];
+      await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 });
+      store.claimable = { ...store.claimable!, attempt: 2, subscription: { ...store.claimable!.subscription, healthy: false } };
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 2 })).health).toBe('breaker-opened');
+      store.claimable = null;
+      // Read at the same instant the breaker opened, or before: claimed (nothing to claim here), not sent.
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(readBefore) })).outcome).toBe('skipped');
+      expect(sender.sent).toHaveLength(2);
+      // Read after it opened (the relay saw the breaker and still made it ready): sent as read.
+      clock.advance(1);
+      expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_9', attempt: 1, direct: direct(clock.now()) })).outcome).toBe('delivered');
+      expect(sender.sent).toHaveLength(3);
+    });
+
     it('is claimed when the target changed since the read, for a later attempt, while records fail, and after half a lease (the sweeper’s job may exist)', async () => {
       const { deliver, sender, store, clock, targets } = setup();
       store.claimable = null;
