@@ -2,7 +2,8 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { sqlRows } from '../../src/infrastructure/persistence/connection/sql-statement';
-import { PUBLISH_EVENTS_SQL, publishParameters } from '../../src/infrastructure/persistence/outbox/event-feed.sql';
+import { publishParameters } from '../../src/infrastructure/persistence/outbox/event-feed.sql';
+import { INSERT_AND_PUBLISH_SQL } from '../../src/infrastructure/persistence/webhooks/relay-new-deliveries';
 import { RECORD_ATTEMPTS_SQL, recordParameters } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { isolatedDatabase } from '../support/isolated-database';
@@ -46,7 +47,8 @@ describe("the worker's sessions, with statistics that know nothing of the queue 
 
   const publishPlan = async (explain: Explain) => {
     const relayed = queued.filter((_, i) => i % 100 === 0).map((id) => ({ id, tenant_id: 'tenant_q', type: 'page.version.created', created_at: new Date() }));
-    const rows = await explain(`EXPLAIN ${PUBLISH_EVENTS_SQL}`, publishParameters(new Date(), relayed));
+    // The relay's last statement of a round, here with no deliveries to insert beside the publish.
+    const rows = await explain(`EXPLAIN ${INSERT_AND_PUBLISH_SQL}`, [...publishParameters(new Date(), relayed), '[]']);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   };
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
 import { AttemptSituation, AttemptStep, decideAttempt, heldAfterAttempt } from '../../../domain/webhook/attempt-decision';
-import { BreakersSeenOpen } from './breakers-seen-open';
 import { nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/retry-policy';
 import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
+import { BreakersSeenOpen } from './breakers-seen-open';
 import { DeliveryAttemptReport } from './delivery-attempt-report';
 import { DeliveryClaim, DIRECT_WINDOW_MS, DueAttempt, unclaimedStartBound } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';

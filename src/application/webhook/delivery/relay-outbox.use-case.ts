@@ -37,12 +37,6 @@ export class RelayOutbox {
 
   /** False when the queue refused them: they wait for the sweeper, as written deliveries do. */
   private async enqueue(deliveries: DeliveryJob[]): Promise<boolean> {
-    if (deliveries.length === 0) return true;
-    try {
-      await this.queue.enqueue(deliveries);
-      return true;
-    } catch {
-      return false;
-    }
+    return deliveries.length === 0 || this.queue.enqueue(deliveries).then(() => true, () => false);
   }
 }

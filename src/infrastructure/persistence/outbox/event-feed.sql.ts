@@ -4,7 +4,7 @@ export const EVENT_FEED_CHANNEL = 'event_feed';
 /** NOTIFY payloads stop at 8,000 bytes: past that many characters of ids, every feed is woken. */
 const MAX_TENANT_LIST = 7_900;
 
-/** The relays' turn: a transaction-level advisory lock, held from PUBLISH_EVENTS_SQL to the commit. */
+/** The relays' turn: a transaction-level advisory lock, held from the publish (publishEventsWith) to the commit. */
 export const FEED_TURN_LOCK = 7_264_011_803_170_003n;
 
 /**
@@ -31,21 +31,19 @@ const PUBLISH_CTES = `turn AS (SELECT pg_advisory_xact_lock(${FEED_TURN_LOCK})),
   told AS (
     SELECT pg_notify('${EVENT_FEED_CHANNEL}', CASE WHEN length(tenants) > ${MAX_TENANT_LIST} THEN '*' ELSE tenants END)
     FROM (SELECT string_agg(DISTINCT tenant_id, ',') AS tenants FROM published) moved WHERE tenants IS NOT NULL)`;
-export const PUBLISH_EVENTS_SQL = `WITH ${PUBLISH_CTES}
-  SELECT count(*) AS told FROM told`;
 
 /**
- * PUBLISH_EVENTS_SQL with another write of the round's in the same statement: `made`, a
- * data-modifying statement that returns `id` (its parameters numbered from $4), whose ids come
- * back as one array. One round trip instead of two, in the part of the round that holds the
- * relays' turn. Both scalar subqueries are read, so the notice is sent as PUBLISH_EVENTS_SQL's is.
+ * The publish, with another write of the round's in the same statement: `made`, a data-modifying
+ * statement that returns `id` (its parameters numbered from $4), whose ids come back as one array.
+ * One round trip instead of two, in the part of the round that holds the relays' turn. Both
+ * scalar subqueries are read, so the notice is always sent.
  */
 export const publishEventsWith = (made: string): string => `WITH ${PUBLISH_CTES},
   made AS (${made})
   SELECT (SELECT array_agg(id) FROM made) AS made, (SELECT count(*) FROM told) AS told`;
 
 /**
- * PUBLISH_EVENTS_SQL's parameters: the events' ids, and the events as JSON (json-rows.ts), in the
+ * The publish's parameters ($1–$3): the events' ids, and the events as JSON (json-rows.ts), in the
  * order given. An event's time goes back as it was read: in the relay's transaction PostgreSQL's
  * own text, which it reads back exactly.
  */

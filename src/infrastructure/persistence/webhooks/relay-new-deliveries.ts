@@ -92,7 +92,8 @@ const insertSql = (rows: string, now: string) => `INSERT INTO webhook_deliveries
     AS d(id text, tenant_id text, subscription_id text, event_id text, event_type text, held bool, waiting bool, order_key text, order_seq bigint)
   ON CONFLICT (event_id, subscription_id, manual_id) DO NOTHING RETURNING id`;
 const INSERT_SQL = insertSql('$1', '$2');
-const INSERT_AND_PUBLISH_SQL = publishEventsWith(insertSql('$4', '$1'));
+/** The round's last chunk and its publish: publishParameters, then the rows ($4). */
+export const INSERT_AND_PUBLISH_SQL = publishEventsWith(insertSql('$4', '$1'));
 
 /**
  * Inserts one chunk of deliveries (held and waiting ones with no time); returns the jobs of those
