@@ -120,7 +120,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       // The last chunk (empty when the round made none) goes with the publish, the round's last
       // statement: from there to the commit, relays take turns (the feed's positions, event-feed.sql.ts).
       const deliveries: DeliveryJob[] = [];
-      const last = made.length === 0 ? 0 : made.length - 1 - ((made.length - 1) % INSERT_CHUNK);
+      const last = Math.max(0, Math.ceil(made.length / INSERT_CHUNK) - 1) * INSERT_CHUNK; // where the last chunk starts
       for (let at = 0; at < last; at += INSERT_CHUNK) deliveries.push(...(await insertDeliveries(em, made.slice(at, at + INSERT_CHUNK), now)));
       deliveries.push(...(await insertDeliveries(em, made.slice(last), now, events.map(({ event }) => event))));
       return { events: events.length, deliveries, more: claimed.length === limit || events.length < claimed.length, through: events.at(-1)?.event.id };
