@@ -98,8 +98,8 @@ export async function startWebhookWorker(deps: {
   // One BullMQ worker per delivery queue, all on the one processor: its in-flight caps hold across
   // them, so the attempts in flight are bounded as with one queue, whichever shards the work is in.
   const queueWorkers = Array.from({ length: shards }, (_, shard) =>
-    superviseWorker((): Disposable<Worker<DeliveryJobData>> => {
-      const made = factory.worker<DeliveryJobData>(queueName(shard), processor, {
+    superviseWorker((counted): Disposable<Worker<DeliveryJobData>> => {
+      const made = factory.worker<DeliveryJobData>(queueName(shard), counted(processor), {
         // Jobs being handed out, not attempts in flight: an attempt runs on once it has its slot.
         concurrency: Math.min(slots.total, JOBS_AT_ONCE),
         lockDuration: config.webhooks.attemptLockMs,

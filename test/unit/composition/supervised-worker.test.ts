@@ -1,13 +1,21 @@
 import { EventEmitter } from 'node:events';
 import type { Worker } from 'bullmq';
-import { superviseWorker } from '../../../src/composition/worker/supervised-worker';
+import { HeldJobsCounter, superviseWorker } from '../../../src/composition/worker/supervised-worker';
 import type { Disposable } from '../../../src/infrastructure/queue/bullmq-factory';
 import { testLogger } from '../../support/silent-logger';
 
-/** A worker that runs until disposed, and takes a job when told (`take`). */
+/** A worker that runs until disposed, and takes a job when told (`take`), or hands one back (`handBack`). */
 class FakeWorker extends EventEmitter {
   private end!: () => void;
   disposed = false;
+  constructor(private readonly processor: () => Promise<void> = async () => undefined) {
+    super();
+  }
+  /** As BullMQ does with a job its processor hands back (DelayedError): `active`, then neither `completed` nor `failed`. */
+  async handBack(): Promise<void> {
+    this.emit('active');
+    await this.processor().catch(() => undefined);
+  }
   run(): Promise<void> {
     return new Promise((done) => (this.end = done));
   }
@@ -25,8 +33,12 @@ class FakeWorker extends EventEmitter {
 function launches() {
   const made: FakeWorker[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
-  const launch = (): Disposable<Worker<unknown>> => {
-    const worker = new FakeWorker();
+  const launch = (counted: HeldJobsCounter): Disposable<Worker<unknown>> => {
+    const worker = new FakeWorker(
+      counted(async () => {
+        throw new Error('handed back to the delayed set');
+      }),
+    );
     made.push(worker);
     waiters.filter((w) => made.length >= w.n).forEach((w) => w.resolve());
     return { value: worker as unknown as Worker<unknown>, dispose: () => worker.dispose() };
@@ -72,6 +84,23 @@ describe('a supervised delivery worker', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       clearInterval(taking);
       expect(made).toHaveLength(1);
+    } finally {
+      await supervisor.stop();
+    }
+  });
+
+  it('is replaced when it stops taking jobs after any number of jobs handed back', async () => {
+    const { made, launch, until } = launches();
+    let ready = 0;
+    const supervisor = superviseWorker(launch, testLogger(), { ready: async () => ready, concurrency: 10, everyMs: 20 });
+    try {
+      // 100 jobs taken and handed back: ten times what it may hold at once, none held now.
+      for (let i = 0; i < 100; i++) await made[0].handBack();
+      expect(made).toHaveLength(1);
+      // Then it takes nothing while jobs are ready: replaced.
+      ready = 3;
+      await until(2);
+      expect(made[0].disposed).toBe(true);
     } finally {
       await supervisor.stop();
     }

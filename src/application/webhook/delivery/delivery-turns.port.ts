@@ -23,6 +23,9 @@ export abstract class DeliveryTurns {
   /**
    * Turns nobody holds while deliveries wait for them (a worker stopped between recording the end
    * of one and passing the turn on, or the event before them went to no delivery): passed on now.
+   * Each call looks at the next `limit` pages with deliveries waiting, going on from where the
+   * last call stopped and starting over after the last page: its cost does not grow with the
+   * chains' lengths or the number of pages, and every page is looked at in turn.
    */
   abstract passStalled(now: Date, limit: number): Promise<DeliveryJob[]>;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
-import { unclaimedStartBound } from './delivery-job';
+import { DeliveryJob, unclaimedStartBound } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
 import { DeliveryTurns } from './delivery-turns.port';
 import { StrandedDeliveries } from './stranded-deliveries.port';
@@ -40,10 +40,19 @@ export class SweepDeliveries {
     const waitingSince = await this.queue.waitingSince().catch(() => null);
     const queuedBefore = waitingSince ? new Date(waitingSince.getTime() - ADD_TIME_MARGIN_MS) : undefined;
     const stranded = await this.deliveries.findStranded(this.clock.now(), input.limit, lease, lease + unclaimedStartBound(lease), queuedBefore);
-    // A backlog too (all of it, after Redis lost its data): fresh jobs are handed out first.
-    const passed = await this.turns.passStalled(this.clock.now(), input.limit);
+    // A pass of stalled turns that fails must not keep the stranded rows (marked enqueued as they
+    // were found) from their jobs: what was taken is enqueued, then the failure is told. A backlog
+    // too (all of it, after Redis lost its data): fresh jobs are handed out first.
+    let passed: DeliveryJob[] = [];
+    let failure: { error: unknown } | undefined;
+    try {
+      passed = await this.turns.passStalled(this.clock.now(), input.limit);
+    } catch (error) {
+      failure = { error };
+    }
     const jobs = [...stranded, ...passed];
     if (jobs.length > 0) await this.queue.enqueue(jobs.map((job) => ({ ...job, requeue: true, backlog: true })));
+    if (failure) throw failure.error;
     return jobs.length;
   }
 }

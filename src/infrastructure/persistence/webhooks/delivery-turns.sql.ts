@@ -20,19 +20,35 @@ export const LOCK_TURNS_SQL = `SELECT ${TURN_LOCKS}`;
 /**
  * The worker's, before it passes turns on: the transaction commits without waiting for the disk,
  * as an attempt's record does (decisions.md 130). Lost in a crash of PostgreSQL, a pass leaves a
- * turn nobody holds, which the sweeper passes on (STALLED_TURNS_SQL).
+ * turn nobody holds, which the sweeper passes on (STALLED_TURNS_SQL). Sorting is priced out for
+ * the transaction's statements: a pass takes the lowest waiting version through the turns index,
+ * one entry per day (a Merge Append with LIMIT 1); a young day's statistics made the planner sort
+ * every waiting delivery of the page instead, which made draining a chain quadratic.
  */
-export const LOCK_PASSING_TURNS_SQL = `SELECT set_config('synchronous_commit', 'off', true), ${TURN_LOCKS}`;
+export const LOCK_PASSING_TURNS_SQL = `SELECT set_config('synchronous_commit', 'off', true), set_config('enable_sort', 'off', true), ${TURN_LOCKS}`;
+
+/**
+ * The condition of a page's turn holder: one of its deliveries unfinished and not waiting.
+ * Written so that only webhook_deliveries_turn_holders_idx (whose predicate is these words) is
+ * implied: `IN ('pending', 'sending')` alone also matches the unfinished-deliveries index, which
+ * stale statistics call empty, and a day's plan then read every pending delivery of the day to
+ * find a page's.
+ */
+const HOLDER = (d: string) => `${d}.order_key IS NOT NULL AND ${d}.status IN ('pending', 'sending', 'waiting') AND ${d}.status <> 'waiting'`;
 
 /**
  * The state of pairs' turns ($1 subscription ids, $2 pages): whether one of the page's deliveries
- * has the turn, and the lowest version among those waiting. Through webhook_deliveries_turns_idx.
+ * has the turn, and, only when none has, the lowest version among those waiting. Each a LIMIT 1
+ * read of its index (turn holders, then the turns index of waiting deliveries by version): one
+ * entry per day whatever the chain's length. A chain grows behind a holder (a receiver failing),
+ * so the lowest waiting version is read only in the rare moment nobody holds the turn.
  */
-export const TURN_STATES_SQL = `SELECT p.s AS subscription_id, p.k AS order_key, d.taken, d.earliest_waiting
+export const TURN_STATES_SQL = `SELECT p.s AS subscription_id, p.k AS order_key, t.taken IS NOT NULL AS taken, w.order_seq AS earliest_waiting
   FROM unnest($1::text[], $2::text[]) AS p(s, k)
-  CROSS JOIN LATERAL (SELECT coalesce(bool_or(d.status IN ('pending', 'sending')), false) AS taken, min(d.order_seq) FILTER (WHERE d.status = 'waiting') AS earliest_waiting
-                      FROM webhook_deliveries d
-                      WHERE d.subscription_id = p.s AND d.order_key = p.k AND d.order_key IS NOT NULL AND d.status IN ('pending', 'sending', 'waiting')) d`;
+  LEFT JOIN LATERAL (SELECT true AS taken FROM webhook_deliveries b WHERE b.subscription_id = p.s AND b.order_key = p.k AND ${HOLDER('b')} LIMIT 1) t ON true
+  LEFT JOIN LATERAL (SELECT w.order_seq FROM webhook_deliveries w
+                     WHERE t.taken IS NULL AND w.subscription_id = p.s AND w.order_key = p.k AND w.order_key IS NOT NULL AND w.status = 'waiting'
+                     ORDER BY w.order_seq LIMIT 1) w ON true`;
 
 /**
  * Events other relays are relaying right now, of the kinds that are ordered: unpublished, before
@@ -49,17 +65,13 @@ export const UNRELAYED_EARLIER_SQL = `SELECT o.tenant_id, o.type, o.body::text A
  * Passes pages' turns on ($1 subscription ids, $2 pages, $3 now), under their locks: each page's
  * waiting delivery of the lowest version becomes due now, unless one of the page's deliveries has
  * the turn already. `enqueued_at` now: the sweeper leaves it to the job made with it for a lease.
- * LATERAL keeps each page's reads on webhook_deliveries_turns_idx by (subscription, page): as a
- * NOT EXISTS, the planner made it an anti-join that read the whole index once per page. The turn
- * holder's status is written as the turns index's states less 'waiting': `IN ('pending',
- * 'sending')` alone also matches the unfinished-deliveries index, which stale statistics call
- * empty, and a day's plan then read every pending delivery of the day to find a page's.
+ * LATERAL keeps each page's reads on its indexes by (subscription, page), one entry per day: as a
+ * NOT EXISTS, the planner made it an anti-join that read the whole index once per page.
  */
 export const PASS_TURNS_SQL = `WITH p AS (SELECT DISTINCT s, k FROM unnest($1::text[], $2::text[]) AS p(s, k)),
   next AS (
     SELECT w.id, w.event_id FROM p
-    LEFT JOIN LATERAL (SELECT 1 AS taken FROM webhook_deliveries b
-                       WHERE b.subscription_id = p.s AND b.order_key = p.k AND b.order_key IS NOT NULL AND b.status IN ('pending', 'sending', 'waiting') AND b.status <> 'waiting' LIMIT 1) t ON true
+    LEFT JOIN LATERAL (SELECT 1 AS taken FROM webhook_deliveries b WHERE b.subscription_id = p.s AND b.order_key = p.k AND ${HOLDER('b')} LIMIT 1) t ON true
     CROSS JOIN LATERAL (SELECT w.id, w.event_id FROM webhook_deliveries w
                         WHERE w.subscription_id = p.s AND w.order_key = p.k AND w.order_key IS NOT NULL AND w.status = 'waiting'
                         ORDER BY w.order_seq, w.id LIMIT 1) w
@@ -69,14 +81,23 @@ export const PASS_TURNS_SQL = `WITH p AS (SELECT DISTINCT s, k FROM unnest($1::t
   RETURNING d.id, d.event_id, d.tenant_id, d.subscription_id, d.order_key, d.attempt_count, s.url`;
 
 /**
- * Turns nobody holds while deliveries wait for them ($1 at most): pages of an ordered
- * subscription with a waiting delivery and none with the turn, among events made by now ($2,
- * eventIdCeiling: the days after it are not planned). Read without locks: each is passed on under
- * its lock (PASS_TURNS_SQL decides again).
+ * The next pages with deliveries waiting for their turn, after the pair ($1 subscription, $2 page),
+ * at most $3 of them, among events made by now ($4, eventIdCeiling: the days after it are not
+ * planned), each with whether nobody holds its turn (`stalled`). A skip scan of the turns index:
+ * one step per page, one entry per day each (sorting priced out, as for a pass), so a sweep reads
+ * $3 pages whatever their chains' lengths; the sweeper goes on from the last one at its next
+ * sweep. Read without locks: a stalled page is passed on under its lock (PASS_TURNS_SQL decides
+ * again).
  */
-export const STALLED_TURNS_SQL = `SELECT DISTINCT w.tenant_id, w.subscription_id, w.order_key FROM webhook_deliveries w
-  WHERE w.order_key IS NOT NULL AND w.status = 'waiting' AND w.event_id < $2
-    AND NOT EXISTS (SELECT 1 FROM webhook_deliveries b
-                    WHERE b.subscription_id = w.subscription_id AND b.order_key = w.order_key AND b.order_key IS NOT NULL AND b.status IN ('pending', 'sending')
-                      AND b.event_id < $2)
-  LIMIT $1`;
+const NEXT_WAITING_PAGE = (after: string) => `SELECT w.tenant_id, w.subscription_id, w.order_key FROM webhook_deliveries w
+     WHERE w.order_key IS NOT NULL AND w.status = 'waiting' AND w.event_id < $4 AND (w.subscription_id, w.order_key) > (${after})
+     ORDER BY w.subscription_id, w.order_key LIMIT 1`;
+/** For the transaction of a read that must walk an index in its order (STALLED_TURNS_SQL), not sort what it found. */
+export const PRICE_OUT_SORTS_SQL = `SELECT set_config('enable_sort', 'off', true)`;
+export const STALLED_TURNS_SQL = `WITH RECURSIVE pages AS (
+    (${NEXT_WAITING_PAGE('$1, $2')})
+    UNION ALL
+    SELECT n.* FROM pages p CROSS JOIN LATERAL (${NEXT_WAITING_PAGE('p.subscription_id, p.order_key')}) n)
+  SELECT q.tenant_id, q.subscription_id, q.order_key,
+         NOT EXISTS (SELECT 1 FROM webhook_deliveries b WHERE b.subscription_id = q.subscription_id AND b.order_key = q.order_key AND ${HOLDER('b')} AND b.event_id < $4) AS stalled
+  FROM (SELECT * FROM pages LIMIT $3) q`;

@@ -6,7 +6,7 @@ import { endpointKey } from './endpoint-key';
 import { GroupWriter } from '../connection/group-writer';
 import { sqlRows } from '../connection/sql-statement';
 import { eventIdCeiling } from '../history/history-tables';
-import { LOCK_PASSING_TURNS_SQL, PASS_TURNS_SQL, STALLED_TURNS_SQL } from './delivery-turns.sql';
+import { LOCK_PASSING_TURNS_SQL, PASS_TURNS_SQL, PRICE_OUT_SORTS_SQL, STALLED_TURNS_SQL } from './delivery-turns.sql';
 
 interface PassedRow {
   id: string;
@@ -36,8 +36,17 @@ export class SqlDeliveryTurns extends DeliveryTurns {
     return this.passes.add({ turn, now });
   }
 
+  /** Where the last sweep's read of waiting pages stopped: the next goes on from there, then starts over. */
+  private stalledAfter: [subscription: string, page: string] = ['', ''];
+
   async passStalled(now: Date, limit: number): Promise<DeliveryJob[]> {
-    const stalled = await sqlRows<{ tenant_id: string; subscription_id: string; order_key: string }>(this.orm.em, STALLED_TURNS_SQL, [limit, eventIdCeiling(now.getTime())]);
+    const pages = await this.orm.em.fork().transactional(async (em) => {
+      await sqlRows(em, PRICE_OUT_SORTS_SQL);
+      return sqlRows<{ tenant_id: string; subscription_id: string; order_key: string; stalled: boolean }>(em, STALLED_TURNS_SQL, [...this.stalledAfter, limit, eventIdCeiling(now.getTime())]);
+    });
+    const last = pages.at(-1);
+    this.stalledAfter = pages.length < limit || !last ? ['', ''] : [last.subscription_id, last.order_key];
+    const stalled = pages.filter((page) => page.stalled);
     const jobs = await Promise.all(stalled.map((turn) => this.passOn({ tenantId: turn.tenant_id, subscriptionId: turn.subscription_id, orderKey: turn.order_key }, now)));
     return jobs.filter((job): job is DeliveryJob => job !== null);
   }

@@ -5,9 +5,13 @@ import { HeldDeliveries, HeldOwner, HeldSubscription, ReleasePlan } from '../../
 import { endpointKey } from './endpoint-key';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
 import { PACE_COLUMNS, PaceColumns, paceOf } from '../stored/webhook-subscription.row';
+import { PRICE_OUT_SORTS_SQL } from './delivery-turns.sql';
 
 /** A held delivery: pending, no time set (parked), scheduled (a manual one is never held). */
 const HELD = `status IN ('pending', 'sending') AND next_attempt_at IS NULL AND manual_id IS NULL`;
+
+/** The first subscription after `after` (in id order) with a held delivery: one step of a skip scan. */
+const NEXT_HOLDING = (after: string) => `SELECT subscription_id FROM webhook_deliveries WHERE ${HELD} AND subscription_id > ${after} ORDER BY subscription_id LIMIT 1`;
 
 /**
  * Held deliveries in PostgreSQL (webhook_deliveries_held_idx holds only them): parked by an
@@ -48,16 +52,28 @@ export class SqlHeldDeliveries extends HeldDeliveries {
   }
 
   async holding(after: string, limit: number): Promise<HeldSubscription[]> {
-    // Through webhook_deliveries_held_idx (held rows only); the subscriptions' state is read
-    // without a lock: the wake-up decides again under it (SubscriptionDeliveryState).
-    const rows = await sqlRows<PaceColumns & { id: string; tenant_id: string; url: string; active: boolean; deleted: boolean; breaker_probe_at: Date | null }>(
-      this.orm.em,
-      `SELECT s.id, s.tenant_id, s.url, s.active, s.deleted_at IS NOT NULL AS deleted, s.breaker_probe_at, ${PACE_COLUMNS}
-       FROM webhook_subscriptions s
-       WHERE s.id IN (SELECT DISTINCT subscription_id FROM webhook_deliveries WHERE ${HELD} AND subscription_id > $1)
-       ORDER BY s.id LIMIT $2`,
-      [after, limit],
-    );
+    // A skip scan of webhook_deliveries_held_idx (held rows only): one step per subscription, one
+    // entry per day each, so a tick reads `limit` subscriptions whatever their backlogs hold (a
+    // DISTINCT over the index read every held row on every tick, and when that timed out no
+    // tenant's breaker got its probe). Sorting is priced out so that each step walks the days'
+    // indexes in order (a Merge Append with LIMIT 1) rather than sorting a subscription's backlog.
+    // The subscriptions' state is read without a lock: the wake-up decides again under it.
+    const rows = await this.orm.em.fork().transactional(async (em) => {
+      await sqlRows(em, PRICE_OUT_SORTS_SQL);
+      return sqlRows<PaceColumns & { id: string; tenant_id: string; url: string; active: boolean; deleted: boolean; breaker_probe_at: Date | null }>(
+        em,
+        `WITH RECURSIVE held AS (
+           (${NEXT_HOLDING('$1')})
+           UNION ALL
+           SELECT n.subscription_id FROM held h CROSS JOIN LATERAL (${NEXT_HOLDING('h.subscription_id')}) n)
+         SELECT s.id, s.tenant_id, s.url, s.active, s.deleted_at IS NOT NULL AS deleted, s.breaker_probe_at, ${PACE_COLUMNS}
+         FROM (SELECT subscription_id FROM held LIMIT $2) h
+         CROSS JOIN LATERAL (SELECT * FROM webhook_subscriptions s WHERE s.id = h.subscription_id) s`,
+        [after, limit],
+      );
+    });
+    // In id order (the scan's steps go up; a sort in SQL would be priced out with the rest).
+    rows.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
     return rows.map((row) => ({
       id: row.id,
       tenantId: row.tenant_id,

@@ -131,6 +131,18 @@ describe('SweepDeliveries', () => {
     expect(await new SweepDeliveries(new FoundStranded([job(7)]), turns, queue, new FixedClock(T0), settings).execute({ limit: 50 })).toBe(2);
     expect(queue.enqueued).toEqual([[{ ...job(7), requeue: true, backlog: true }, { ...job(8), requeue: true, backlog: true }]]);
   });
+
+  it('enqueues the stranded it took when the pass of stalled turns fails, then tells the failure', async () => {
+    const queue = new RecordingQueue();
+    const turns = new (class extends RecordingTurns {
+      override async passStalled(): Promise<DeliveryJob[]> {
+        throw new Error('statement timeout');
+      }
+    })();
+    const settings = { retrySchedule: [1000], attemptLockMs: 30_000 } as WebhookSettings;
+    await expect(new SweepDeliveries(new FoundStranded([job(7)]), turns, queue, new FixedClock(T0), settings).execute({ limit: 50 })).rejects.toThrow('statement timeout');
+    expect(queue.enqueued).toEqual([[{ ...job(7), requeue: true, backlog: true }]]);
+  });
 });
 
 describe('RollHistoryDays', () => {
