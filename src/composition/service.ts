@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../infrastructure/config/app-config';
 import { createLogger } from '../infrastructure/logging/logger';
 import { stopTracing } from '../infrastructure/tracing/tracing';
 import { startMetricsServer } from '../infrastructure/metrics/metrics-server';
-import { registerOutboxGauges } from '../infrastructure/metrics/operational-gauges';
+import { registerHistoryGauge, registerOutboxGauges } from '../infrastructure/metrics/operational-gauges';
 import { PrometheusMetrics } from '../infrastructure/metrics/prometheus.metrics';
 import { UnservedMetrics } from '../infrastructure/metrics/unserved-metrics';
 import { createOrmConfig } from '../infrastructure/persistence/connection/mikro-orm.config';
@@ -36,7 +36,10 @@ export async function runService(): Promise<void> {
   const database = await openDatabase(config, logger, { migrate: config.migrateOnStart, statementTimeoutMs: config.databaseStatementTimeoutMs, plans: role === 'worker' ? 'per-call' : 'kept' });
   const prometheus = config.metrics.enabled ? new PrometheusMetrics() : undefined;
   const metrics = prometheus ?? new UnservedMetrics();
-  if (prometheus) registerOutboxGauges(prometheus, database.orm);
+  if (prometheus) {
+    registerOutboxGauges(prometheus, database.orm);
+    registerHistoryGauge(prometheus, database.orm);
+  }
   const api: RunningApi | undefined = role !== 'worker' ? await startApi({ config, database, logger, metrics }) : undefined;
   let worker: WebhookWorker | undefined;
   if (role !== 'api') {

@@ -14,7 +14,7 @@ afterAll(() => t.close());
 describe('health', () => {
   it('is live and ready without a key', async () => {
     expect((await t.http.get('/health/live')).body).toEqual({ status: 'ok' });
-    expect((await t.http.get('/health/ready')).body).toEqual({ status: 'ok', checks: { database: 'ok' } });
+    expect((await t.http.get('/health/ready')).body).toEqual({ status: 'ok', checks: { database: 'ok' }, historyDaysAhead: expect.any(Number) });
   });
 });
 

@@ -4,6 +4,7 @@ import { EVENT_FEED_CHANNEL } from '../../src/infrastructure/persistence/outbox/
 import { PgEventFeedWaits } from '../../src/infrastructure/persistence/outbox/pg-event-feed.waits';
 import { testDatabaseUrl } from '../support/test-database-url';
 import { testLogger } from '../support/silent-logger';
+import { TcpProxy } from '../support/tcp-proxy';
 
 // The parked reads of one process (decisions.md 142), against the real LISTEN/NOTIFY.
 const notify = async (payload: string) => {
@@ -59,4 +60,36 @@ describe('PgEventFeedWaits', () => {
     a.leave();
     b.leave();
   });
+
+  it('wakes parked reads when its connection stops answering, polls meanwhile, and listens again on a new one', async () => {
+    const target = new URL(testDatabaseUrl());
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.start();
+    const through = new URL(target);
+    through.port = String(proxy.port);
+    const logged: string[] = [];
+    const waits = new PgEventFeedWaits(through.toString(), testLogger(logged), { perTenant: 10, perProcess: 100 }, { heartbeatMs: 100, timeoutMs: 300 });
+    try {
+      const a = await waits.enter('tenant_a');
+      // Parked while the listener is live: it would sleep to its deadline unless woken.
+      const parked = a.next(60_000);
+      proxy.freeze();
+      expect(await parked).toBe(true);
+      // Deaf meanwhile, or back already: either way a wait does not sleep to its deadline.
+      const started = Date.now();
+      expect(await a.next(60_000)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // Listening again on a new connection: a notification wakes the parked read.
+      while (!waits.listening) await a.next(100);
+      await a.next(0);
+      const next = a.next(20_000);
+      await notify('tenant_a');
+      expect(await next).toBe(true);
+      expect(logged.some((line) => line.includes('stopped answering'))).toBe(true);
+      a.leave();
+    } finally {
+      await waits.onModuleDestroy();
+      await proxy.stop();
+    }
+  }, 30_000);
 });

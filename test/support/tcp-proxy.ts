@@ -71,6 +71,14 @@ export class TcpProxy {
     client.pipe(upstream).pipe(client);
   }
 
+  /**
+   * A silent cut, as a network partition is: every open connection stays open but nothing more
+   * passes on it either way, and neither end is told. New connections pass as before.
+   */
+  freeze(): void {
+    for (const socket of this.sockets) socket.pause();
+  }
+
   /** Cuts every open connection and stops listening. */
   async stop(): Promise<void> {
     for (const socket of [...this.sockets, ...(this.held ?? [])]) socket.destroy();

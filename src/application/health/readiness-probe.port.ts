@@ -3,5 +3,14 @@
  * does not answer; dependencies it can serve without (Redis: rate limits fail open) are reported.
  */
 export abstract class ReadinessProbe {
-  abstract check(): Promise<Record<string, 'ok' | 'unavailable'>>;
+  abstract check(): Promise<Readiness>;
+}
+
+export interface Readiness {
+  checks: Record<string, 'ok' | 'unavailable'>;
+  /**
+   * Whole days of history made ahead of the clock (events written after them have no day to go
+   * to); null when none is made. Reported, not a reason to be unready: reads still work.
+   */
+  historyDaysAhead: number | null;
 }

@@ -9,6 +9,11 @@ import { RedisRateLimiter } from '../../infrastructure/rate-limit/redis-rate-lim
 import { registerKeyCacheHolder } from '../../infrastructure/persistence/api-keys/key-cache-holders';
 import type { Database } from '../shared/open-database';
 import { createHttpApp } from './http-app';
+import { MakeHistoryDaysAhead } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
+import { historyDaysAheadLoop } from '../../interfaces/worker/upkeep.loops';
+
+/** How often the API makes the history's days ahead (they are made two weeks ahead: hourly is plenty). */
+const HISTORY_DAYS_INTERVAL_MS = 3_600_000;
 
 export interface RunningApi {
   app: NestExpressApplication;
@@ -32,6 +37,10 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
   // not claim to be complete (UnreachableApiKeyCache).
   const holder = apiKeyCache ? await registerKeyCacheHolder(database.orm, logger) : undefined;
   const app = await createHttpApp({ config, orm: database.orm, logger, rateLimiter, apiKeyCache, metrics: deps.metrics });
+  // The API writes events: it makes the days they go to, whether a worker runs or not.
+  const historyDays = historyDaysAheadLoop(app.get(MakeHistoryDaysAhead), logger, HISTORY_DAYS_INTERVAL_MS);
+  historyDays.start();
+  await historyDays.tick();
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -59,6 +68,7 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
     app,
     close: async () => {
       closing = true;
+      await historyDays.stop();
       await app.close();
       await floor?.close();
       await holder?.stop();

@@ -2,6 +2,7 @@ import { RequestContext } from '@mikro-orm/postgresql';
 import { NestFactory } from '@nestjs/core';
 import { openDatabase } from '../shared/open-database';
 import { CliModule } from './cli.module';
+import { MakeHistoryDaysAhead } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { CliSession } from '../../interfaces/cli/cli-context';
@@ -27,6 +28,12 @@ export async function openCliSession(
       CliModule.forRoot({ config, orm: database.orm, logger, apiKeyCache: cacheRedis ? new RedisApiKeyCache(cacheRedis, 'lp:') : new UnreachableApiKeyCache(database.orm) }),
       { logger: false, abortOnError: false },
     );
+    // Commands write events too (page versions, the demo seed): the days they go to are made here
+    // as well. A failure (a lock not had in time) is the worker's and the API's to mend next time.
+    await app
+      .get(MakeHistoryDaysAhead)
+      .execute()
+      .catch((error: Error) => logger.warn({ err: { message: error.message } }, 'could not make the history days ahead'));
     return {
       context: { get: (type) => app.get(type), appliedMigrations: database.applied, progress },
       // A command is one request: its own EntityManager context, as an HTTP request has.

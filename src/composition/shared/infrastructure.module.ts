@@ -34,6 +34,8 @@ import { SqlWebhookSubscriptionQueries } from '../../infrastructure/persistence/
 import { SqlWebhookSubscriptionRepository } from '../../infrastructure/persistence/repositories/sql-webhook-subscription.repository';
 import { AddressTargetPolicy } from '../../infrastructure/webhooks/address-target.policy';
 import { ReadinessProbe } from '../../application/health/readiness-probe.port';
+import { HistoryDays } from '../../application/webhook/delivery/history-days.port';
+import { SqlHistoryDays } from '../../infrastructure/persistence/history/sql-history-days';
 import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets.port';
 import { ApiKeyRepository } from '../../domain/api-key/api-key-repository.port';
 import { BrandRepository } from '../../domain/brand/brand-repository.port';
@@ -122,6 +124,7 @@ export class InfrastructureModule {
       { provide: WebhookLimits, useValue: { subscriptionsPerTenant: deps.config.webhooks.subscriptionsPerTenant, manualPendingPerTenant: deps.config.webhooks.manualPendingPerTenant } },
       { provide: WebhookSubscriptionRepository, useClass: SqlWebhookSubscriptionRepository },
       { provide: WebhookSubscriptionQueries, useClass: SqlWebhookSubscriptionQueries },
+      { provide: HistoryDays, useClass: SqlHistoryDays },
       { provide: ReadinessProbe, useClass: DatabaseReadinessProbe },
     ];
     return { module: InfrastructureModule, providers, exports: providers.map((p) => p.provide) };

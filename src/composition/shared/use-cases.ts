@@ -37,10 +37,12 @@ import { RecoverDeliveries } from '../../application/webhook/subscriptions/recov
 import { Redeliver } from '../../application/webhook/subscriptions/redeliver.use-case';
 import { RotateSigningSecret } from '../../application/webhook/subscriptions/rotate-signing-secret.use-case';
 import { SendTestEvent } from '../../application/webhook/subscriptions/send-test-event.use-case';
+import { MakeHistoryDaysAhead } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
 import { UpdateWebhookSubscription } from '../../application/webhook/subscriptions/update-webhook-subscription.use-case';
 
 /** Every use case, for the composition roots to provide. */
 export const USE_CASES = [
+  MakeHistoryDaysAhead,
   AuthenticateApiKey,
   CreateApiKey,
   ListApiKeys,

@@ -13,7 +13,6 @@ import { WebhookSender } from '../../application/webhook/delivery/webhook-sender
 import { WebhookSettings } from '../../application/webhook/delivery/webhook-settings.port';
 import { WebhookSigner } from '../../application/webhook/delivery/webhook-signer.port';
 import { RetentionSettings } from '../../application/webhook/delivery/retention-settings.port';
-import { HistoryDays } from '../../application/webhook/delivery/history-days.port';
 import { WORKER_USE_CASES } from './worker-use-cases';
 import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
@@ -27,7 +26,6 @@ import { SqlDeliveryTurns } from '../../infrastructure/persistence/webhooks/sql-
 import { SqlSubscriptionPace } from '../../infrastructure/persistence/webhooks/sql-subscription-pace.store';
 import { SqlHeldDeliveries } from '../../infrastructure/persistence/webhooks/sql-held-deliveries.store';
 import { SqlOutboxRelayStore } from '../../infrastructure/persistence/webhooks/sql-outbox-relay.store';
-import { SqlHistoryDays } from '../../infrastructure/persistence/history/sql-history-days';
 import { ConfigWebhookSettings, MathRandom } from '../../infrastructure/webhooks/config-webhook.settings';
 import { HmacWebhookSigner } from '../../infrastructure/webhooks/hmac-webhook.signer';
 import { HttpWebhookSender } from '../../infrastructure/webhooks/http-webhook.sender';
@@ -48,7 +46,6 @@ export class WebhookWorkerModule {
       { provide: DeliveryTurns, useClass: SqlDeliveryTurns },
       { provide: HeldDeliveries, useClass: SqlHeldDeliveries },
       { provide: OutboxRelayStore, useClass: SqlOutboxRelayStore },
-      { provide: HistoryDays, useClass: SqlHistoryDays },
       { provide: RetentionSettings, useValue: { retentionDays: webhooks.retentionDays, sessionRetentionDays: webhooks.sessionRetentionDays } },
       { provide: WebhookSigner, useClass: HmacWebhookSigner },
       {

@@ -1,5 +1,6 @@
 import type { Logger } from '../../application/shared/logger.port';
 import { RollHistoryDays } from '../../application/webhook/delivery/roll-history-days.use-case';
+import { MakeHistoryDaysAhead } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
 import { SweepDeliveries } from '../../application/webhook/delivery/sweep-deliveries.use-case';
 import { WakeHeldDeliveries } from '../../application/webhook/delivery/wake-held-deliveries.use-case';
 import { IntervalLoop } from './interval.loop';
@@ -41,6 +42,19 @@ export function historyDaysLoop(days: RollHistoryDays, logger: Logger, intervalM
       if (rolled.kept.length > 0) logger.info({ days: rolled.kept }, 'kept history days past their retention: they hold deliveries not finished');
       const done = { made: rolled.made.length, statements: rolled.statements.length };
       return done.made + done.statements > 0 ? done : null;
+    },
+    logger,
+    intervalMs,
+  );
+}
+
+/** The history's days made ahead by a process that writes events but runs no worker (the API). */
+export function historyDaysAheadLoop(days: MakeHistoryDaysAhead, logger: Logger, intervalMs: number): IntervalLoop {
+  return new IntervalLoop(
+    'made history days ahead',
+    async () => {
+      const { made } = await days.execute();
+      return made.length > 0 ? { made: made.length } : null;
     },
     logger,
     intervalMs,

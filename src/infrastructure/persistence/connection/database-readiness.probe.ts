@@ -1,11 +1,12 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Optional } from '@nestjs/common';
-import { ReadinessProbe } from '../../../application/health/readiness-probe.port';
+import { Readiness, ReadinessProbe } from '../../../application/health/readiness-probe.port';
+import { HistoryDays } from '../../../application/webhook/delivery/history-days.port';
+import { daysAheadOf } from '../../../application/webhook/delivery/make-history-days-ahead.use-case';
 import { RateLimiter } from '../../../application/rate-limit/rate-limiter.port';
 import { RedisRateLimiter } from '../../rate-limit/redis-rate-limiter';
 import { sqlRows } from './sql-statement';
 
-type Checks = Record<string, 'ok' | 'unavailable'>;
 
 /** How long one answer serves: /health/ready is public, so its cost must not grow with its callers. */
 export const READINESS_FRESH_MS = 1000;
@@ -19,16 +20,17 @@ export const READINESS_FRESH_MS = 1000;
 export class DatabaseReadinessProbe extends ReadinessProbe {
   /** Probes actually sent to the database, for tests and metrics. */
   databaseProbes = 0;
-  private last?: { at: number; outcome: Promise<Checks> };
+  private last?: { at: number; outcome: Promise<Readiness> };
 
   constructor(
     private readonly orm: MikroORM,
+    private readonly history: HistoryDays,
     @Optional() private readonly limiter?: RateLimiter,
   ) {
     super();
   }
 
-  check(): Promise<Checks> {
+  check(): Promise<Readiness> {
     const now = Date.now();
     if (!this.last || now - this.last.at >= READINESS_FRESH_MS) {
       const outcome = this.probe();
@@ -39,14 +41,15 @@ export class DatabaseReadinessProbe extends ReadinessProbe {
     return this.last.outcome;
   }
 
-  private async probe(): Promise<Checks> {
+  private async probe(): Promise<Readiness> {
     this.databaseProbes++;
     await sqlRows(this.orm.em.fork(), 'SELECT 1');
-    if (!(this.limiter instanceof RedisRateLimiter)) return { database: 'ok' };
+    const historyDaysAhead = await daysAheadOf(this.history, Date.now());
+    if (!(this.limiter instanceof RedisRateLimiter)) return { checks: { database: 'ok' }, historyDaysAhead };
     const redis = await this.limiter.redis.ping().then(
       () => 'ok' as const,
       () => 'unavailable' as const,
     );
-    return { database: 'ok', redis };
+    return { checks: { database: 'ok', redis }, historyDaysAhead };
   }
 }

@@ -63,6 +63,16 @@ export class SqlHistoryDays extends HistoryDays {
     return made;
   }
 
+  async madeThrough(): Promise<Date | null> {
+    let through = Infinity;
+    for (const table of WEBHOOK_HISTORY) {
+      const ends = (await this.partitions(table)).filter((p) => !p.detaching).map((p) => p.to).filter(Number.isFinite);
+      if (ends.length === 0) return null;
+      through = Math.min(through, Math.max(...ends));
+    }
+    return new Date(through);
+  }
+
   /**
    * One statement of the upkeep (a day's CREATE, a detached day's DROP), in a transaction of its
    * own that waits at most DAY_LOCK_WAIT_MS for its locks: a CREATE … PARTITION OF locks its table

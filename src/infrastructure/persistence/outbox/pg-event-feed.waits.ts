@@ -1,7 +1,7 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import { EventFeedWaits, FeedWait, TooManyWaitsError } from '../../../application/event/event-feed-waits.port';
 import type { Logger } from '../../../application/shared/logger.port';
-import { PgListener } from '../connection/pg-listener';
+import { ListenerHealth, PgListener } from '../connection/pg-listener';
 import { EVENT_FEED_CHANNEL } from './event-feed.sql';
 
 /** While the listener is away, a parked read looks again this often instead of waiting for a signal. */
@@ -67,9 +67,12 @@ export class PgEventFeedWaits extends EventFeedWaits implements OnModuleDestroy 
     databaseUrl: string,
     logger: Logger,
     private readonly bounds: FeedWaitBounds,
+    health?: ListenerHealth,
   ) {
     super();
-    this.listener = new PgListener(databaseUrl, EVENT_FEED_CHANNEL, logger, (payload) => this.moved(payload));
+    // Every change of the listener wakes every parked read: lost, they go on polling (each read
+    // decides at its next wait); back, they read what was committed while nothing could be told.
+    this.listener = new PgListener(databaseUrl, EVENT_FEED_CHANNEL, logger, (payload) => this.moved(payload), () => this.moved('*'), health);
   }
 
   async enter(tenantId: string): Promise<FeedWait> {
@@ -95,6 +98,11 @@ export class PgEventFeedWaits extends EventFeedWaits implements OnModuleDestroy 
       next: (ms, signal) => (this.stopped ? Promise.resolve(false) : waiter.next(ms, !this.listener.live, signal)),
       leave,
     };
+  }
+
+  /** Whether notifications can reach the parked reads now (for tests). */
+  get listening(): boolean {
+    return this.listener.live;
   }
 
   /** Parked reads now (for tests and the bench's memory figure). */

@@ -19,7 +19,14 @@ export class PgOutboxSignal extends OutboxSignal {
   async listen(onSignal: (from: string | null) => void): Promise<void> {
     if (this.closed) return;
     // The payload is the lowest event id of the commits told of (relay-wake.ts), or '' when unknown.
-    this.listener = new PgListener(this.databaseUrl, OUTBOX_CHANNEL, this.logger, (payload) => onSignal(isTypeId(payload, 'evt') ? payload : null));
+    // Back after a loss, it may have missed commits: the relay looks at once rather than at its poll.
+    this.listener = new PgListener(
+      this.databaseUrl,
+      OUTBOX_CHANNEL,
+      this.logger,
+      (payload) => onSignal(isTypeId(payload, 'evt') ? payload : null),
+      (live) => live && onSignal(null),
+    );
     await this.listener.start();
   }
 

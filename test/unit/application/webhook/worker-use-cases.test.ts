@@ -6,6 +6,7 @@ import { DAYS_MADE_AHEAD, RollHistoryDays } from '../../../../src/application/we
 import { RelayOutbox } from '../../../../src/application/webhook/delivery/relay-outbox.use-case';
 import { RetentionSettings } from '../../../../src/application/webhook/delivery/retention-settings.port';
 import { HistoryDays } from '../../../../src/application/webhook/delivery/history-days.port';
+import { daysAheadOf, MakeHistoryDaysAhead } from '../../../../src/application/webhook/delivery/make-history-days-ahead.use-case';
 import { SweepDeliveries } from '../../../../src/application/webhook/delivery/sweep-deliveries.use-case';
 import { WebhookSettings } from '../../../../src/application/webhook/delivery/webhook-settings.port';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
@@ -153,6 +154,10 @@ describe('RollHistoryDays', () => {
         calls.push(`make until ${until.toISOString()}`);
         return ['outbox_events 2026-12-06'];
       }
+      async madeThrough() {
+        calls.push('made through');
+        return new Date(T0.getTime() + 14.5 * 86_400_000);
+      }
       async dropWebhookDaysBefore(before: Date) {
         calls.push(`drop webhook days before ${before.toISOString()}`);
         return { statements: ['DROP TABLE IF EXISTS outbox_events_p20261020'], kept: ['outbox_events_p20261021'] };
@@ -182,5 +187,31 @@ describe('RollHistoryDays', () => {
     const rolled = await new RollHistoryDays(days, settings, new FixedClock(T0)).execute();
     expect(rolled.statements).toEqual(['DROP TABLE IF EXISTS outbox_events_p20261020', 'DROP TABLE IF EXISTS page_sessions_p20260101']);
     expect(calls[2]).toBe('drop session days before 2025-11-22T12:00:00.000Z');
+  });
+});
+
+describe('MakeHistoryDaysAhead', () => {
+  it('makes the days ahead and says how many whole days are made', async () => {
+    let through: Date | null = null;
+    const made: string[] = [];
+    const days = new (class extends HistoryDays {
+      async makeUntil(until: Date) {
+        made.push(until.toISOString());
+        through = new Date(until.getTime() + 3_600_000);
+        return ['outbox_events 2026-12-20'];
+      }
+      async madeThrough() {
+        return through;
+      }
+      async dropWebhookDaysBefore(): Promise<{ statements: string[]; kept: string[] }> {
+        throw new Error('not this use case');
+      }
+      async dropSessionDaysBefore(): Promise<string[]> {
+        throw new Error('not this use case');
+      }
+    })();
+    expect(await daysAheadOf(days, T0.getTime())).toBeNull();
+    expect(await new MakeHistoryDaysAhead(days, new FixedClock(T0)).execute()).toEqual({ made: ['outbox_events 2026-12-20'], daysAhead: 14 });
+    expect(made).toEqual([new Date(T0.getTime() + 14 * 86_400_000).toISOString()]);
   });
 });
