@@ -1503,6 +1503,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description `historyDaysAhead`: whole days of event history made ahead of the clock (every API, CLI and worker process makes 14); an event written past them has no day to go to. */
             200: {
                 headers: {
                     [name: string]: unknown;
