@@ -39,9 +39,9 @@ export function historyDaysLoop(days: RollHistoryDays, logger: Logger, intervalM
     'rolled the history days',
     async () => {
       const rolled = await days.execute();
-      if (rolled.kept.length > 0) logger.info({ days: rolled.kept }, 'kept history days past their retention: they hold deliveries not finished');
-      const done = { made: rolled.made.length, statements: rolled.statements.length };
-      return done.made + done.statements > 0 ? done : null;
+      if (rolled.kept.length > 0) logger.info({ days: rolled.kept }, "kept history days past their retention for the tenants whose deliveries are not finished (or its events' relay)");
+      const done = { made: rolled.made.length, statements: rolled.statements.length, otherTenantsRowsDeleted: rolled.cleared ?? 0, deliveriesGivenUp: rolled.givenUp ?? 0 };
+      return done.made + done.statements + done.otherTenantsRowsDeleted + done.deliveriesGivenUp > 0 ? done : null;
     },
     logger,
     intervalMs,

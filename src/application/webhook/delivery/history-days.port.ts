@@ -12,10 +12,23 @@ export abstract class HistoryDays {
   abstract madeThrough(): Promise<Date | null>;
   /**
    * Drops each day of webhook history (events with their deliveries and attempts) that ended
-   * before `before`, but keeps a day that still holds a delivery not finished: it goes once that
-   * delivery ends. Returns the statements it ran and the days it kept.
+   * before `before`. A day with an event the relay has not published yet is kept whole. A day
+   * holding deliveries not finished is kept for their tenants only: with `held`, every other
+   * tenant's rows in it are deleted now, its unfinished deliveries are given up once the day
+   * ended before `giveUpBefore` (each with an attempt in its log saying why), and it is kept
+   * `noticeMs` longer so that its tenants can read that log. Returns the statements it ran, the
+   * days it kept, and with `held` the rows it deleted and the deliveries it gave up.
    */
-  abstract dropWebhookDaysBefore(before: Date): Promise<{ statements: string[]; kept: string[] }>;
+  abstract dropWebhookDaysBefore(before: Date, held?: HeldDaysRule): Promise<{ statements: string[]; kept: string[]; cleared?: number; givenUp?: number }>;
   /** Drops each day of page sessions that ended before `before`; returns the statements it ran. */
   abstract dropSessionDaysBefore(before: Date): Promise<string[]>;
+}
+
+/** How a day of webhook history past its retention is kept for the tenants whose deliveries hold it. */
+export interface HeldDaysRule {
+  now: Date;
+  /** Days that ended before this have their unfinished deliveries given up. */
+  giveUpBefore: Date;
+  /** How long a day is kept after its deliveries were given up, for their tenants' delivery log. */
+  noticeMs: number;
 }

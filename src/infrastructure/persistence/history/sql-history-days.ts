@@ -1,7 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { HistoryDays } from '../../../application/webhook/delivery/history-days.port';
+import { HeldDaysRule, HistoryDays } from '../../../application/webhook/delivery/history-days.port';
+import { HeldHistoryDay } from './held-history-days';
 import { boundsOf, createDaySql, DAY_MS, dayStart, EVENTS, HISTORY_TABLES, HistoryTable, SESSIONS, WEBHOOK_HISTORY } from './history-tables';
 
 /** Taken while a day is made or dropped, so that two workers never race on the same CREATE or DROP TABLE. */
@@ -106,24 +107,37 @@ export class SqlHistoryDays extends HistoryDays {
     }
   }
 
-  async dropWebhookDaysBefore(before: Date): Promise<{ statements: string[]; kept: string[] }> {
+  async dropWebhookDaysBefore(before: Date, held?: HeldDaysRule): Promise<{ statements: string[]; kept: string[]; cleared?: number; givenUp?: number }> {
     const statements: string[] = [];
     const kept: string[] = [];
+    let cleared = 0;
+    let givenUp = 0;
     for (const day of await this.expired(EVENTS, before)) {
       // The four tables' days share their bounds and their names' ending (`_p20261128`, `_before`).
-      // A day with an event the relay has not published yet is kept too: dropping it would lose it.
+      // A day with an event the relay has not published yet is kept whole: dropping it would lose it.
       const ending = day.name.slice(EVENTS.table.length);
-      const { rows } = await (await this.pool()).query<{ unfinished: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM webhook_deliveries${ending} WHERE status IN ('pending', 'sending', 'waiting'))
-             OR EXISTS (SELECT 1 FROM outbox_unpublished q JOIN ${day.name} o ON o.id = q.id) AS unfinished`,
-      );
-      if (rows[0].unfinished) {
+      const pool = await this.pool();
+      const { rows } = await pool.query<{ unpublished: boolean }>(`SELECT EXISTS (SELECT 1 FROM outbox_unpublished q JOIN ${day.name} o ON o.id = q.id) AS unpublished`);
+      if (rows[0].unpublished) {
+        kept.push(day.name);
+        continue;
+      }
+      // Held by some tenants' unfinished deliveries: kept for them alone (held-history-days.ts).
+      const heldDay = new HeldHistoryDay(pool, ending);
+      const now = held?.now ?? new Date();
+      const noticeMs = held?.noticeMs ?? 0;
+      if ((await heldDay.holdingTenants(now, noticeMs)).length > 0) {
+        if (held) {
+          cleared += await heldDay.clearOthers(now, noticeMs);
+          if (day.to <= held.giveUpBefore.getTime()) givenUp += await heldDay.giveUp(now);
+        }
         kept.push(day.name);
         continue;
       }
       for (const table of WEBHOOK_HISTORY) statements.push(...(await this.drop(table, `${table.table}${ending}`)));
+      await heldDay.forget();
     }
-    return { statements, kept };
+    return held ? { statements, kept, cleared, givenUp } : { statements, kept };
   }
 
   async dropSessionDaysBefore(before: Date): Promise<string[]> {

@@ -36,6 +36,7 @@ import { Migration20261128050000_subscription_filters } from './Migration2026112
 import { Migration20261128040000_api_key_scopes } from './Migration20261128040000_api_key_scopes';
 import { Migration20261128030000_drop_delivered_index } from './Migration20261128030000_drop_delivered_index';
 import { Migration20261206000000_bounded_turns } from './Migration20261206000000_bounded_turns';
+import { Migration20261206010000_history_holds } from './Migration20261206010000_history_holds';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (a folder scan finds .ts or .js, not both, depending on how the process was started).
@@ -78,4 +79,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261129200000_delivery_subscription_key', class: Migration20261129200000_delivery_subscription_key },
   { name: 'Migration20261129300000_attempt_record_type', class: Migration20261129300000_attempt_record_type },
   { name: 'Migration20261206000000_bounded_turns', class: Migration20261206000000_bounded_turns },
+  { name: 'Migration20261206010000_history_holds', class: Migration20261206010000_history_holds },
 ];
