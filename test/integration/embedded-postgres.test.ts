@@ -2,9 +2,9 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { sqlIn } from '../support/database';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { Client } from 'pg';
-import { sharedDataDirFor, startEmbeddedPostgres } from '../../src/infrastructure/persistence/connection/embedded-postgres';
+import { sharedDataDirFor, stagedCopyFor, startEmbeddedPostgres } from '../../src/infrastructure/persistence/connection/embedded-postgres';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { locateDatabase } from '../../src/infrastructure/persistence/connection/database-location';
 import { migrate } from '../../src/infrastructure/persistence/migrations/migrate';
 import { MIGRATIONS } from '../../src/infrastructure/persistence/migrations';
@@ -73,8 +73,9 @@ describe('embedded PostgreSQL (the quick start with no database)', () => {
       expect(lines.some((l) => l.includes('runs a copy of its binaries'))).toBe(asRoot);
       expect(lines.some((l) => l.includes('keeps its data here instead'))).toBe(asRoot);
     } finally {
+      rmSync(stagedCopyFor(modules), { recursive: true, force: true });
       rmSync(checkout, { recursive: true, force: true });
-      rmSync(sharedDataDirFor(dataDir), { recursive: true, force: true });
+      rmSync(dirname(sharedDataDirFor(dataDir)), { recursive: true, force: true });
     }
   }, 60_000);
 });

