@@ -5,7 +5,7 @@ import { nextStep, outcomeOf, retryAfterBound } from '../../../domain/webhook/re
 import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
 import { BreakersSeenOpen } from './breakers-seen-open';
 import { DeliveryAttemptReport } from './delivery-attempt-report';
-import { DeliveryClaim, DIRECT_WINDOW_MS, DueAttempt, unclaimedStartBound } from './delivery-job';
+import { DeliveryClaim, DeliveryJob, DIRECT_WINDOW_MS, DueAttempt, unclaimedStartBound } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue.port';
 import { DeliveryClaims } from './delivery-claims.port';
 import { DeliveryTurns } from './delivery-turns.port';
@@ -24,9 +24,14 @@ const HOLD_AT_ONCE = 10_000;
 
 /**
  * An attempt as its job asks for it, with the job's tenant and endpoint; `requestEnded` is told
- * when its request to the receiver is over (the endpoint's slot, InFlightLimits).
+ * when its request to the receiver is over (the endpoint's slot, InFlightLimits). `followOn`, when
+ * given, starts the attempt of the delivery an ordered page's turn passed to at once, in this
+ * worker, and says whether it did; otherwise (or when it did not) that attempt's job is enqueued.
  */
-export type AttemptInput = DueAttempt & { tenantId: string; endpoint: string; requestEnded?: () => void };
+export type AttemptInput = DueAttempt & { tenantId: string; endpoint: string; requestEnded?: () => void; followOn?: FollowOn };
+
+/** Starts a delivery's attempt in this worker now, if it may (a slot is free); says whether it did. */
+export type FollowOn = (next: DeliveryJob) => Promise<boolean>;
 
 /**
  * One attempt of one delivery: claim it, take the one step the domain decides (attempt-decision.ts),
@@ -58,7 +63,7 @@ export class DeliverWebhook {
   async execute(input: AttemptInput): Promise<DeliveryAttemptReport> {
     const numbers = { deliveryId: input.deliveryId, attempt: input.attempt };
     const ready = await this.readyFirstAttempt(input);
-    if (ready) return { ...numbers, eventId: ready.eventId, subscriptionId: ready.subscription.id, ...(await this.send(ready, false, input.requestEnded)) };
+    if (ready) return { ...numbers, eventId: ready.eventId, subscriptionId: ready.subscription.id, ...(await this.send(ready, false, input)) };
     const claim = await this.deliveries.claim({ deliveryId: input.deliveryId, eventId: input.eventId }, input.attempt, this.clock.now(), this.settings.attemptLockMs);
     if (!claim) return { outcome: 'skipped', ...numbers };
     const ids = { ...numbers, eventId: claim.eventId, subscriptionId: claim.subscription.id, ...(claim.manual && { trigger: 'manual' as const }) };
@@ -67,7 +72,7 @@ export class DeliverWebhook {
     switch (step.kind) {
       case 'cancel':
         await this.deliveries.cancel(claim, now, step.status);
-        await this.passTurn(claim, now);
+        await this.passTurn(claim, now, input.followOn);
         return { outcome: step.status, ...ids };
       case 'hold':
         // Not an attempt: parked with its subscription, which wakes it (WakeHeldDeliveries).
@@ -79,7 +84,7 @@ export class DeliverWebhook {
         await this.queue.enqueue([{ ...this.jobOf(claim, claim.attempt, step.until.getTime() - now.getTime()), requeue: true }]);
         return { outcome: 'put off', ...ids, putOffUntil: step.until.toISOString() };
       case 'send':
-        return { ...ids, ...(await this.send(claim, step.probe, input.requestEnded)) };
+        return { ...ids, ...(await this.send(claim, step.probe, input)) };
       case 'take-slot':
         throw new Error('a rate slot was decided twice');
     }
@@ -138,7 +143,7 @@ export class DeliverWebhook {
   }
 
   /** Sends the attempt, records it, tells the endpoint's health, and sets up what follows. */
-  private async send(claim: DeliveryClaim, probe: boolean, requestEnded?: () => void): Promise<Omit<DeliveryAttemptReport, 'deliveryId' | 'attempt'>> {
+  private async send(claim: DeliveryClaim, probe: boolean, { requestEnded, followOn }: Pick<AttemptInput, 'requestEnded' | 'followOn'>): Promise<Omit<DeliveryAttemptReport, 'deliveryId' | 'attempt'>> {
     const sentAt = this.clock.now();
     const { subscription } = claim;
     const headers = this.signer.headers({
@@ -174,7 +179,7 @@ export class DeliverWebhook {
     if (pause > 0) await this.state.pauseUntil(claim.tenantId, subscription.id, new Date(now.getTime() + pause));
     const report = { ...result, sentAt, ...(change && { health: change }), ...(change === 'disabled' && { subscriptionDisabled: true }) };
     if (next.status !== 'pending') {
-      await this.passTurn(claim, now);
+      await this.passTurn(claim, now, followOn);
       return { outcome: next.status, ...report };
     }
     // Held with its subscription (the breaker is open): no job; the worker wakes it.
@@ -185,13 +190,15 @@ export class DeliverWebhook {
   }
 
   /**
-   * An ordered delivery has ended: its page's next one gets the turn. If this fails (the database
-   * cut) the turn stays with nobody; the sweeper passes it on (DeliveryTurns.passStalled).
+   * An ordered delivery has ended: its page's next one gets the turn, and is sent from here when
+   * the worker has a slot for it (no queue job between two versions of a page), else enqueued. If
+   * this fails (the database cut) the turn stays with nobody; the sweeper passes it on
+   * (DeliveryTurns.passStalled).
    */
-  private async passTurn(claim: DeliveryClaim, now: Date): Promise<void> {
+  private async passTurn(claim: DeliveryClaim, now: Date, followOn?: FollowOn): Promise<void> {
     if (claim.orderKey === null) return;
     const next = await this.turns.passOn({ tenantId: claim.tenantId, subscriptionId: claim.subscription.id, orderKey: claim.orderKey }, now);
-    if (next) await this.queue.enqueue([next]);
+    if (next && !(await followOn?.(next))) await this.queue.enqueue([next]);
   }
 
   private jobOf(claim: DeliveryClaim, attempt: number, delayMs: number) {

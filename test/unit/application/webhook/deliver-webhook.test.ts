@@ -412,6 +412,19 @@ describe('DeliverWebhook', () => {
       expect(queue.jobs).toEqual([NEXT]);
     });
 
+    it("hands the page's next delivery to the worker to start at once, and enqueues it only when the worker cannot", async () => {
+      for (const started of [true, false]) {
+        const { deliver, store, queue, turns } = setup();
+        store.claimable!.orderKey = 'pagevar_1';
+        turns.next = NEXT;
+        const handed: unknown[] = [];
+        const followOn = async (next: unknown) => (handed.push(next), started);
+        expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1, followOn })).outcome).toBe('delivered');
+        expect(handed).toEqual([NEXT]);
+        expect(queue.jobs).toEqual(started ? [] : [NEXT]);
+      }
+    });
+
     it('keeps the turn while it is to be tried again', async () => {
       const { deliver, sender, store, turns } = setup();
       store.claimable!.orderKey = 'pagevar_1';
