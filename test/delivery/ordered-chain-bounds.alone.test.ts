@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { newTypeId } from '../../src/domain/shared/type-id';
-import { LOCK_PASSING_TURNS_SQL, PASS_TURNS_SQL, PRICE_OUT_SORTS_SQL, STALLED_TURNS_SQL, TURN_STATES_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
+import { LOCK_TURNS_SQL, PASS_TURNS_SQL, PRICE_OUT_SORTS_SQL, STALLED_TURNS_SQL, TURN_STATES_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
 import { eventIdCeiling } from '../../src/infrastructure/persistence/history/history-tables';
 import { subscriptionBody } from '../support/builders/subscriptions';
 import { eventually } from '../support/eventually';
@@ -102,7 +102,9 @@ describe('an ordered chain of 20,000 behind a failing receiver', () => {
       const pair = [[s.subscription.id], [page]];
       const states = await widestNode(pg, TURN_STATES_SQL, pair);
       await pg.query('BEGIN');
-      await pg.query(LOCK_PASSING_TURNS_SQL, pair);
+      // As webhook_pass_turns runs it: sorting priced out, the turn locks, then the pass.
+      await pg.query(PRICE_OUT_SORTS_SQL);
+      await pg.query(LOCK_TURNS_SQL, pair);
       const pass = await widestNode(pg, PASS_TURNS_SQL, [...pair, new Date()]);
       await pg.query('ROLLBACK');
       await pg.query('BEGIN');

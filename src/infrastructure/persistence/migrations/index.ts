@@ -37,6 +37,7 @@ import { Migration20261128040000_api_key_scopes } from './Migration2026112804000
 import { Migration20261128030000_drop_delivered_index } from './Migration20261128030000_drop_delivered_index';
 import { Migration20261206000000_bounded_turns } from './Migration20261206000000_bounded_turns';
 import { Migration20261206010000_history_holds } from './Migration20261206010000_history_holds';
+import { Migration20261206020000_pass_turns_function } from './Migration20261206020000_pass_turns_function';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (a folder scan finds .ts or .js, not both, depending on how the process was started).
@@ -80,4 +81,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261129300000_attempt_record_type', class: Migration20261129300000_attempt_record_type },
   { name: 'Migration20261206000000_bounded_turns', class: Migration20261206000000_bounded_turns },
   { name: 'Migration20261206010000_history_holds', class: Migration20261206010000_history_holds },
+  { name: 'Migration20261206020000_pass_turns_function', class: Migration20261206020000_pass_turns_function },
 ];

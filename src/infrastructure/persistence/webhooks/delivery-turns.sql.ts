@@ -18,16 +18,6 @@ const TURN_LOCKS = `count(pg_advisory_xact_lock(h))::int AS n
 export const LOCK_TURNS_SQL = `SELECT ${TURN_LOCKS}`;
 
 /**
- * The worker's, before it passes turns on: the transaction commits without waiting for the disk,
- * as an attempt's record does (decisions.md 130). Lost in a crash of PostgreSQL, a pass leaves a
- * turn nobody holds, which the sweeper passes on (STALLED_TURNS_SQL). Sorting is priced out for
- * the transaction's statements: a pass takes the lowest waiting version through the turns index,
- * one entry per day (a Merge Append with LIMIT 1); a young day's statistics made the planner sort
- * every waiting delivery of the page instead, which made draining a chain quadratic.
- */
-export const LOCK_PASSING_TURNS_SQL = `SELECT set_config('synchronous_commit', 'off', true), set_config('enable_sort', 'off', true), ${TURN_LOCKS}`;
-
-/**
  * The condition of a page's turn holder: one of its deliveries unfinished and not waiting.
  * Written so that only webhook_deliveries_turn_holders_idx (whose predicate is these words) is
  * implied: `IN ('pending', 'sending')` alone also matches the unfinished-deliveries index, which
@@ -81,6 +71,32 @@ export const PASS_TURNS_SQL = `WITH p AS (SELECT DISTINCT s, k FROM unnest($1::t
   RETURNING d.id, d.event_id, d.tenant_id, d.subscription_id, d.order_key, d.attempt_count, s.url`;
 
 /**
+ * The worker's pass as one round trip (decisions.md 174): a function that takes the pairs' turn
+ * locks, then passes their turns on (PASS_TURNS_SQL), each a statement of its own with its own
+ * snapshot, as the lock's reason above asks, in the caller's one statement and transaction. Its
+ * plans are kept for the session (generic: the pairs come as arrays), where the worker's other
+ * statements are planned per call; sorting priced out (and so JIT off: PRICE_OUT_SORTS_SQL says
+ * why) so that the lowest waiting version is taken through the turns index, one entry per day (a
+ * Merge Append with LIMIT 1; a young day's statistics made the planner sort every waiting
+ * delivery of the page instead, which made draining a chain quadratic); and the commit does not
+ * wait for the disk, as an attempt's record does (decisions.md 130): lost in a crash of
+ * PostgreSQL, a pass leaves a turn nobody holds, which the sweeper passes on (STALLED_TURNS_SQL). Made by Migration20261206020000; a change to the statements
+ * above is made there by a migration of its own.
+ */
+export const PASS_TURNS_FUNCTION_SQL = `CREATE OR REPLACE FUNCTION webhook_pass_turns(text[], text[], timestamptz)
+  RETURNS TABLE (id text, event_id text, tenant_id text, subscription_id text, order_key text, attempt_count int, url text)
+  LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET enable_sort = off SET jit = off AS $fn$
+  #variable_conflict use_column
+  BEGIN
+    PERFORM set_config('synchronous_commit', 'off', true);
+    PERFORM ${TURN_LOCKS};
+    RETURN QUERY ${PASS_TURNS_SQL};
+  END $fn$`;
+
+/** Passes pages' turns on ($1 subscription ids, $2 pages, $3 now): the function above, in one statement. */
+export const CALL_PASS_TURNS_SQL = 'SELECT * FROM webhook_pass_turns($1::text[], $2::text[], $3::timestamptz)';
+
+/**
  * The next pages with deliveries waiting for their turn, after the pair ($1 subscription, $2 page),
  * at most $3 of them, among events made by now ($4, eventIdCeiling: the days after it are not
  * planned), each with whether nobody holds its turn (`stalled`). A skip scan of the turns index:
@@ -92,8 +108,12 @@ export const PASS_TURNS_SQL = `WITH p AS (SELECT DISTINCT s, k FROM unnest($1::t
 const NEXT_WAITING_PAGE = (after: string) => `SELECT w.tenant_id, w.subscription_id, w.order_key FROM webhook_deliveries w
      WHERE w.order_key IS NOT NULL AND w.status = 'waiting' AND w.event_id < $4 AND (w.subscription_id, w.order_key) > (${after})
      ORDER BY w.subscription_id, w.order_key LIMIT 1`;
-/** For the transaction of a read that must walk an index in its order (STALLED_TURNS_SQL), not sort what it found. */
-export const PRICE_OUT_SORTS_SQL = `SELECT set_config('enable_sort', 'off', true)`;
+/**
+ * For the transaction of a read that must walk an index in its order (STALLED_TURNS_SQL), not sort
+ * what it found. A sort left in a plan then costs ten billion, far past jit_above_cost: without
+ * `jit = off` PostgreSQL compiled such a statement at every call (70 ms for the turn locks' sort).
+ */
+export const PRICE_OUT_SORTS_SQL = `SELECT set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`;
 export const STALLED_TURNS_SQL = `WITH RECURSIVE pages AS (
     (${NEXT_WAITING_PAGE('$1, $2')})
     UNION ALL

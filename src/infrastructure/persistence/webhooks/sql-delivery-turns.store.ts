@@ -6,7 +6,7 @@ import { endpointKey } from './endpoint-key';
 import { GroupWriter } from '../connection/group-writer';
 import { sqlRows } from '../connection/sql-statement';
 import { eventIdCeiling } from '../history/history-tables';
-import { LOCK_PASSING_TURNS_SQL, PASS_TURNS_SQL, PRICE_OUT_SORTS_SQL, STALLED_TURNS_SQL } from './delivery-turns.sql';
+import { CALL_PASS_TURNS_SQL, PRICE_OUT_SORTS_SQL, STALLED_TURNS_SQL } from './delivery-turns.sql';
 
 interface PassedRow {
   id: string;
@@ -21,8 +21,8 @@ interface PassedRow {
 /**
  * Ordered deliveries' turns in PostgreSQL (delivery-turns.sql.ts). Passes go in groups
  * (GroupWriter), as claims and records do: those asked for while a pass is in flight share the
- * next transaction, its two statements and its one commit. One at a time each was a transaction
- * of its own, and the ordered drain spent more on them than on its attempts.
+ * next call of webhook_pass_turns, one statement and one commit. One at a time each was a
+ * transaction of its own, and the ordered drain spent more on them than on its attempts.
  */
 @Injectable()
 export class SqlDeliveryTurns extends DeliveryTurns {
@@ -55,10 +55,7 @@ export class SqlDeliveryTurns extends DeliveryTurns {
     const subscriptions = items.map(({ turn }) => turn.subscriptionId);
     const keys = items.map(({ turn }) => turn.orderKey);
     const now = items.reduce((latest, item) => (item.now > latest ? item.now : latest), items[0].now);
-    const rows = await this.orm.em.fork().transactional(async (em) => {
-      await sqlRows(em, LOCK_PASSING_TURNS_SQL, [subscriptions, keys]);
-      return sqlRows<PassedRow>(em, PASS_TURNS_SQL, [subscriptions, keys, now]);
-    });
+    const rows = await sqlRows<PassedRow>(this.orm.em, CALL_PASS_TURNS_SQL, [subscriptions, keys, now]);
     // A page asked for twice in one group gets its next delivery once: the first asker's.
     const passed = new Map(rows.map((row) => [`${row.subscription_id} ${row.order_key}`, row]));
     return items.map(({ turn }) => {

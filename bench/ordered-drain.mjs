@@ -1,4 +1,9 @@
-// Ad hoc: the ordered drain beside the unordered one, quickly (not committed).
+// `npm run bench:ordered-drain`: the ordered drain beside the unordered one in the same run, in a
+// few minutes rather than the full bench's hour: 100 pages × 10 versions made while no worker
+// runs, then one worker (the production build) drains them to a receiver on 127.0.0.1 answering
+// 204; deliveries a second after the first 100, rounds alternating unordered and ordered
+// (`--rounds N`, 2). Prints each round and the ratio of the sums. BUILD_ROOT measures another
+// build (its dist/ and node_modules) with this script.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -23,7 +28,9 @@ const api = start('api'); await api.ready;
 const sub = await (await fetch(`${BASE}/v0/webhook_subscriptions`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${server.address().port}/h`, events: ['page.version.created'] }) })).json();
 const pages = `${BASE}/v0/page_groups/${g.pageGroupId}/pages`;
 const results = {};
-for (const ordering of ['none', 'page', 'none', 'page']) {
+const at = process.argv.indexOf('--rounds');
+const rounds = at > 0 ? Number(process.argv[at + 1]) : 2;
+for (const ordering of Array.from({ length: rounds }, () => ['none', 'page']).flat()) {
   await fetch(`${BASE}/v0/webhook_subscriptions/${sub.id}`, { method: 'PATCH', headers, body: JSON.stringify({ ordering }) });
   const ids = [];
   while (ids.length < 100) ids.push(...(await Promise.all(Array.from({ length: 50 }, () => fetch(pages, { method: 'POST', headers }).then(async (r) => (await r.json()).pageId)))));
