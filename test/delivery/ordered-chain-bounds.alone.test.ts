@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { newTypeId } from '../../src/domain/shared/type-id';
-import { LOCK_TURNS_SQL, PASS_TURNS_SQL, PRICE_OUT_SORTS_SQL, STALLED_TURNS_SQL, TURN_STATES_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
+import { LOCK_TURNS_SQL, PASS_TURNS_SQL, STALLED_TURNS_SQL, TURN_STATES_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
+import { PRICE_OUT_SORTS_SQL } from '../../src/infrastructure/persistence/connection/index-walk';
 import { eventIdCeiling } from '../../src/infrastructure/persistence/history/history-tables';
 import { subscriptionBody } from '../support/builders/subscriptions';
 import { eventually } from '../support/eventually';

@@ -5,7 +5,8 @@ import { SqlHistoryDays } from '../../src/infrastructure/persistence/history/sql
 import { DAY_MS, dayStart, eventIdCeiling } from '../../src/infrastructure/persistence/history/history-tables';
 import { deliveryLogStatement } from '../../src/infrastructure/persistence/queries/sql-webhook-subscription.queries';
 import { CLAIM_ATTEMPTS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
-import { PRICE_OUT_SORTS_SQL, STALLED_TURNS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
+import { STALLED_TURNS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
+import { PRICE_OUT_SORTS_SQL } from '../../src/infrastructure/persistence/connection/index-walk';
 import { STRANDED_SQL } from '../../src/infrastructure/persistence/webhooks/sql-stranded-deliveries.store';
 import { openTestOrm } from '../support/database';
 import { FixedClock } from '../support/fakes/fixed-clock';

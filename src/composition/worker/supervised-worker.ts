@@ -15,14 +15,6 @@ export interface StuckWatch {
 const STUCK_CHECK_MS = 5000;
 
 /**
- * Wraps a worker's processor so that the watch counts the jobs it holds: one more on entry, one
- * less when it returns or throws. BullMQ's events cannot count them: a job handed back to the
- * delayed set (DelayedError) is neither completed nor failed, and a count that rose on `active`
- * reached the concurrency after that many hand-backs and switched the watch off for good.
- */
-export type HeldJobsCounter = <A extends unknown[], R>(processor: (...args: A) => Promise<R>) => (...args: A) => Promise<R>;
-
-/**
  * A BullMQ worker that is replaced when it stops on its own: BullMQ gives up on a connection whose
  * start failed (Redis went away during it), and nothing would take jobs again. The replacement
  * comes a second later, the ended one is disposed of once it is running.
@@ -33,32 +25,46 @@ export type HeldJobsCounter = <A extends unknown[], R>(processor: (...args: A) =
  * when, for a whole check interval, jobs were ready in its queue, it held fewer than it may, and
  * it took none.
  */
+/**
+ * Wraps a worker's processor so that the watch hears of a job its processor handed back to the
+ * queue (it threw): BullMQ fires neither `completed` nor `failed` for a job moved back to the
+ * delayed set (DelayedError), and a count of held jobs that rose on `active` and fell only on
+ * those reached the concurrency after that many hand-backs and switched the watch off for good.
+ */
+export type HeldJobsCounter = <A extends unknown[], R>(processor: (...args: A) => Promise<R>) => (...args: A) => Promise<R>;
+
 export function superviseWorker<T>(launch: (counted: HeldJobsCounter) => Disposable<Worker<T>>, logger: Logger, watch?: StuckWatch): { stop(): Promise<void> } {
   let stopping = false;
   let restart: NodeJS.Timeout | undefined;
   let current: Disposable<Worker<T>>;
   let lastTaken = Date.now();
-  // What the current worker's processor holds; a replaced worker's jobs count for it, not here.
-  let held = { jobs: 0 };
+  let held = 0;
   const start = (): Disposable<Worker<T>> => {
-    const mine = { jobs: 0 };
+    let handedBack = () => {};
     const counted: HeldJobsCounter =
       (processor) =>
       async (...args) => {
-        mine.jobs++;
-        lastTaken = Date.now();
         try {
           return await processor(...args);
-        } finally {
-          mine.jobs--;
+        } catch (error) {
+          if ((error as Error)?.name === 'DelayedError') handedBack();
+          throw error;
         }
       };
     const made = launch(counted);
     lastTaken = Date.now();
-    held = mine;
+    held = 0;
     made.value.on('active', () => {
-      if (made === current) lastTaken = Date.now();
+      if (made !== current) return;
+      lastTaken = Date.now();
+      held++;
     });
+    const finished = () => {
+      if (made === current) held = Math.max(0, held - 1);
+    };
+    made.value.on('completed', finished);
+    made.value.on('failed', finished);
+    handedBack = finished;
     made.value.run().then(
       () => relaunch(made, 'stopped'),
       (error: Error) => relaunch(made, error.message),
@@ -80,7 +86,7 @@ export function superviseWorker<T>(launch: (counted: HeldJobsCounter) => Disposa
     ? setInterval(() => {
         const idleSince = lastTaken;
         const watched = current;
-        if (stopping || held.jobs >= watch.concurrency || Date.now() - idleSince < everyMs) return;
+        if (stopping || held >= watch.concurrency || Date.now() - idleSince < everyMs) return;
         watch.ready().then(
           (ready) => {
             if (ready > 0 && watched === current && lastTaken === idleSince) relaunch(watched, `took no job for ${everyMs} ms while ${ready} were ready`);

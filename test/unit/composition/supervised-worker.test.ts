@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Worker } from 'bullmq';
+import { DelayedError, type Worker } from 'bullmq';
 import { HeldJobsCounter, superviseWorker } from '../../../src/composition/worker/supervised-worker';
 import type { Disposable } from '../../../src/infrastructure/queue/bullmq-factory';
 import { testLogger } from '../../support/silent-logger';
@@ -36,7 +36,7 @@ function launches() {
   const launch = (counted: HeldJobsCounter): Disposable<Worker<unknown>> => {
     const worker = new FakeWorker(
       counted(async () => {
-        throw new Error('handed back to the delayed set');
+        throw new DelayedError('handed back to the delayed set');
       }),
     );
     made.push(worker);

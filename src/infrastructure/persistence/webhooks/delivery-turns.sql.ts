@@ -75,8 +75,8 @@ export const PASS_TURNS_SQL = `WITH p AS (SELECT DISTINCT s, k FROM unnest($1::t
  * locks, then passes their turns on (PASS_TURNS_SQL), each a statement of its own with its own
  * snapshot, as the lock's reason above asks, in the caller's one statement and transaction. Its
  * plans are kept for the session (generic: the pairs come as arrays), where the worker's other
- * statements are planned per call; sorting priced out (and so JIT off: PRICE_OUT_SORTS_SQL says
- * why) so that the lowest waiting version is taken through the turns index, one entry per day (a
+ * statements are planned per call; sorting priced out (and so JIT off: connection/index-walk.ts
+ * says why) so that the lowest waiting version is taken through the turns index, one entry per day (a
  * Merge Append with LIMIT 1; a young day's statistics made the planner sort every waiting
  * delivery of the page instead, which made draining a chain quadratic); and the commit does not
  * wait for the disk, as an attempt's record does (decisions.md 130): lost in a crash of
@@ -100,7 +100,7 @@ export const CALL_PASS_TURNS_SQL = 'SELECT * FROM webhook_pass_turns($1::text[],
  * The next pages with deliveries waiting for their turn, after the pair ($1 subscription, $2 page),
  * at most $3 of them, among events made by now ($4, eventIdCeiling: the days after it are not
  * planned), each with whether nobody holds its turn (`stalled`). A skip scan of the turns index:
- * one step per page, one entry per day each (sorting priced out, as for a pass), so a sweep reads
+ * one step per page, one entry per day each (sorting priced out: rowsWalkingIndexes), so a sweep reads
  * $3 pages whatever their chains' lengths; the sweeper goes on from the last one at its next
  * sweep. Read without locks: a stalled page is passed on under its lock (PASS_TURNS_SQL decides
  * again).
@@ -108,12 +108,6 @@ export const CALL_PASS_TURNS_SQL = 'SELECT * FROM webhook_pass_turns($1::text[],
 const NEXT_WAITING_PAGE = (after: string) => `SELECT w.tenant_id, w.subscription_id, w.order_key FROM webhook_deliveries w
      WHERE w.order_key IS NOT NULL AND w.status = 'waiting' AND w.event_id < $4 AND (w.subscription_id, w.order_key) > (${after})
      ORDER BY w.subscription_id, w.order_key LIMIT 1`;
-/**
- * For the transaction of a read that must walk an index in its order (STALLED_TURNS_SQL), not sort
- * what it found. A sort left in a plan then costs ten billion, far past jit_above_cost: without
- * `jit = off` PostgreSQL compiled such a statement at every call (70 ms for the turn locks' sort).
- */
-export const PRICE_OUT_SORTS_SQL = `SELECT set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`;
 export const STALLED_TURNS_SQL = `WITH RECURSIVE pages AS (
     (${NEXT_WAITING_PAGE('$1, $2')})
     UNION ALL

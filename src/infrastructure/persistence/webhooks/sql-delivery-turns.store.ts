@@ -6,7 +6,8 @@ import { endpointKey } from './endpoint-key';
 import { GroupWriter } from '../connection/group-writer';
 import { sqlRows } from '../connection/sql-statement';
 import { eventIdCeiling } from '../history/history-tables';
-import { CALL_PASS_TURNS_SQL, PRICE_OUT_SORTS_SQL, STALLED_TURNS_SQL } from './delivery-turns.sql';
+import { CALL_PASS_TURNS_SQL, STALLED_TURNS_SQL } from './delivery-turns.sql';
+import { rowsWalkingIndexes } from '../connection/index-walk';
 
 interface PassedRow {
   id: string;
@@ -40,10 +41,11 @@ export class SqlDeliveryTurns extends DeliveryTurns {
   private stalledAfter: [subscription: string, page: string] = ['', ''];
 
   async passStalled(now: Date, limit: number): Promise<DeliveryJob[]> {
-    const pages = await this.orm.em.fork().transactional(async (em) => {
-      await sqlRows(em, PRICE_OUT_SORTS_SQL);
-      return sqlRows<{ tenant_id: string; subscription_id: string; order_key: string; stalled: boolean }>(em, STALLED_TURNS_SQL, [...this.stalledAfter, limit, eventIdCeiling(now.getTime())]);
-    });
+    const pages = await rowsWalkingIndexes<{ tenant_id: string; subscription_id: string; order_key: string; stalled: boolean }>(this.orm, STALLED_TURNS_SQL, [
+      ...this.stalledAfter,
+      limit,
+      eventIdCeiling(now.getTime()),
+    ]);
     const last = pages.at(-1);
     this.stalledAfter = pages.length < limit || !last ? ['', ''] : [last.subscription_id, last.order_key];
     const stalled = pages.filter((page) => page.stalled);

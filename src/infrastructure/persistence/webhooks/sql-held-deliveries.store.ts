@@ -5,7 +5,7 @@ import { HeldDeliveries, HeldOwner, HeldSubscription, ReleasePlan } from '../../
 import { endpointKey } from './endpoint-key';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
 import { PACE_COLUMNS, PaceColumns, paceOf } from '../stored/webhook-subscription.row';
-import { PRICE_OUT_SORTS_SQL } from './delivery-turns.sql';
+import { rowsWalkingIndexes } from '../connection/index-walk';
 
 /** A held delivery: pending, no time set (parked), scheduled (a manual one is never held). */
 const HELD = `status IN ('pending', 'sending') AND next_attempt_at IS NULL AND manual_id IS NULL`;
@@ -58,20 +58,17 @@ export class SqlHeldDeliveries extends HeldDeliveries {
     // tenant's breaker got its probe). Sorting is priced out so that each step walks the days'
     // indexes in order (a Merge Append with LIMIT 1) rather than sorting a subscription's backlog.
     // The subscriptions' state is read without a lock: the wake-up decides again under it.
-    const rows = await this.orm.em.fork().transactional(async (em) => {
-      await sqlRows(em, PRICE_OUT_SORTS_SQL);
-      return sqlRows<PaceColumns & { id: string; tenant_id: string; url: string; active: boolean; deleted: boolean; breaker_probe_at: Date | null }>(
-        em,
-        `WITH RECURSIVE held AS (
-           (${NEXT_HOLDING('$1')})
-           UNION ALL
-           SELECT n.subscription_id FROM held h CROSS JOIN LATERAL (${NEXT_HOLDING('h.subscription_id')}) n)
-         SELECT s.id, s.tenant_id, s.url, s.active, s.deleted_at IS NOT NULL AS deleted, s.breaker_probe_at, ${PACE_COLUMNS}
-         FROM (SELECT subscription_id FROM held LIMIT $2) h
-         CROSS JOIN LATERAL (SELECT * FROM webhook_subscriptions s WHERE s.id = h.subscription_id) s`,
-        [after, limit],
-      );
-    });
+    const rows = await rowsWalkingIndexes<PaceColumns & { id: string; tenant_id: string; url: string; active: boolean; deleted: boolean; breaker_probe_at: Date | null }>(
+      this.orm,
+      `WITH RECURSIVE held AS (
+         (${NEXT_HOLDING('$1')})
+         UNION ALL
+         SELECT n.subscription_id FROM held h CROSS JOIN LATERAL (${NEXT_HOLDING('h.subscription_id')}) n)
+       SELECT s.id, s.tenant_id, s.url, s.active, s.deleted_at IS NOT NULL AS deleted, s.breaker_probe_at, ${PACE_COLUMNS}
+       FROM (SELECT subscription_id FROM held LIMIT $2) h
+       CROSS JOIN LATERAL (SELECT * FROM webhook_subscriptions s WHERE s.id = h.subscription_id) s`,
+      [after, limit],
+    );
     // In id order (the scan's steps go up; a sort in SQL would be priced out with the rest).
     rows.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
     return rows.map((row) => ({
