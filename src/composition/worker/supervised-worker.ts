@@ -15,6 +15,14 @@ export interface StuckWatch {
 const STUCK_CHECK_MS = 5000;
 
 /**
+ * Wraps a worker's processor so that the watch hears of a job its processor handed back to the
+ * queue (it threw): BullMQ fires neither `completed` nor `failed` for a job moved back to the
+ * delayed set (DelayedError), and a count of held jobs that rose on `active` and fell only on
+ * those reached the concurrency after that many hand-backs and switched the watch off for good.
+ */
+export type HeldJobsCounter = <A extends unknown[], R>(processor: (...args: A) => Promise<R>) => (...args: A) => Promise<R>;
+
+/**
  * A BullMQ worker that is replaced when it stops on its own: BullMQ gives up on a connection whose
  * start failed (Redis went away during it), and nothing would take jobs again. The replacement
  * comes a second later, the ended one is disposed of once it is running.
@@ -25,14 +33,6 @@ const STUCK_CHECK_MS = 5000;
  * when, for a whole check interval, jobs were ready in its queue, it held fewer than it may, and
  * it took none.
  */
-/**
- * Wraps a worker's processor so that the watch hears of a job its processor handed back to the
- * queue (it threw): BullMQ fires neither `completed` nor `failed` for a job moved back to the
- * delayed set (DelayedError), and a count of held jobs that rose on `active` and fell only on
- * those reached the concurrency after that many hand-backs and switched the watch off for good.
- */
-export type HeldJobsCounter = <A extends unknown[], R>(processor: (...args: A) => Promise<R>) => (...args: A) => Promise<R>;
-
 export function superviseWorker<T>(launch: (counted: HeldJobsCounter) => Disposable<Worker<T>>, logger: Logger, watch?: StuckWatch): { stop(): Promise<void> } {
   let stopping = false;
   let restart: NodeJS.Timeout | undefined;

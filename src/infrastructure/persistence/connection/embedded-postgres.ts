@@ -1,4 +1,4 @@
-import { accessSync, chmodSync, constants, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -101,12 +101,7 @@ function openFolder(folder: string): void {
 /** Whether a user who owns none of it may enter every folder above `path` and run it. */
 function othersMayRun(path: string): boolean {
   if (!othersMayEnter(dirname(path))) return false;
-  try {
-    accessSync(path, constants.F_OK);
-    return (statSync(path).mode & 0o005) === 0o005;
-  } catch {
-    return false;
-  }
+  return existsSync(path) && (statSync(path).mode & 0o005) === 0o005;
 }
 
 /** Whether a user who owns none of them may enter `folder` and every folder above it. */
