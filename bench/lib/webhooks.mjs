@@ -23,10 +23,12 @@ const unpublishedEvents = async (services) =>
   (await services.runStatement(`SELECT to_regclass('outbox_unpublished') IS NOT NULL AS queued`)).rows[0].queued
     ? 'SELECT count(*)::int AS n FROM outbox_unpublished'
     : 'SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL';
-// The ordered drain (issue 45): this many pages with this many versions each, to a subscription
-// with `ordering: "page"`; each page's deliveries go one after another.
+// The ordered drain (issue 45): this many pages, to a subscription with `ordering: "page"`; each
+// page's deliveries go one after another. As many deliveries as the unordered drain (the backlog),
+// so that both rates are sustained ones: with 10 versions a page the ordered drain lasted half a
+// second after its first 100, and it measured a new worker's start more than its drain.
 const ORDERED_PAGES = 100;
-const ORDERED_VERSIONS = 10;
+const orderedVersions = (backlog) => Math.max(10, Math.round(backlog / ORDERED_PAGES));
 
 /** Pages created at a fixed rate by bench/processes/event-feed.mjs; each 201's arrival time by page id. */
 function feed(services, host, spec) {
@@ -126,6 +128,7 @@ export async function benchWebhooks({ services, host, options, log, headers, pag
     const made = await Promise.all(Array.from({ length: 50 }, () => fetch(pages, { method: 'POST', headers }).then(async (r) => (r.status === 201 ? (await r.json()).pageId : null))));
     orderedPages.push(...made.filter((id) => id !== null));
   }
+  const ORDERED_VERSIONS = orderedVersions(options.backlog);
   for (let version = 2; version <= ORDERED_VERSIONS; version++) {
     for (let at = 0; at < ORDERED_PAGES; at += 50) {
       await Promise.all(orderedPages.slice(at, at + 50).map((id) => fetch(`${pages}/${id}/versions`, { method: 'POST', headers, body: '{}' })));

@@ -1,6 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { newTypeId } from '../../src/domain/shared/type-id';
+import { DecryptedSecrets } from '../../src/infrastructure/crypto/decrypted-secrets';
+import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { SqlDeliveryTurns } from '../../src/infrastructure/persistence/webhooks/sql-delivery-turns.store';
 import { isolatedDatabase } from '../support/isolated-database';
@@ -36,7 +38,7 @@ describe('an ordered chain drained', () => {
         [ids, events, tenantId, subscriptionId, page, seqs],
       );
       await pg.query('ANALYZE webhook_deliveries');
-      const turns = new SqlDeliveryTurns(orm);
+      const turns = new SqlDeliveryTurns(orm, new DecryptedSecrets(new SecretCipher(Buffer.alloc(32, 7))));
       const bySeq = new Map(ids.map((id, i) => [id, seqs[i]]));
       const passedTo: number[] = [];
       const perThousand: number[] = [];

@@ -16,7 +16,7 @@ import { isolatedDatabase } from '../support/isolated-database';
 let orm: MikroORM;
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 const cipher = new SecretCipher(Buffer.alloc(32, 7));
-const turns = () => new SqlDeliveryTurns(orm);
+const turns = () => new SqlDeliveryTurns(orm, new DecryptedSecrets(cipher));
 
 beforeAll(async () => {
   // Its own database: the relay reads the whole outbox.
@@ -91,6 +91,24 @@ describe('ordered deliveries\' turns', () => {
     const passed = await Promise.all([turns().passOn(owner, new Date()), turns().passOn(owner, new Date()), turns().passOn(owner, new Date())]);
     expect(passed.filter((job) => job !== null).map((job) => job!.deliveryId)).toEqual([second.id]);
     expect((await deliveries(subscriptionId)).map((d) => d.status)).toEqual(['delivered', 'pending', 'waiting']);
+  });
+
+  it('claims the next version in the same write when asked: sendable as it comes, and no claim of a job for it takes it again', async () => {
+    const { tenantId, subscriptionId } = await orderedSubscription();
+    const page = newTypeId('page');
+    for (const v of [1, 2]) await versionEvent(tenantId, page, v);
+    await new SqlOutboxRelayStore(orm).fanOut(100, new Date());
+    const [first, second] = await deliveries(subscriptionId);
+    const owner = { tenantId, subscriptionId, orderKey: page };
+    await deliver(first.id);
+    const now = new Date();
+    const passed = await turns().passOnClaiming(owner, now, 30_000);
+    expect(passed?.job.deliveryId).toBe(second.id);
+    expect(passed?.claim).toMatchObject({ deliveryId: second.id, attempt: 1, tenantId, orderKey: page, subscription: { id: subscriptionId, url: 'http://127.0.0.1:9/hooks', signingSecret: 'whsec_test' } });
+    expect(JSON.parse(passed!.claim!.body)).toMatchObject({ data: { pageId: page, version: 2 } });
+    // The job the pass also gives (enqueued only when the worker could not start it) finds it taken.
+    expect(await new SqlDeliveryClaims(orm, new DecryptedSecrets(cipher)).claim({ deliveryId: second.id, eventId: passed!.job.eventId }, 1, now, 30_000)).toBeNull();
+    expect(await turns().passOnClaiming(owner, now, 30_000)).toBeNull();
   });
 
   it('makes a later version wait while another relay holds an earlier version of its page, then the earlier one takes the turn', async () => {

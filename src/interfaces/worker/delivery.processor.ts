@@ -1,7 +1,7 @@
 import { DelayedError } from 'bullmq';
-import { DeliverWebhook } from '../../application/webhook/delivery/deliver-webhook.use-case';
+import { DeliverWebhook, FollowOn } from '../../application/webhook/delivery/deliver-webhook.use-case';
 import { DeliveryAttemptReport } from '../../application/webhook/delivery/delivery-attempt-report';
-import { attemptsOf, DeliveryJob, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
+import { attemptsOf, DeliveryClaim, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
 import type { AttemptSlot, InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
 import type { Logger } from '../../application/shared/logger.port';
 import type { Metrics } from '../../application/shared/metrics.port';
@@ -39,21 +39,26 @@ export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limit
   let settling = false;
   /**
    * The next version of an ordered page, started at once by the attempt that passed it the turn,
-   * on that attempt's slot (ended, its record written): handed over in one tick, so no other
-   * attempt takes the slot between, and the page's next version needs no job and no wait. Not
-   * while the worker stops: it is then enqueued, and the stop does not wait for a chain.
+   * on that attempt's slot (ended, its record written), claimed by the pass: the slot is handed
+   * over in one tick, so no other attempt takes it between, and the page's next version needs no
+   * job, no claim of its own and no wait. Not while the worker stops: it is then enqueued, and the
+   * stop does not wait for a chain.
    */
-  const handOver = (next: DeliveryJob, held: AttemptSlot): boolean => {
-    if (settling) return false;
-    held();
-    const slot = limits.tryAcquire(next.tenantId, next.endpoint);
-    if (!slot) return false;
-    run({ deliveryId: next.deliveryId, eventId: next.eventId, attempt: next.attempt }, { tenantId: next.tenantId, endpoint: next.endpoint, attempts: [] }, slot);
-    return true;
-  };
-  const run = (due: DueAttempt, job: DeliveryJobData, release: AttemptSlot): void => {
+  const followOnOf = (job: DeliveryJobData, held: AttemptSlot): FollowOn => ({
+    reserve: () => {
+      if (settling) return null;
+      held();
+      const slot = limits.tryAcquire(job.tenantId, job.endpoint);
+      if (!slot) return null;
+      return {
+        start: (next, claim) => run({ deliveryId: next.deliveryId, eventId: next.eventId, attempt: next.attempt }, { tenantId: next.tenantId, endpoint: next.endpoint, attempts: [] }, slot, claim),
+        cancel: () => slot(),
+      };
+    },
+  });
+  const run = (due: DueAttempt, job: DeliveryJobData, release: AttemptSlot, claimed?: DeliveryClaim): void => {
     const attempt = deliver
-      .execute({ ...due, tenantId: job.tenantId, endpoint: job.endpoint, requestEnded: release.requestEnded, followOn: async (next) => handOver(next, release) })
+      .execute({ ...due, tenantId: job.tenantId, endpoint: job.endpoint, requestEnded: release.requestEnded, followOn: followOnOf(job, release), ...(claimed && { claimed }) })
       .then((report) => observe(report, logger, metrics))
       .catch((error: Error) => logger.warn({ attempts: [{ deliveryId: due.deliveryId, attempt: due.attempt }], err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'))
       .finally(() => {

@@ -1,10 +1,14 @@
-import { DeliveryJob } from '../../../src/application/webhook/delivery/delivery-job';
-import { DeliveryTurns, PageTurnOwner } from '../../../src/application/webhook/delivery/delivery-turns.port';
+import { DeliveryClaim, DeliveryJob } from '../../../src/application/webhook/delivery/delivery-job';
+import { ClaimedTurn, DeliveryTurns, PageTurnOwner } from '../../../src/application/webhook/delivery/delivery-turns.port';
 
-/** Ordered deliveries' turns as a use case sees them: the turns passed on, and the job each gives (`next`, once). */
+/**
+ * Ordered deliveries' turns as a use case sees them: the turns passed on, and the job each gives
+ * (`next`, once); a pass that claims gives `nextClaim` with it.
+ */
 export class RecordingTurns extends DeliveryTurns {
   readonly passed: PageTurnOwner[] = [];
   next: DeliveryJob | null = null;
+  nextClaim: DeliveryClaim | null = null;
   stalled: DeliveryJob[] = [];
 
   async passOn(turn: PageTurnOwner): Promise<DeliveryJob | null> {
@@ -12,6 +16,11 @@ export class RecordingTurns extends DeliveryTurns {
     const job = this.next;
     this.next = null;
     return job;
+  }
+
+  async passOnClaiming(turn: PageTurnOwner): Promise<ClaimedTurn | null> {
+    const job = await this.passOn(turn);
+    return job && { job, claim: this.nextClaim };
   }
 
   async passStalled(): Promise<DeliveryJob[]> {

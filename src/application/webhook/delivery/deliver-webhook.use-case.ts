@@ -25,13 +25,22 @@ const HOLD_AT_ONCE = 10_000;
 /**
  * An attempt as its job asks for it, with the job's tenant and endpoint; `requestEnded` is told
  * when its request to the receiver is over (the endpoint's slot, InFlightLimits). `followOn`, when
- * given, starts the attempt of the delivery an ordered page's turn passed to at once, in this
- * worker, and says whether it did; otherwise (or when it did not) that attempt's job is enqueued.
+ * given, lets the attempt hand its slot to the delivery an ordered page's turn passes to, which
+ * then starts at once in this worker, already claimed (`claimed`); otherwise its job is enqueued.
  */
-export type AttemptInput = DueAttempt & { tenantId: string; endpoint: string; requestEnded?: () => void; followOn?: FollowOn };
+export type AttemptInput = DueAttempt & { tenantId: string; endpoint: string; requestEnded?: () => void; followOn?: FollowOn; claimed?: DeliveryClaim };
 
-/** Starts a delivery's attempt in this worker now, if it may (a slot is free); says whether it did. */
-export type FollowOn = (next: DeliveryJob) => Promise<boolean>;
+/** The worker's side of a hand-over: the slot of the attempt that ends, kept for the page's next delivery. */
+export interface FollowOn {
+  /** Takes the slot for the next delivery; null when the worker will not start it here (it is stopping, or the slot went to a waiter). */
+  reserve(): NextSlot | null;
+}
+
+/** A slot kept for a page's next delivery: started with its claim, or given back when there is none. */
+export interface NextSlot {
+  start(next: DeliveryJob, claim: DeliveryClaim): void;
+  cancel(): void;
+}
 
 /**
  * One attempt of one delivery: claim it, take the one step the domain decides (attempt-decision.ts),
@@ -64,7 +73,7 @@ export class DeliverWebhook {
     const numbers = { deliveryId: input.deliveryId, attempt: input.attempt };
     const ready = await this.readyFirstAttempt(input);
     if (ready) return { ...numbers, eventId: ready.eventId, subscriptionId: ready.subscription.id, ...(await this.send(ready, false, input)) };
-    const claim = await this.deliveries.claim({ deliveryId: input.deliveryId, eventId: input.eventId }, input.attempt, this.clock.now(), this.settings.attemptLockMs);
+    const claim = input.claimed ?? (await this.deliveries.claim({ deliveryId: input.deliveryId, eventId: input.eventId }, input.attempt, this.clock.now(), this.settings.attemptLockMs));
     if (!claim) return { outcome: 'skipped', ...numbers };
     const ids = { ...numbers, eventId: claim.eventId, subscriptionId: claim.subscription.id, ...(claim.manual && { trigger: 'manual' as const }) };
     const step = await this.decide(claim);
@@ -190,15 +199,29 @@ export class DeliverWebhook {
   }
 
   /**
-   * An ordered delivery has ended: its page's next one gets the turn, and is sent from here when
-   * the worker has a slot for it (no queue job between two versions of a page), else enqueued. If
-   * this fails (the database cut) the turn stays with nobody; the sweeper passes it on
+   * An ordered delivery has ended: its page's next one gets the turn. When the worker keeps this
+   * attempt's slot for it, the pass also claims it and it starts from here (no queue job and no
+   * claim of its own between two versions of a page); else its job is enqueued. If this fails
+   * (the database cut) the turn stays with nobody; the sweeper passes it on
    * (DeliveryTurns.passStalled).
    */
   private async passTurn(claim: DeliveryClaim, now: Date, followOn?: FollowOn): Promise<void> {
     if (claim.orderKey === null) return;
-    const next = await this.turns.passOn({ tenantId: claim.tenantId, subscriptionId: claim.subscription.id, orderKey: claim.orderKey }, now);
-    if (next && !(await followOn?.(next))) await this.queue.enqueue([next]);
+    const turn = { tenantId: claim.tenantId, subscriptionId: claim.subscription.id, orderKey: claim.orderKey };
+    const slot = followOn?.reserve() ?? null;
+    if (!slot) {
+      const next = await this.turns.passOn(turn, now);
+      if (next) await this.queue.enqueue([next]);
+      return;
+    }
+    const passed = await this.turns.passOnClaiming(turn, now, this.settings.attemptLockMs).catch((error: unknown) => {
+      slot.cancel();
+      throw error;
+    });
+    if (passed?.claim) return slot.start(passed.job, passed.claim);
+    slot.cancel();
+    // Passed but taken by another first (a duplicate job): this job finds nothing, as any duplicate.
+    if (passed) await this.queue.enqueue([passed.job]);
   }
 
   private jobOf(claim: DeliveryClaim, attempt: number, delayMs: number) {

@@ -1,4 +1,4 @@
-import { DeliveryJob } from './delivery-job';
+import { DeliveryClaim, DeliveryJob } from './delivery-job';
 
 /** One page's turn on one ordered subscription (decisions.md 145). */
 export interface PageTurnOwner {
@@ -6,6 +6,12 @@ export interface PageTurnOwner {
   subscriptionId: string;
   /** The page. */
   orderKey: string;
+}
+
+/** A page's next delivery after a pass that claimed it: its job, and the claim (null when another took it first). */
+export interface ClaimedTurn {
+  job: DeliveryJob;
+  claim: DeliveryClaim | null;
 }
 
 /**
@@ -19,6 +25,13 @@ export abstract class DeliveryTurns {
    * one has the turn already. Safe to call twice: the turn passes once.
    */
   abstract passOn(turn: PageTurnOwner, now: Date): Promise<DeliveryJob | null>;
+
+  /**
+   * As passOn, and the page's next delivery is claimed for the caller at once, for `lockMs`, in
+   * the same write: the attempt that ended starts it on its own slot, with no job and no claim of
+   * its own between two versions of a page (decisions.md 174).
+   */
+  abstract passOnClaiming(turn: PageTurnOwner, now: Date, lockMs: number): Promise<ClaimedTurn | null>;
 
   /**
    * Turns nobody holds while deliveries wait for them (a worker stopped between recording the end

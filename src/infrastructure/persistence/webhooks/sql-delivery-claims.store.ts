@@ -5,15 +5,13 @@ import { DeliveryClaims } from '../../../application/webhook/delivery/delivery-c
 import { newTypeId } from '../../../domain/shared/type-id';
 import { NextStep } from '../../../domain/webhook/retry-policy';
 import { DecryptedSecrets } from '../../crypto/decrypted-secrets';
-import { endpointKey } from './endpoint-key';
 import { GroupWriter } from '../connection/group-writer';
 import { RecordSession } from '../connection/record-session';
 import { DayRecords } from './day-records';
-import { sqlQuery, sqlRows } from '../connection/sql-statement';
-import { AttemptRecord, CLAIM_ATTEMPTS_SQL, ClaimRequest, ClaimRow } from './delivery-attempts.sql';
+import { sqlRows } from '../connection/sql-statement';
+import { AttemptRecord, ClaimRequest, ClaimRow } from './delivery-attempts.sql';
+import { byDeliveryId, claimAttempts, claimOf } from './attempt-claims';
 
-/** Delivery id order: groups lock their delivery rows in one order (no deadlock between two in flight). */
-const byDeliveryId = (a: { deliveryId: string }, b: { deliveryId: string }) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0);
 
 /**
  * Claims and records of attempts in PostgreSQL. Workers have no request context, so every call
@@ -40,37 +38,7 @@ export class SqlDeliveryClaims extends DeliveryClaims {
     const eventId = delivery.eventId ?? (await this.eventOf(deliveryId));
     if (eventId === null) return null;
     const row = await this.claims.add({ deliveryId, eventId, attempt, now, lockedUntil: new Date(now.getTime() + lockMs) });
-    if (!row) return null;
-    return {
-      deliveryId,
-      attempt,
-      tenantId: row.tenant_id,
-      eventId: row.event_id,
-      eventType: row.event_type,
-      body: row.body,
-      trace: row.traceparent ? { traceparent: row.traceparent, tracestate: row.tracestate } : null,
-      subscription: {
-        id: row.subscription_id,
-        url: row.url,
-        active: row.active && !row.deleted,
-        deleted: row.deleted,
-        events: row.events,
-        healthy: row.healthy,
-        disabledReason: row.disabled_reason,
-        nextProbeAt: row.breaker_probe_at === null ? null : new Date(row.breaker_probe_at),
-        signingSecret: this.secrets.secret(row.secret),
-        previousSecrets: this.secrets.previous(row.previous_secrets),
-      },
-      manual: row.manual ? { redeliveryOf: row.redelivery_of } : null,
-      probe: row.probe,
-      orderKey: row.order_key,
-      endpoint: endpointKey(row.tenant_id, row.url),
-      pace: {
-        ratePerSecond: row.rate_limit_per_second,
-        notBefore: row.send_not_before ? new Date(row.send_not_before) : null,
-        slotAt: row.paced_slot_at ? new Date(row.paced_slot_at) : null,
-      },
-    };
+    return row ? claimOf(row, attempt, this.secrets) : null;
   }
 
   /**
@@ -111,24 +79,8 @@ export class SqlDeliveryClaims extends DeliveryClaims {
     }
   }
 
-  private async claimAll(items: ClaimRequest[]): Promise<(ClaimRow | null)[]> {
-    const sorted = [...items].sort(byDeliveryId);
-    // One statement: take each attempt and read what sending it needs (one round trip, not two).
-    // On the pool, a prepared statement (sqlQuery): parsed and planned once per connection.
-    const { rows } = await sqlQuery<ClaimRow>(
-      this.orm.em,
-      CLAIM_ATTEMPTS_SQL,
-      [sorted.map((c) => c.deliveryId), sorted.map((c) => c.attempt - 1), sorted.map((c) => c.now), sorted.map((c) => c.lockedUntil), sorted.map((c) => c.eventId)],
-    );
-    // A row is one attempt taken. Two jobs for the same attempt in one group (a duplicate job):
-    // the row goes to the first, the other finds nothing to take, as it would after it.
-    const taken = new Map(rows.map((row) => [`${row.id} ${row.attempt_count + 1}`, row]));
-    return items.map((item) => {
-      const key = `${item.deliveryId} ${item.attempt}`;
-      const row = taken.get(key) ?? null;
-      taken.delete(key);
-      return row;
-    });
+  private claimAll(items: ClaimRequest[]): Promise<(ClaimRow | null)[]> {
+    return claimAttempts(this.orm.em, items);
   }
 
   async record(claim: DeliveryClaim, result: AttemptResult, next: NextStep, at: Date): Promise<void> {

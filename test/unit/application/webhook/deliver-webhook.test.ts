@@ -412,17 +412,42 @@ describe('DeliverWebhook', () => {
       expect(queue.jobs).toEqual([NEXT]);
     });
 
-    it("hands the page's next delivery to the worker to start at once, and enqueues it only when the worker cannot", async () => {
-      for (const started of [true, false]) {
+    it("hands its slot to the page's next delivery, claimed by the pass, and enqueues it only when the worker keeps no slot", async () => {
+      for (const kept of [true, false]) {
         const { deliver, store, queue, turns } = setup();
         store.claimable!.orderKey = 'pagevar_1';
         turns.next = NEXT;
-        const handed: unknown[] = [];
-        const followOn = async (next: unknown) => (handed.push(next), started);
+        const nextClaim = { ...store.claimable!, deliveryId: 'whdlv_2', eventId: 'evt_2' };
+        turns.nextClaim = nextClaim;
+        const started: unknown[] = [];
+        let cancelled = 0;
+        const followOn = { reserve: () => (kept ? { start: (next: unknown, claim: unknown) => started.push([next, claim]), cancel: () => cancelled++ } : null) };
         expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1, followOn })).outcome).toBe('delivered');
-        expect(handed).toEqual([NEXT]);
-        expect(queue.jobs).toEqual(started ? [] : [NEXT]);
+        expect(started).toEqual(kept ? [[NEXT, nextClaim]] : []);
+        expect(cancelled).toBe(0);
+        expect(queue.jobs).toEqual(kept ? [] : [NEXT]);
       }
+    });
+
+    it('gives the kept slot back when nothing waits, or when another took the next delivery first (its job is then enqueued, and finds nothing)', async () => {
+      for (const next of [null, NEXT]) {
+        const { deliver, store, queue, turns } = setup();
+        store.claimable!.orderKey = 'pagevar_1';
+        turns.next = next;
+        let cancelled = 0;
+        const followOn = { reserve: () => ({ start: () => { throw new Error('nothing to start'); }, cancel: () => cancelled++ }) };
+        expect((await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1, followOn })).outcome).toBe('delivered');
+        expect(cancelled).toBe(1);
+        expect(queue.jobs).toEqual(next ? [NEXT] : []);
+      }
+    });
+
+    it('sends an attempt the pass claimed for it without claiming it again', async () => {
+      const { deliver, sender, store } = setup();
+      const claimed = { ...store.claimable! };
+      store.claimable = null;
+      expect((await deliver.execute({ ...JOB, deliveryId: claimed.deliveryId, attempt: claimed.attempt, claimed })).outcome).toBe('delivered');
+      expect(sender.sent).toHaveLength(1);
     });
 
     it('keeps the turn while it is to be tried again', async () => {
