@@ -1719,7 +1719,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 costs half a request of the rate budget: every second one is taken back, shown in RateLimit-Remaining. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -2005,7 +2005,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 costs half a request of the rate budget: every second one is taken back, shown in RateLimit-Remaining. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -2383,7 +2383,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 costs half a request of the rate budget: every second one is taken back, shown in RateLimit-Remaining. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -2861,7 +2861,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 costs half a request of the rate budget: every second one is taken back, shown in RateLimit-Remaining. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3269,7 +3269,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 costs half a request of the rate budget: every second one is taken back, shown in RateLimit-Remaining. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -4186,7 +4186,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget. */
+                /** @description ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 costs half a request of the rate budget: every second one is taken back, shown in RateLimit-Remaining. */
                 "If-None-Match"?: string;
             };
             path: {

@@ -27,29 +27,31 @@ async function brandOfNewTenant() {
 }
 
 describe('conditional reads', () => {
-  it('tags a brand with a strong ETag and answers a matching If-None-Match with 304, no body, not counted', async () => {
+  it('tags a brand with a strong ETag and answers a matching If-None-Match with 304, no body, at half the cost of a request', async () => {
     const { tenant, path } = await brandOfNewTenant();
     const first = await as(tenant).get(path).expect(200);
     const tag = first.headers.etag;
     expect(tag).toMatch(STRONG_TAG);
     const remaining = Number(first.headers['ratelimit-remaining']);
 
-    for (let i = 0; i < 3; i++) {
+    const seen: number[] = [];
+    for (let i = 0; i < 4; i++) {
       const again = await as(tenant).get(path, { 'If-None-Match': tag });
       expect(again.status).toBe(304);
       expect(again.text ?? '').toBe('');
       expect(again.headers.etag).toBe(tag);
       expect(again.headers['x-request-id']).toMatch(/^req_/);
-      // The 304 is taken back off the budget: the count stays where the 200 left it.
-      expect(Number(again.headers['ratelimit-remaining'])).toBe(remaining);
+      seen.push(Number(again.headers['ratelimit-remaining']));
     }
-    // A weak form of the same tag matches too (If-None-Match compares weakly), and so does a list.
+    // Every second 304 is taken back off the budget: four cost two requests.
+    expect(seen).toEqual([remaining - 1, remaining - 1, remaining - 2, remaining - 2]);
+    // A weak form of the same tag matches too (If-None-Match compares weakly), and so does a list; `*` as well, at the same cost.
     expect((await as(tenant).get(path, { 'If-None-Match': `"nope", W/${tag}` })).status).toBe(304);
     expect((await as(tenant).get(path, { 'If-None-Match': '*' })).status).toBe(304);
     const counted = await as(tenant).get(path, { 'If-None-Match': '"stale"' }).expect(200);
     expect(counted.headers.etag).toBe(tag);
     expect(JSON.parse(counted.text)).toEqual(first.body);
-    expect(Number(counted.headers['ratelimit-remaining'])).toBe(remaining - 1);
+    expect(Number(counted.headers['ratelimit-remaining'])).toBe(remaining - 4);
   });
 
   it('tags every single-resource read: page group, page, template, event, subscription', async () => {
@@ -132,6 +134,23 @@ describe('conditional writes', () => {
     expect((await as(tenant).get(path)).status).toBe(200);
     expect((await as(tenant).delete(path, { 'If-Match': patched.headers.etag })).status).toBe(204);
     expect((await as(tenant).get(path)).status).toBe(404);
+  });
+
+  it("keeps a subscription's If-Match holding while deliveries move its health, and a conditional GET still sees the change", async () => {
+    const tenant = await createTenant(t, 'Conditional health');
+    const subscription = (await as(tenant).post('/v0/webhook_subscriptions', { url: 'https://example.com/hook', events: ['page.version.created'] }).expect(201)).body;
+    const path = `/v0/webhook_subscriptions/${subscription.id}`;
+    const tag = (await as(tenant).get(path)).headers.etag;
+    // What a failed attempt writes: the endpoint's health, not its configuration.
+    await rows(t, 'UPDATE webhook_subscriptions SET consecutive_failures = 1, last_failure_at = now() WHERE id = ?', [subscription.id]);
+    const moved = await as(tenant).get(path, { 'If-None-Match': tag }).expect(200);
+    expect(moved.body.health.consecutiveFailures).toBe(1);
+    expect(moved.headers.etag).toMatch(STRONG_TAG);
+    expect(moved.headers.etag).not.toBe(tag);
+    const patched = await as(tenant).patch(path, { active: false }, { 'If-Match': tag }).expect(200);
+    // A change of the configuration since the GET is still refused.
+    expect((await as(tenant).patch(path, { active: true }, { 'If-Match': tag })).status).toBe(412);
+    expect((await as(tenant).patch(path, { active: true }, { 'If-Match': patched.headers.etag })).status).toBe(200);
   });
 
   it('refuses a malformed If-Match with 400 naming the header, writing nothing', async () => {

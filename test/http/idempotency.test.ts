@@ -1,4 +1,6 @@
+import { CreateApiKey } from '../../src/application/api-key/create-api-key.use-case';
 import { brandBody } from '../support/builders/request-bodies';
+import { inContext } from '../support/database';
 import { eventually } from '../support/eventually';
 import { holdPageCreations } from '../support/page-creation-lock';
 import { platform, rows } from '../support/platform';
@@ -26,6 +28,21 @@ describe('Idempotency-Key', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(await brands(tenant)).toBe(1);
+  });
+
+  it("belongs to the API key that sent it: the tenant's other key with the same Idempotency-Key runs its own request and never gets the first one's answer", async () => {
+    const tenant = await createTenant(t);
+    const other = await inContext(t.orm, () => t.app.get(CreateApiKey).execute({ tenantId: tenant.tenantId }));
+    const first = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', tenant.apiKey).set('Idempotency-Key', 'shared').send(subscriptionBody('https://hooks.example/shared'));
+    const second = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', other.apiKey).set('Idempotency-Key', 'shared').send(subscriptionBody('https://hooks.example/shared'));
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(second.body.signingSecret).not.toBe(first.body.signingSecret);
+    // Each key's retry still replays its own answer.
+    const again = await t.http.post('/v0/webhook_subscriptions').set('x-api-key', other.apiKey).set('Idempotency-Key', 'shared').send(subscriptionBody('https://hooks.example/shared'));
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.id).toBe(second.body.id);
   });
 
   it('treats the same body with other whitespace and key order as the same request', async () => {

@@ -7,6 +7,7 @@ import { ServiceProcess } from '../support/service-process';
 import { cli } from '../support/cli';
 import { testLogger } from '../support/silent-logger';
 import { createTenant, startTestApp } from '../support/test-app';
+import { brandBody } from '../support/builders/request-bodies';
 
 // Windows are aligned to the clock: a day-long one keeps a window edge out of a test's few
 // seconds (as in auth-limits.test.ts); with 60 s ones, an edge among a test's requests reset its count.
@@ -44,6 +45,29 @@ describe('rate limiting per API key', () => {
       // Another key has its own budget.
       const other = await createTenant(t);
       expect((await t.http.get('/v0/brands').set('x-api-key', other.apiKey)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts conditional reads: 304s cost half a request, so a key polling with If-None-Match (its ETag, or *) meets its limit', async () => {
+    const t = await startTestApp({ env: limits(20) });
+    try {
+      const tenant = await createTenant(t);
+      const brand = await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody());
+      const path = `/v0/brands/${brand.body.brandId}`;
+      const tag = (await t.http.get(path).set('x-api-key', tenant.apiKey)).headers.etag;
+      const statuses: number[] = [];
+      for (const condition of [tag, '*']) {
+        for (let i = 0; i < 30; i++) statuses.push((await t.http.get(path).set('x-api-key', tenant.apiKey).set('If-None-Match', condition)).status);
+      }
+      // 18 requests left after the POST and the GET: at most 36 304s (refunds land a few ms
+      // after their 304, so a 429 may come a little sooner), more than 18 (cheaper than a 200), then 429s.
+      const notModified = statuses.filter((s) => s === 304).length;
+      expect(notModified).toBeGreaterThan(18);
+      expect(notModified).toBeLessThanOrEqual(36);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(60 - notModified);
+      expect(statuses.at(-1)).toBe(429);
     } finally {
       await t.close();
     }

@@ -2,14 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { ApiKeyPrincipal, ApiKeyRepository } from '../../domain/api-key/api-key-repository.port';
 import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets.port';
 import { RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter.port';
+import { NotModifiedCost } from '../rate-limit/not-modified-cost';
 import { ApiKeyCache } from './api-key-cache.port';
 
 /** A request let in: whose key it is, and its budget counted (null when the limit store is away: fail open). */
 export interface Admission {
   principal: ApiKeyPrincipal;
   budget: RateLimitDecision | null;
-  /** Takes this request's count back (a 304 does not count: decisions.md 140). */
-  refund(): Promise<void>;
+  /**
+   * A 304 answered it: half a request's cost (decisions.md 176), so every second 304 of the
+   * key's window is taken back off the budget. Says whether this one was.
+   */
+  refund(): boolean;
 }
 
 /**
@@ -27,6 +31,8 @@ export class AuthenticateApiKey {
     private readonly limiter: RateLimiter,
   ) {}
 
+  private readonly notModified = new NotModifiedCost();
+
   /** Null for a missing, malformed, unknown or revoked key: callers must not tell them apart. */
   async execute(presented: string | undefined, budget: { limit: number; windowMs: number }): Promise<Admission | null> {
     if (!presented) return null;
@@ -43,11 +49,19 @@ export class AuthenticateApiKey {
       return { principal, budget: counted, refund: () => this.refundCached(hash, counted) };
     }
     const counted = await this.limiter.hit(`key:${principal.apiKeyId}`, budget.limit, budget.windowMs);
-    const windowStart = counted?.windowStart;
-    return { principal, budget: counted, refund: async () => (windowStart === undefined ? undefined : this.limiter.refund(`key:${principal.apiKeyId}`, windowStart)) };
+    const budgetKey = `key:${principal.apiKeyId}`;
+    return { principal, budget: counted, refund: () => this.refundHalf(budgetKey, counted, (start) => this.limiter.refund(budgetKey, start)) };
   }
 
-  private async refundCached(hash: string, counted: RateLimitDecision | null): Promise<void> {
-    if (counted?.windowStart !== undefined) await this.cache.refund(hash, counted.windowStart);
+  private refundCached(hash: string, counted: RateLimitDecision | null): boolean {
+    return this.refundHalf(hash, counted, (start) => this.cache.refund(hash, start));
+  }
+
+  /** Not awaited: the 304 goes out at once; a refund lost leaves the request counted, as it was. */
+  private refundHalf(budget: string, counted: RateLimitDecision | null, refund: (windowStart: number) => Promise<void>): boolean {
+    const start = counted?.windowStart;
+    if (start === undefined || !this.notModified.refunds(budget, start)) return false;
+    void refund(start).catch(() => undefined);
+    return true;
   }
 }

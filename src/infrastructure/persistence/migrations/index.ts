@@ -38,6 +38,7 @@ import { Migration20261128030000_drop_delivered_index } from './Migration2026112
 import { Migration20261206000000_bounded_turns } from './Migration20261206000000_bounded_turns';
 import { Migration20261206010000_history_holds } from './Migration20261206010000_history_holds';
 import { Migration20261206020000_pass_turns_function } from './Migration20261206020000_pass_turns_function';
+import { Migration20261206030000_idempotency_per_api_key } from './Migration20261206030000_idempotency_per_api_key';
 
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (a folder scan finds .ts or .js, not both, depending on how the process was started).
@@ -82,4 +83,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261206000000_bounded_turns', class: Migration20261206000000_bounded_turns },
   { name: 'Migration20261206010000_history_holds', class: Migration20261206010000_history_holds },
   { name: 'Migration20261206020000_pass_turns_function', class: Migration20261206020000_pass_turns_function },
+  { name: 'Migration20261206030000_idempotency_per_api_key', class: Migration20261206030000_idempotency_per_api_key },
 ];

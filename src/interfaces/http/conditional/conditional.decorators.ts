@@ -12,7 +12,7 @@ const conditionHeader = (name: 'If-None-Match' | 'If-Match', description: string
 /** A GET of one resource, as OpenAPI shows it: ETag, and 304 for an If-None-Match that names it (the handler answers through @Tagged()). */
 export function ConditionalRead() {
   return applyDecorators(
-    conditionHeader('If-None-Match', 'ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 does not count against the rate budget.'),
+    conditionHeader('If-None-Match', 'ETag(s) of a copy you hold (or *): 304 with no body when the resource still has one of them. A 304 costs half a request of the rate budget: every second one is taken back, shown in RateLimit-Remaining.'),
     ApiResponse({ status: 304, description: 'Not modified: your copy is current. No body.', headers: ETAG_HEADER }),
   );
 }

@@ -11,6 +11,31 @@ export function entityTagOf(json: string): string {
   return `"${hash('sha256', json, 'base64url').slice(0, 22)}"`;
 }
 
+/**
+ * What of a resource an If-Match is about, when that is not the whole answer: a subscription's
+ * configuration (what a PATCH changes), not its health, which every delivery moves
+ * (decisions.md 178). Its tag is then two digests of 66 bits each, the part's then the whole's, in
+ * the same 22 characters: If-None-Match compares the whole tag (a 304 only when nothing changed),
+ * If-Match only the part's half.
+ */
+export type TagPart = (answer: unknown) => unknown;
+const PART_LENGTH = 11;
+
+/** The tag of an answer given as JSON text: of the whole, or, with `part`, of that part and the whole. */
+export function taggedAs(json: string, answer: unknown, part?: TagPart): string {
+  const whole = entityTagOf(json);
+  if (!part) return whole;
+  const partTag = entityTagOf(JSON.stringify(part(typeof answer === 'string' ? JSON.parse(answer) : answer)));
+  return `"${partTag.slice(1, 1 + PART_LENGTH)}${whole.slice(1, 1 + PART_LENGTH)}"`;
+}
+
+/** If-Match against a tag made with a part: strong comparison of the part's digest. */
+export function partMatchHolds(condition: TagCondition, current: string): boolean {
+  if (condition === '*') return true;
+  const partOf = (tag: string) => tag.slice(1, 1 + PART_LENGTH);
+  return condition.some((entry) => !entry.weak && partOf(entry.tag) === partOf(current));
+}
+
 /** `*`, or the tags of an If-Match or If-None-Match header (RFC 9110 §8.8.3); a malformed one is a 400. */
 export type TagCondition = '*' | { tag: string; weak: boolean }[];
 

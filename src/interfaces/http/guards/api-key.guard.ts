@@ -102,17 +102,15 @@ export class ApiKeyGuard implements CanActivate {
 }
 
 /**
- * Takes a request's count back off its key's budget (a 304: decisions.md 140), and says so in
- * RateLimit-Remaining. Not awaited: the 304 goes out at once; a refund lost leaves the request
- * counted, as before. A function of the request, not a closure the guard leaves on each one: with
- * that closure, each request's objects lived on into the old generation, and V8's collector
- * threads spent 60 % more CPU a PATCH (docs/performance-analysis.md, "PATCH's last tenth: a
- * closure on the request").
+ * A 304 answered the request: half a request's cost (decisions.md 176), every second 304 of the
+ * key's window taken back off its budget, and RateLimit-Remaining says so when this one was.
+ * A function of the request, not a closure the guard leaves on each one: with that closure, each
+ * request's objects lived on into the old generation, and V8's collector threads spent 60 % more
+ * CPU a PATCH (docs/performance-analysis.md).
  */
 export function refundBudget(req: ApiRequest, res: Response): void {
   const admitted = req.admitted;
-  if (!admitted) return;
-  void admitted.refund();
+  if (!admitted || !admitted.refund()) return;
   if (admitted.budget) res.setHeader('RateLimit-Remaining', String(Math.min(admitted.budget.limit, admitted.budget.remaining + 1)));
 }
 

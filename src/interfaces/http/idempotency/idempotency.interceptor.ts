@@ -16,7 +16,7 @@ const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
 /**
  * Idempotency-Key on every POST (Stripe's semantics): the first request's response is kept 24 h
- * per tenant and key and replayed to retries with `Idempotent-Replayed: true`; the same key with
+ * per API key and key and replayed to retries with `Idempotent-Replayed: true`; the same key with
  * another method, path or body is 422; while the first still runs, 409. The whole request is one
  * transaction that holds the key (IdempotencyStore): the kept response commits with the change,
  * so no crash can leave one without the other and no retry can make the change twice; and the
@@ -46,10 +46,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   private run(req: ApiRequest, res: Response, key: string, status: number, next: CallHandler): Promise<unknown> {
-    const tenantId = req.principal!.tenantId;
+    const { tenantId, apiKeyId } = req.principal!;
+    const owner = { tenantId, apiKeyId };
     const print = fingerprint(req);
     return this.unitOfWork.run(async () => {
-      const seen = await this.store.hold(tenantId, key, this.clock.now());
+      const seen = await this.store.hold(owner, key, this.clock.now());
       if (seen === 'busy') throw inProgress();
       if (seen) {
         if (seen.fingerprint !== print) {
@@ -59,7 +60,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return JSON.parse(seen.responseBody);
       }
       const body = await lastValueFrom(next.handle());
-      await this.store.keep(tenantId, key, { fingerprint: print, responseStatus: status, responseBody: JSON.stringify(body ?? null) }, this.clock.now(), TTL_MS);
+      await this.store.keep(owner, key, { fingerprint: print, responseStatus: status, responseBody: JSON.stringify(body ?? null) }, this.clock.now(), TTL_MS);
       return body;
     });
   }

@@ -94,3 +94,13 @@ export type EndpointHealthShape = Holds<SameShape<EndpointHealthResponse, Health
 export type DeliveryAttemptShape = Holds<SameShape<DeliveryAttemptResponse, DeliveryAttemptView>>;
 export type ManualDeliveryShape = Holds<SameShape<ManualDeliveryResponse, ManualDelivery>>;
 export type RecoveryShape = Holds<SameShape<RecoveryResponse, { queued: number; hasMore: boolean }>>;
+
+/**
+ * What a subscription's If-Match is about (TagPart): its configuration, what a PATCH changes.
+ * Its health and `updatedAt` move with deliveries; a PATCH prepared from a GET must not fail
+ * because an attempt ended in between (decisions.md 178).
+ */
+export function subscriptionConfiguration(view: unknown): unknown {
+  const { health: _health, updatedAt: _updatedAt, signingSecret: _secret, ...configuration } = view as WebhookSubscriptionView;
+  return configuration;
+}

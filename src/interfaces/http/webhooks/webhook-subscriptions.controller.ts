@@ -25,6 +25,7 @@ import {
   DeliveryAttemptListResponse,
   WebhookSubscriptionListResponse,
   WebhookSubscriptionResponse,
+  subscriptionConfiguration,
 } from './webhook-subscription.response';
 
 const EXTENSION = 'An extension of the spec: every integrator needs it.';
@@ -64,8 +65,8 @@ export class WebhookSubscriptionsController {
     @TenantId() tenantId: string,
     @Param('subscription_id') subscriptionId: string,
     @Body() body: UpdateWebhookSubscriptionDto,
-    @IfMatch() precondition: Precondition<object> | undefined,
-    @Tagged() answer: TaggedAnswer,
+    @IfMatch(subscriptionConfiguration) precondition: Precondition<object> | undefined,
+    @Tagged(subscriptionConfiguration) answer: TaggedAnswer,
   ): Promise<string | undefined> {
     const changes = { url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond, filter: body.filter, ordering: body.ordering };
     return answer(await this.updateSubscription.execute({ tenantId, subscriptionId, changes, precondition }));
@@ -88,7 +89,7 @@ export class WebhookSubscriptionsController {
   @ApiOperation({ summary: 'Fetch a webhook subscription', description: `Without the secret. ${EXTENSION}` })
   @ApiOkResponse({ type: WebhookSubscriptionResponse })
   @ApiErrors(404)
-  async get(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
+  async get(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Tagged(subscriptionConfiguration) answer: TaggedAnswer): Promise<string | undefined> {
     return answer(await this.getSubscription.execute({ tenantId, subscriptionId }));
   }
 
@@ -100,7 +101,7 @@ export class WebhookSubscriptionsController {
   @ApiOperation({ summary: 'Delete a webhook subscription', description: `Deliveries still pending for it are cancelled. ${EXTENSION}` })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiErrors(404)
-  async remove(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @IfMatch() precondition: Precondition<object> | undefined): Promise<void> {
+  async remove(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @IfMatch(subscriptionConfiguration) precondition: Precondition<object> | undefined): Promise<void> {
     await this.deleteSubscription.execute({ tenantId, subscriptionId, precondition });
   }
 
