@@ -14,7 +14,7 @@ export function entityTagOf(json: string): string {
 /**
  * What of a resource an If-Match is about, when that is not the whole answer: a subscription's
  * configuration (what a PATCH changes), not its health, which every delivery moves
- * (decisions.md 178). Its tag is then two digests of 66 bits each, the part's then the whole's, in
+ * (decisions.md 177). Its tag is then two digests of 66 bits each, the part's then the whole's, in
  * the same 22 characters: If-None-Match compares the whole tag (a 304 only when nothing changed),
  * If-Match only the part's half.
  */

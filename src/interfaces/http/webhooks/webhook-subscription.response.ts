@@ -98,7 +98,7 @@ export type RecoveryShape = Holds<SameShape<RecoveryResponse, { queued: number; 
 /**
  * What a subscription's If-Match is about (TagPart): its configuration, what a PATCH changes.
  * Its health and `updatedAt` move with deliveries; a PATCH prepared from a GET must not fail
- * because an attempt ended in between (decisions.md 178).
+ * because an attempt ended in between (decisions.md 177).
  */
 export function subscriptionConfiguration(view: unknown): unknown {
   const { health: _health, updatedAt: _updatedAt, signingSecret: _secret, ...configuration } = view as WebhookSubscriptionView;
