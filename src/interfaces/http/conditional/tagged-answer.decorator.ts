@@ -9,8 +9,8 @@ export type TaggedAnswer = (body: unknown) => string | undefined;
 
 /**
  * The entity tag of a resource's answer (GET of one resource, PATCH): sent as `ETag`; on a GET
- * whose If-None-Match holds it, 304 with no body, and the request's count taken back from its
- * key's budget, as GitHub does (decisions.md 140). The answer is sent as the JSON text the tag was
+ * whose If-None-Match holds it, 304 with no body, at half a request's cost to its key's budget
+ * (refundBudget, decisions.md 176). The answer is sent as the JSON text the tag was
  * made of, so the two cannot differ. A parameter the handler answers through rather than an
  * interceptor: a route with no interceptor skips Nest's rxjs chain around its handler (PATCH of a
  * brand paid 7 % more CPU a request with the interceptor, bench:ab). Nest sets the route's status
