@@ -306,7 +306,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook subscription
-         * @description The response is the only place the signing secret is ever shown.
+         * @description The response is the only place the signing secret is ever shown. With a scoped key this also needs the read scope (or its write scope) of every event kind the subscription lists, or `events:read`: `page.version.created` → `pages:read`, `brand.created` → `brands:read`, `brand.updated` → `brands:read`, `webhook_subscription.failing` → `webhooks:read`, `webhook_subscription.recovered` → `webhooks:read`, `webhook_subscription.disabled` → `webhooks:read`; else 403 `INSUFFICIENT_SCOPE` naming the scope, and nothing is written.
          */
         post: operations["WebhookSubscriptionsController_create"];
         delete?: never;
@@ -338,7 +338,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook subscription
-         * @description Fields left out keep their value. The secret is not returned.
+         * @description Fields left out keep their value. The secret is not returned. With a scoped key this also needs the read scope (or its write scope) of every event kind the subscription lists, or `events:read`: `page.version.created` → `pages:read`, `brand.created` → `brands:read`, `brand.updated` → `brands:read`, `webhook_subscription.failing` → `webhooks:read`, `webhook_subscription.recovered` → `webhooks:read`, `webhook_subscription.disabled` → `webhooks:read`; else 403 `INSUFFICIENT_SCOPE` naming the scope, and nothing is written. The kinds listed before and after the change both count.
          */
         patch: operations["WebhookSubscriptionsController_update"];
         trace?: never;
@@ -374,7 +374,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver a delivery
-         * @description One attempt now, outside the retry schedule (which it neither restarts nor extends): the same body and `webhook-id`, a fresh timestamp and signatures. For delivered, failed and exhausted deliveries alike; 409 while an attempt of it is in flight or a redelivery of it waits. Logged with `trigger: manual`. 429 `RATE_LIMITED` with `Retry-After` while the tenant has its bound of manual deliveries (redeliveries, recoveries, test events) waiting to be sent (`WEBHOOK_MANUAL_PENDING_MAX`, 10,000 by default); nothing is written. An extension of the spec (docs/webhooks.md, Operating a subscription).
+         * @description One attempt now, outside the retry schedule (which it neither restarts nor extends): the same body and `webhook-id`, a fresh timestamp and signatures. For delivered, failed and exhausted deliveries alike; 409 while an attempt of it is in flight or a redelivery of it waits. Logged with `trigger: manual`. 429 `RATE_LIMITED` with `Retry-After` while the tenant has its bound of manual deliveries (redeliveries, recoveries, test events) waiting to be sent (`WEBHOOK_MANUAL_PENDING_MAX`, 10,000 by default); nothing is written. With a scoped key this also needs the read scope (or its write scope) of every event kind the subscription lists, or `events:read`: `page.version.created` → `pages:read`, `brand.created` → `brands:read`, `brand.updated` → `brands:read`, `webhook_subscription.failing` → `webhooks:read`, `webhook_subscription.recovered` → `webhooks:read`, `webhook_subscription.disabled` → `webhooks:read`; else 403 `INSUFFICIENT_SCOPE` naming the scope, and nothing is written. The delivery's own kind counts too. An extension of the spec (docs/webhooks.md, Operating a subscription).
          */
         post: operations["WebhookOperationsController_redeliver"];
         delete?: never;
@@ -394,7 +394,7 @@ export interface paths {
         put?: never;
         /**
          * Recover failed deliveries
-         * @description Redelivers, oldest first, every delivery created since `since` (at most 30 days ago) that failed or is still being retried, unless a redelivery of it succeeded or waits: at most 10,000 per request, and no more than the room left under the tenant's bound on manual deliveries waiting (`hasMore` says if more remain). An extension of the spec (docs/webhooks.md, Operating a subscription).
+         * @description Redelivers, oldest first, every delivery created since `since` (at most 30 days ago) that failed or is still being retried, unless a redelivery of it succeeded or waits: at most 10,000 per request, and no more than the room left under the tenant's bound on manual deliveries waiting (`hasMore` says if more remain). With a scoped key this also needs the read scope (or its write scope) of every event kind the subscription lists, or `events:read`: `page.version.created` → `pages:read`, `brand.created` → `brands:read`, `brand.updated` → `brands:read`, `webhook_subscription.failing` → `webhooks:read`, `webhook_subscription.recovered` → `webhooks:read`, `webhook_subscription.disabled` → `webhooks:read`; else 403 `INSUFFICIENT_SCOPE` naming the scope, and nothing is written. Only deliveries of kinds the key may read are resent. An extension of the spec (docs/webhooks.md, Operating a subscription).
          */
         post: operations["WebhookOperationsController_recover"];
         delete?: never;
@@ -434,7 +434,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Delivers a `webhook.test` event to this subscription only, whether or not it lists the kind and whether or not it is active: one attempt, signed like any other, shown in its log and in GET /v0/events. 429 `RATE_LIMITED` with `Retry-After` while the tenant has its bound of manual deliveries (redeliveries, recoveries, test events) waiting to be sent (`WEBHOOK_MANUAL_PENDING_MAX`, 10,000 by default); nothing is written. An extension of the spec (docs/webhooks.md, Operating a subscription).
+         * @description Delivers a `webhook.test` event to this subscription only, whether or not it lists the kind and whether or not it is active: one attempt, signed like any other, shown in its log and in GET /v0/events. 429 `RATE_LIMITED` with `Retry-After` while the tenant has its bound of manual deliveries (redeliveries, recoveries, test events) waiting to be sent (`WEBHOOK_MANUAL_PENDING_MAX`, 10,000 by default); nothing is written. With a scoped key this also needs the read scope (or its write scope) of every event kind the subscription lists, or `events:read`: `page.version.created` → `pages:read`, `brand.created` → `brands:read`, `brand.updated` → `brands:read`, `webhook_subscription.failing` → `webhooks:read`, `webhook_subscription.recovered` → `webhooks:read`, `webhook_subscription.disabled` → `webhooks:read`; else 403 `INSUFFICIENT_SCOPE` naming the scope, and nothing is written. An extension of the spec (docs/webhooks.md, Operating a subscription).
          */
         post: operations["WebhookOperationsController_test"];
         delete?: never;
@@ -496,7 +496,7 @@ export interface webhooks {
         put?: never;
         /**
          * A page version was created
-         * @description A page was created (its version 1) or got a new version, through the API or on the platform. Sent to each active subscription listing `page.version.created`, signed, retried until a 2xx or the end of the schedule.
+         * @description A page was created (its version 1) or got a new version, through the API or on the platform. Sent to each active subscription listing `page.version.created`, signed, retried until a 2xx or the end of the schedule. A scoped key subscribes to it, or changes, redelivers, recovers or tests a subscription listing it, only with `pages:read` (or `pages:write`) or `events:read`.
          */
         post: operations["webhook_PageVersionCreated"];
         delete?: never;
@@ -516,7 +516,7 @@ export interface webhooks {
         put?: never;
         /**
          * A brand was created
-         * @description The Brand exactly as POST /v0/brands answered it. Sent to each active subscription listing `brand.created`, signed, retried until a 2xx or the end of the schedule.
+         * @description The Brand exactly as POST /v0/brands answered it. Sent to each active subscription listing `brand.created`, signed, retried until a 2xx or the end of the schedule. A scoped key subscribes to it, or changes, redelivers, recovers or tests a subscription listing it, only with `brands:read` (or `brands:write`) or `events:read`.
          */
         post: operations["webhook_BrandCreated"];
         delete?: never;
@@ -536,7 +536,7 @@ export interface webhooks {
         put?: never;
         /**
          * A brand was updated
-         * @description The Brand exactly as PATCH /v0/brands/{brand_id} answered it. Sent to each active subscription listing `brand.updated`, signed, retried until a 2xx or the end of the schedule.
+         * @description The Brand exactly as PATCH /v0/brands/{brand_id} answered it. Sent to each active subscription listing `brand.updated`, signed, retried until a 2xx or the end of the schedule. A scoped key subscribes to it, or changes, redelivers, recovers or tests a subscription listing it, only with `brands:read` (or `brands:write`) or `events:read`.
          */
         post: operations["webhook_BrandUpdated"];
         delete?: never;
@@ -556,7 +556,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription’s endpoint is failing
-         * @description Its breaker opened: WEBHOOK_BREAKER_FAILURES attempts in a row failed, so its deliveries are held and one probe at a time is sent at the retry schedule’s gaps. `data` is the subscription as GET answers it, with its health (`disableAt` says when it will be turned off if nothing succeeds). Fix the receiver; nothing is lost meanwhile. Sent to each active subscription listing `webhook_subscription.failing`, signed, retried until a 2xx or the end of the schedule.
+         * @description Its breaker opened: WEBHOOK_BREAKER_FAILURES attempts in a row failed, so its deliveries are held and one probe at a time is sent at the retry schedule’s gaps. `data` is the subscription’s id, `active` and health (`disableAt` says when it will be turned off if nothing succeeds), never its URL. Fix the receiver; nothing is lost meanwhile. Sent to each active subscription listing `webhook_subscription.failing`, signed, retried until a 2xx or the end of the schedule. A scoped key subscribes to it, or changes, redelivers, recovers or tests a subscription listing it, only with `webhooks:read` (or `webhooks:write`) or `events:read`.
          */
         post: operations["webhook_WebhookSubscriptionFailing"];
         delete?: never;
@@ -576,7 +576,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription’s endpoint recovered
-         * @description An attempt succeeded while its breaker was open: the breaker closed and the held deliveries are sent. `data` is the subscription as GET answers it. Sent to each active subscription listing `webhook_subscription.recovered`, signed, retried until a 2xx or the end of the schedule.
+         * @description An attempt succeeded while its breaker was open: the breaker closed and the held deliveries are sent. `data` is the subscription’s id, `active` and health. Sent to each active subscription listing `webhook_subscription.recovered`, signed, retried until a 2xx or the end of the schedule. A scoped key subscribes to it, or changes, redelivers, recovers or tests a subscription listing it, only with `webhooks:read` (or `webhooks:write`) or `events:read`.
          */
         post: operations["webhook_WebhookSubscriptionRecovered"];
         delete?: never;
@@ -596,7 +596,7 @@ export interface webhooks {
         put?: never;
         /**
          * The platform turned a subscription off
-         * @description Its receiver answered 410 Gone (`health.disabledReason: gone`), or it failed with no success for WEBHOOK_DISABLE_AFTER (`failing`). `data` is the subscription as GET answers it. Test the receiver (POST …/test), then turn it back on with PATCH `active: true` and `recover` what failed meanwhile. Sent to each active subscription listing `webhook_subscription.disabled`, signed, retried until a 2xx or the end of the schedule.
+         * @description Its receiver answered 410 Gone (`health.disabledReason: gone`), or it failed with no success for WEBHOOK_DISABLE_AFTER (`failing`). `data` is the subscription’s id, `active` and health. Test the receiver (POST …/test), then turn it back on with PATCH `active: true` and `recover` what failed meanwhile. Sent to each active subscription listing `webhook_subscription.disabled`, signed, retried until a 2xx or the end of the schedule. A scoped key subscribes to it, or changes, redelivers, recovers or tests a subscription listing it, only with `webhooks:read` (or `webhooks:write`) or `events:read`.
          */
         post: operations["webhook_WebhookSubscriptionDisabled"];
         delete?: never;
@@ -616,7 +616,7 @@ export interface webhooks {
         put?: never;
         /**
          * A test event
-         * @description Sent on request (POST /v0/webhook_subscriptions/{id}/test) to that subscription only; never subscribed to. Sent to each active subscription listing `webhook.test`, signed, retried until a 2xx or the end of the schedule.
+         * @description Sent on request (POST /v0/webhook_subscriptions/{id}/test) to that subscription only; never subscribed to. Sent to each active subscription listing `webhook.test`, signed, retried until a 2xx or the end of the schedule. Sent on request to any subscription, whatever its key's scopes.
          */
         post: operations["webhook_WebhookTest"];
         delete?: never;
@@ -1425,7 +1425,12 @@ export interface components {
             createdAt: string;
             /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
             tenantId: string;
-            data: components["schemas"]["WebhookSubscriptionResponse"];
+            data: {
+                /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+                id: string;
+                active: boolean;
+                health: components["schemas"]["EndpointHealthResponse"];
+            };
         };
         /** @description The envelope of `webhook_subscription.recovered`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
         WebhookSubscriptionRecoveredEvent: {
@@ -1437,7 +1442,12 @@ export interface components {
             createdAt: string;
             /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
             tenantId: string;
-            data: components["schemas"]["WebhookSubscriptionResponse"];
+            data: {
+                /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+                id: string;
+                active: boolean;
+                health: components["schemas"]["EndpointHealthResponse"];
+            };
         };
         /** @description The envelope of `webhook_subscription.disabled`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
         WebhookSubscriptionDisabledEvent: {
@@ -1449,7 +1459,12 @@ export interface components {
             createdAt: string;
             /** @example tenant_01jdq8x0m2f3e4r5t6y7u8i9o0 */
             tenantId: string;
-            data: components["schemas"]["WebhookSubscriptionResponse"];
+            data: {
+                /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+                id: string;
+                active: boolean;
+                health: components["schemas"]["EndpointHealthResponse"];
+            };
         };
         /** @description The envelope of `webhook.test`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
         WebhookTestEvent: {

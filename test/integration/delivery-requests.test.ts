@@ -157,6 +157,24 @@ describe('recovering a subscription', () => {
   });
 });
 
+describe('a key that may receive some kinds only (decisions.md 178)', () => {
+  it('recovers only the deliveries of kinds it may receive, and refuses to redeliver another kind, writing nothing', async () => {
+    const s = await subscription();
+    const page = await delivery(s, { status: 'failed', attempts: 5, minutesAgo: 5 });
+    const brand = await delivery(s, { status: 'failed', attempts: 5, minutesAgo: 4 });
+    await sql(`UPDATE webhook_deliveries SET event_type = 'brand.created' WHERE id = ?`, [brand]);
+    const pagesOnly = ['page.version.created', 'webhook.test'];
+    expect(await requests().redeliver({ ...s, deliveryId: brand, now: NOW, pendingMax: ROOM, receivable: pagesOnly })).toEqual({ notReceivable: 'brand.created' });
+    expect(await redeliveriesOf(brand)).toEqual([]);
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, pendingMax: ROOM, limit: 100, receivable: pagesOnly })).toEqual({ queued: 1, hasMore: false });
+    expect((await redeliveriesOf(page)).length).toBe(1);
+    expect(await redeliveriesOf(brand)).toEqual([]);
+    // Every kind (a full key, or events:read): the brand's delivery too.
+    expect(await requests().recover({ ...s, since: ago(60), now: NOW, pendingMax: ROOM, limit: 100, receivable: null })).toEqual({ queued: 1, hasMore: false });
+    expect((await redeliveriesOf(brand)).length).toBe(1);
+  });
+});
+
 describe('the tenant’s bound on manual deliveries waiting (WEBHOOK_MANUAL_PENDING_MAX)', () => {
   const waiting = async (tenantId: string) =>
     (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = ? AND manual_id IS NOT NULL AND status IN ('pending', 'sending')`, [tenantId]))[0].n;

@@ -7,11 +7,11 @@ export abstract class WebhookSubscriptionRepository {
    */
   abstract findById(tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<WebhookSubscription | null>;
   /**
-   * Whether the tenant has this live subscription, without loading it (no secret is decrypted);
-   * if so it stays live until the unit of work ends (a DELETE waits), so what the caller writes
-   * for it next cannot outlive it.
+   * The event kinds the tenant's live subscription lists, without loading it (no secret is
+   * decrypted), or null when there is no such live subscription. It stays live until the unit of
+   * work ends (a DELETE waits), so what the caller writes for it next cannot outlive it.
    */
-  abstract holdLive(tenantId: string, id: string): Promise<boolean>;
+  abstract holdLive(tenantId: string, id: string): Promise<readonly string[] | null>;
   /**
    * Inserts a new subscription unless its tenant already has `limit` live ones (checked and
    * written atomically, so concurrent creations cannot pass the limit together). False when the

@@ -13,7 +13,7 @@ export const webhookRedeliverCommand: CliCommand = {
   summary: 'send one delivery again (one attempt now, outside its schedule)',
   usage: 'webhook:redeliver --tenant T --subscription S --delivery D',
   required: ['tenant', 'subscription', 'delivery'],
-  run: (context, options) => context.get(Redeliver).execute({ tenantId: options.tenant, subscriptionId: options.subscription, deliveryId: options.delivery }),
+  run: (context, options) => context.get(Redeliver).execute({ tenantId: options.tenant, subscriptionId: options.subscription, deliveryId: options.delivery, grant: null }),
   text: (result) => {
     const made = result as ManualDelivery;
     return `redelivery ${made.deliveryId} of ${made.redeliveryOf} queued (event ${made.eventId})`;
@@ -28,7 +28,7 @@ export const webhookRecoverCommand: CliCommand = {
   run: (context, options) => {
     const since = new Date(options.since);
     if (!INSTANT.test(options.since) || Number.isNaN(since.getTime())) throw new UsageError('option --since must be an ISO 8601 date-time with its offset');
-    return context.get(RecoverDeliveries).execute({ tenantId: options.tenant, subscriptionId: options.subscription, since });
+    return context.get(RecoverDeliveries).execute({ tenantId: options.tenant, subscriptionId: options.subscription, since, grant: null });
   },
   text: (result) => {
     const { queued, hasMore } = result as { queued: number; hasMore: boolean };

@@ -12,3 +12,8 @@ export function subscriptionBody(url: string, overrides: Partial<Omit<NewWebhook
 export function aSubscriptionBody(tenantId: string, overrides: Partial<NewWebhookSubscription> = {}): NewWebhookSubscription {
   return { tenantId, ...subscriptionBody('https://hooks.example/landing'), ...overrides };
 }
+
+/** The same as the create use case takes it, from a key with full access. */
+export function aSubscriptionRequest(tenantId: string, overrides: Partial<NewWebhookSubscription> = {}): NewWebhookSubscription & { grant: null } {
+  return { ...aSubscriptionBody(tenantId, overrides), grant: null };
+}

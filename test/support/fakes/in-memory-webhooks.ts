@@ -28,10 +28,11 @@ export class InMemorySubscriptions extends WebhookSubscriptionRepository {
     return copy(row);
   }
 
-  async holdLive(tenantId: string, id: string): Promise<boolean> {
-    if (!this.live(tenantId, id)) return false;
+  async holdLive(tenantId: string, id: string): Promise<readonly string[] | null> {
+    const live = this.live(tenantId, id);
+    if (!live) return null;
     this.held.push(id);
-    return true;
+    return live.events;
   }
 
   async add(subscription: WebhookSubscription, limit: number): Promise<boolean> {

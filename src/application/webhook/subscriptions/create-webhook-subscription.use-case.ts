@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
+import { checkMayReceive } from '../../../domain/api-key/receive-scopes';
 import { Clock } from '../../../domain/shared/clock.port';
 import { NewWebhookSubscription, WebhookSubscription } from '../../../domain/webhook/webhook-subscription';
 import { SigningSecretGenerator } from '../../../domain/webhook/signing-secret-generator.port';
@@ -23,9 +25,14 @@ export class CreateWebhookSubscription {
     private readonly filterTargets: FilterTargets,
   ) {}
 
-  /** The only response that carries the signing secret. */
-  async execute(input: NewWebhookSubscription): Promise<WebhookSubscriptionView> {
-    const subscription = WebhookSubscription.create(input, this.secrets.generate(), this.clock.now());
+  /**
+   * The only response that carries the signing secret. `grant`: the calling key's scopes, which
+   * must cover every kind the subscription lists (decisions.md 178).
+   */
+  async execute(input: NewWebhookSubscription & { grant: ApiKeyScopes }): Promise<WebhookSubscriptionView> {
+    const { grant, ...fields } = input;
+    const subscription = WebhookSubscription.create(fields, this.secrets.generate(), this.clock.now());
+    checkMayReceive(grant, subscription.events);
     this.targets.check(subscription.url);
     const added = await this.unitOfWork.run(async () => {
       await filterTargetsOrFail(this.filterTargets, subscription.tenantId, subscription.filter);

@@ -20,16 +20,33 @@ export abstract class DeliveryRequests {
    * One more attempt of a delivery of the subscription (a redelivery of a redelivery sends its
    * original again). `not-found` when the subscription has no such delivery; `in-flight` while
    * an attempt of it is being made or a redelivery of it waits; `no-room` when `pendingMax` of the
-   * tenant's manual deliveries wait already.
+   * tenant's manual deliveries wait already; `{ notReceivable }` (and nothing written) when the
+   * delivery's kind is not among `receivable` (null or left out: every kind).
    */
-  abstract redeliver(input: { tenantId: string; subscriptionId: string; deliveryId: string; now: Date; pendingMax: number }): Promise<ManualDelivery | 'not-found' | 'in-flight' | 'no-room'>;
+  abstract redeliver(input: {
+    tenantId: string;
+    subscriptionId: string;
+    deliveryId: string;
+    now: Date;
+    pendingMax: number;
+    receivable?: readonly string[] | null;
+  }): Promise<ManualDelivery | 'not-found' | 'in-flight' | 'no-room' | { notReceivable: string }>;
   /**
    * Redelivers, oldest first and at most `limit` (and no more than the room left under
    * `pendingMax`), every scheduled delivery of the subscription created since `since` that failed
-   * or is still being retried, unless a redelivery of it is waiting or has succeeded. `hasMore`
-   * when some were left for a later call.
+   * or is still being retried, unless a redelivery of it is waiting or has succeeded; only those
+   * of a kind among `receivable` (null or left out: every kind). `hasMore` when some were left
+   * for a later call.
    */
-  abstract recover(input: { tenantId: string; subscriptionId: string; since: Date; now: Date; limit: number; pendingMax: number }): Promise<{ queued: number; hasMore: boolean }>;
+  abstract recover(input: {
+    tenantId: string;
+    subscriptionId: string;
+    since: Date;
+    now: Date;
+    limit: number;
+    pendingMax: number;
+    receivable?: readonly string[] | null;
+  }): Promise<{ queued: number; hasMore: boolean }>;
   /**
    * Writes the test delivery and its event (to the log as already relayed); `no-room` (and
    * nothing written) when `pendingMax` of the tenant's manual deliveries wait.

@@ -1,18 +1,27 @@
 import { Injectable } from '@nestjs/common';
+import { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
+import { kindsReceivableWith, ReceiveScopeError, scopeMissingToReceive } from '../../../domain/api-key/receive-scopes';
 import { NotFoundError } from '../../../domain/shared/domain-error';
 import { DeliveryInProgressError, ManualBacklogFullError } from '../../../domain/webhook/webhook.errors';
 import { ManualDelivery } from './delivery-requests.port';
 import { ManualDeliveryRequest } from './manual-delivery-request';
 
-/** POST …/deliveries/{id}/redeliver: one attempt now, the same body and webhook-id, outside the schedule. */
+/**
+ * POST …/deliveries/{id}/redeliver: one attempt now, the same body and webhook-id, outside the
+ * schedule. The key must be allowed to receive the delivery's kind too: the subscription may list other
+ * kinds now than when it was made (decisions.md 178).
+ */
 @Injectable()
 export class Redeliver extends ManualDeliveryRequest {
-  execute(input: { tenantId: string; subscriptionId: string; deliveryId: string }): Promise<ManualDelivery> {
+  execute(input: { tenantId: string; subscriptionId: string; deliveryId: string; grant: ApiKeyScopes }): Promise<ManualDelivery> {
     return this.forLiveSubscription(input, async () => {
-      const result = await this.requests.redeliver({ ...input, now: this.clock.now(), pendingMax: this.limits.manualPendingPerTenant });
+      const { tenantId, subscriptionId, deliveryId } = input;
+      const receivable = kindsReceivableWith(input.grant);
+      const result = await this.requests.redeliver({ tenantId, subscriptionId, deliveryId, now: this.clock.now(), pendingMax: this.limits.manualPendingPerTenant, ...(receivable && { receivable }) });
       if (result === 'not-found') throw new NotFoundError('delivery', input.deliveryId);
       if (result === 'no-room') throw new ManualBacklogFullError(this.limits.manualPendingPerTenant);
       if (result === 'in-flight') throw new DeliveryInProgressError(input.deliveryId);
+      if ('notReceivable' in result) throw new ReceiveScopeError(scopeMissingToReceive(input.grant, [result.notReceivable]) ?? 'events:read', input.grant ?? []);
       return result;
     });
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
 import { TestDelivery } from '../../../domain/webhook/test-delivery';
 import { ManualBacklogFullError } from '../../../domain/webhook/webhook.errors';
 import { ManualDelivery } from './delivery-requests.port';
@@ -10,9 +11,9 @@ import { ManualDeliveryRequest } from './manual-delivery-request';
  */
 @Injectable()
 export class SendTestEvent extends ManualDeliveryRequest {
-  execute(input: { tenantId: string; subscriptionId: string }): Promise<ManualDelivery> {
+  execute(input: { tenantId: string; subscriptionId: string; grant: ApiKeyScopes }): Promise<ManualDelivery> {
     return this.forLiveSubscription(input, async () => {
-      const delivery = TestDelivery.to(input, this.clock.now());
+      const delivery = TestDelivery.to({ tenantId: input.tenantId, subscriptionId: input.subscriptionId }, this.clock.now());
       if ((await this.requests.addTest(delivery, this.limits.manualPendingPerTenant)) === 'no-room') throw new ManualBacklogFullError(this.limits.manualPendingPerTenant);
       return { deliveryId: delivery.id, eventId: delivery.eventId, redeliveryOf: null };
     });

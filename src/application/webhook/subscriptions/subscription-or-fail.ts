@@ -8,9 +8,9 @@ export async function subscriptionOrFail(repo: WebhookSubscriptionRepository, te
 }
 
 /**
- * NotFoundError as above unless the tenant has this live subscription, which then stays live
- * until the unit of work ends. Not loaded: no secret is decrypted to check that it exists.
+ * The event kinds the tenant's live subscription lists, which then stays live until the unit of
+ * work ends; NotFoundError as above. Not loaded: no secret is decrypted to check that it exists.
  */
-export async function holdSubscriptionOrFail(repo: WebhookSubscriptionRepository, tenantId: string, id: string): Promise<void> {
-  await foundOrFail('webhook subscription', 'whsub', id, () => repo.holdLive(tenantId, id));
+export function holdSubscriptionOrFail(repo: WebhookSubscriptionRepository, tenantId: string, id: string): Promise<readonly string[]> {
+  return foundOrFail('webhook subscription', 'whsub', id, () => repo.holdLive(tenantId, id));
 }

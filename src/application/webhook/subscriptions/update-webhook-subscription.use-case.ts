@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
+import { checkMayReceive } from '../../../domain/api-key/receive-scopes';
 import { Clock } from '../../../domain/shared/clock.port';
 import { WebhookSubscriptionChanges } from '../../../domain/webhook/webhook-subscription';
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
@@ -20,18 +22,25 @@ export class UpdateWebhookSubscription {
     private readonly filterTargets: FilterTargets,
   ) {}
 
-  /** Under the subscription's row lock: a PATCH racing a DELETE cannot write the row back alive. */
+  /**
+   * Under the subscription's row lock: a PATCH racing a DELETE cannot write the row back alive.
+   * `grant` (the calling key's scopes) must cover the kinds listed before and after the change:
+   * a new URL receives the retries of both (decisions.md 178).
+   */
   execute(input: {
     tenantId: string;
     subscriptionId: string;
     changes: WebhookSubscriptionChanges;
+    grant: ApiKeyScopes;
     /** Checked on the subscription as it is, under its row lock, before the change (If-Match). */
     precondition?: Precondition<WebhookSubscriptionView>;
   }): Promise<WebhookSubscriptionView> {
     return this.unitOfWork.run(async () => {
       const subscription = await subscriptionOrFail(this.subscriptions, input.tenantId, input.subscriptionId, { forUpdate: true });
       input.precondition?.(toSubscriptionView(subscription));
+      checkMayReceive(input.grant, subscription.events);
       subscription.update(input.changes, this.clock.now());
+      checkMayReceive(input.grant, subscription.events);
       this.targets.check(subscription.url);
       // Only a filter this PATCH sets is checked: one stored earlier may name a page group deleted since.
       if (input.changes.filter) await filterTargetsOrFail(this.filterTargets, input.tenantId, subscription.filter);

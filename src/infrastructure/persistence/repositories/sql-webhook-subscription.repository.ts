@@ -56,10 +56,10 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     return touched(subscription);
   }
 
-  async holdLive(tenantId: string, id: string): Promise<boolean> {
+  async holdLive(tenantId: string, id: string): Promise<readonly string[] | null> {
     requireTransaction(this.em, 'holding a subscription');
-    const rows = await sqlRows(this.em, 'SELECT 1 FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL FOR SHARE', [id, tenantId]);
-    return rows.length === 1;
+    const rows = await sqlRows<{ events: string[] }>(this.em, 'SELECT events FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL FOR SHARE', [id, tenantId]);
+    return rows[0]?.events ?? null;
   }
 
   async add(s: WebhookSubscription, limit: number): Promise<boolean> {

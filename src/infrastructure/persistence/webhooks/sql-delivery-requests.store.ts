@@ -32,7 +32,7 @@ export class SqlDeliveryRequests extends DeliveryRequests {
     super();
   }
 
-  async redeliver(input: { tenantId: string; subscriptionId: string; deliveryId: string; now: Date; pendingMax: number }): Promise<ManualDelivery | 'not-found' | 'in-flight' | 'no-room'> {
+  async redeliver(input: Parameters<DeliveryRequests['redeliver']>[0]): Promise<ManualDelivery | 'not-found' | 'in-flight' | 'no-room' | { notReceivable: string }> {
     if ((await this.room(input.tenantId, input.pendingMax)) === 0) return 'no-room';
     const [given] = await sqlRows<{ origin: string }>(
       this.em,
@@ -43,6 +43,7 @@ export class SqlDeliveryRequests extends DeliveryRequests {
     // The original may be gone (retention) while its redelivery is still kept: that is sent again.
     const origin = (await this.lock(given.origin, input.now)) ?? (await this.lock(input.deliveryId, input.now));
     if (!origin) return 'not-found';
+    if (input.receivable && !input.receivable.includes(origin.event_type)) return { notReceivable: origin.event_type };
     if (origin.busy) return 'in-flight';
     const [waiting] = await sqlRows(this.em, `SELECT 1 FROM webhook_deliveries d WHERE d.id = $1 AND ${REDELIVERY_WAITING}`, [origin.id]);
     if (waiting) return 'in-flight';
@@ -69,7 +70,7 @@ export class SqlDeliveryRequests extends DeliveryRequests {
     return rows[0];
   }
 
-  async recover(input: { tenantId: string; subscriptionId: string; since: Date; now: Date; limit: number; pendingMax: number }): Promise<{ queued: number; hasMore: boolean }> {
+  async recover(input: Parameters<DeliveryRequests['recover']>[0]): Promise<{ queued: number; hasMore: boolean }> {
     const limit = Math.min(input.limit, await this.room(input.tenantId, input.pendingMax));
     // Through webhook_deliveries_recoverable_idx: its predicate is repeated here word for word.
     const candidates = await sqlRows<{ id: string }>(
@@ -79,8 +80,9 @@ export class SqlDeliveryRequests extends DeliveryRequests {
          AND d.manual_id IS NULL AND (d.status = 'failed' OR (d.status IN ('pending', 'sending') AND d.attempt_count > 0))
          AND d.tenant_id = $3 AND (d.locked_until IS NULL OR d.locked_until <= $4)
          AND NOT ${REDELIVERY_WAITING_OR_DONE}
+         AND ($6::text[] IS NULL OR d.event_type = ANY($6::text[]))
        ORDER BY d.created_at, d.id LIMIT $5 FOR UPDATE OF d`,
-      [input.subscriptionId, input.since, input.tenantId, input.now, limit + 1],
+      [input.subscriptionId, input.since, input.tenantId, input.now, limit + 1, input.receivable ?? null],
     );
     const taken = candidates.slice(0, limit).map((row) => row.id);
     if (taken.length === 0) return { queued: 0, hasMore: candidates.length > 0 };

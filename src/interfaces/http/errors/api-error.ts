@@ -70,6 +70,7 @@ export class ApiError extends Error {
  */
 export const DOMAIN_ERRORS: Record<DomainErrorCode, { status: number; code: ErrorCode }> = {
   VALIDATION_ERROR: { status: 400, code: 'VALIDATION_ERROR' },
+  INSUFFICIENT_SCOPE: { status: 403, code: 'INSUFFICIENT_SCOPE' },
   NOT_FOUND: { status: 404, code: 'NOT_FOUND' },
   CONFLICT: { status: 409, code: 'CONFLICT' },
   LIMIT_EXCEEDED: { status: 422, code: 'LIMIT_EXCEEDED' },

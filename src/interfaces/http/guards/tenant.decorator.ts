@@ -1,7 +1,13 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
 import type { ApiRequest } from '../api-request';
 
 /** The authenticated tenant's id; only on routes behind ApiKeyGuard. */
 export const TenantId = createParamDecorator((_: unknown, context: ExecutionContext): string => {
   return context.switchToHttp().getRequest<ApiRequest>().principal!.tenantId;
+});
+
+/** The authenticated key's scopes (null: full access), for rules that depend on what is asked. */
+export const Grant = createParamDecorator((_: unknown, context: ExecutionContext): ApiKeyScopes => {
+  return context.switchToHttp().getRequest<ApiRequest>().principal!.scopes;
 });

@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { SCOPE_TO_RECEIVE } from '../../../domain/api-key/receive-scopes';
 import { LoggedEventType } from '../../../domain/events/event-catalogue';
 import { ID_PREFIXES } from '../../../domain/shared/type-id';
 
@@ -6,6 +7,12 @@ type SchemaObject = Record<string, unknown>;
 
 const ID = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[0-9a-z]{26}$`, example: `${prefix}_01jdq8x0m2f3e4r5t6y7u8i9o0` });
 const INSTANT = { type: 'string', format: 'date-time' };
+/** A health event's data: the subscription's id and health, never its URL (decisions.md 178). */
+const HEALTH_DATA = {
+  type: 'object',
+  required: ['id', 'active', 'health'],
+  properties: { id: ID(ID_PREFIXES.webhookSubscription), active: { type: 'boolean' }, health: { $ref: '#/components/schemas/EndpointHealthResponse' } },
+};
 
 /** Each event's `data`, by kind: a Record over the catalogue, so a new kind does not compile undocumented. */
 const DATA: Record<LoggedEventType, { summary: string; description: string; data: SchemaObject; name: string }> = {
@@ -35,21 +42,21 @@ const DATA: Record<LoggedEventType, { summary: string; description: string; data
     name: 'WebhookSubscriptionFailing',
     summary: 'A subscription’s endpoint is failing',
     description:
-      'Its breaker opened: WEBHOOK_BREAKER_FAILURES attempts in a row failed, so its deliveries are held and one probe at a time is sent at the retry schedule’s gaps. `data` is the subscription as GET answers it, with its health (`disableAt` says when it will be turned off if nothing succeeds). Fix the receiver; nothing is lost meanwhile.',
-    data: { $ref: '#/components/schemas/WebhookSubscriptionResponse' },
+      'Its breaker opened: WEBHOOK_BREAKER_FAILURES attempts in a row failed, so its deliveries are held and one probe at a time is sent at the retry schedule’s gaps. `data` is the subscription’s id, `active` and health (`disableAt` says when it will be turned off if nothing succeeds), never its URL. Fix the receiver; nothing is lost meanwhile.',
+    data: HEALTH_DATA,
   },
   'webhook_subscription.recovered': {
     name: 'WebhookSubscriptionRecovered',
     summary: 'A subscription’s endpoint recovered',
-    description: 'An attempt succeeded while its breaker was open: the breaker closed and the held deliveries are sent. `data` is the subscription as GET answers it.',
-    data: { $ref: '#/components/schemas/WebhookSubscriptionResponse' },
+    description: 'An attempt succeeded while its breaker was open: the breaker closed and the held deliveries are sent. `data` is the subscription’s id, `active` and health.',
+    data: HEALTH_DATA,
   },
   'webhook_subscription.disabled': {
     name: 'WebhookSubscriptionDisabled',
     summary: 'The platform turned a subscription off',
     description:
-      'Its receiver answered 410 Gone (`health.disabledReason: gone`), or it failed with no success for WEBHOOK_DISABLE_AFTER (`failing`). `data` is the subscription as GET answers it. Test the receiver (POST …/test), then turn it back on with PATCH `active: true` and `recover` what failed meanwhile.',
-    data: { $ref: '#/components/schemas/WebhookSubscriptionResponse' },
+      'Its receiver answered 410 Gone (`health.disabledReason: gone`), or it failed with no success for WEBHOOK_DISABLE_AFTER (`failing`). `data` is the subscription’s id, `active` and health. Test the receiver (POST …/test), then turn it back on with PATCH `active: true` and `recover` what failed meanwhile.',
+    data: HEALTH_DATA,
   },
   'webhook.test': {
     name: 'WebhookTest',
@@ -70,6 +77,13 @@ const HEADERS = [
   ['User-Agent', '`LandingPlatform-Webhooks/<version> (…)`'],
 ].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
 
+/** What a key needs to subscribe to a kind, as decided in one place (domain/api-key/receive-scopes.ts). */
+function receiveScope(type: LoggedEventType): string {
+  const scope = SCOPE_TO_RECEIVE[type];
+  if (scope === null) return 'Sent on request to any subscription, whatever its key\'s scopes.';
+  return `A scoped key subscribes to it, or changes, redelivers, recovers or tests a subscription listing it, only with \`${scope}\` (or \`${scope.replace(/:read$/, ':write')}\`) or \`events:read\`.`;
+}
+
 /**
  * Adds each event's envelope and `data` schemas to the components and describes its delivery in
  * the document's `webhooks` section (OpenAPI 3.1): what a receiver is sent, how it is signed, and
@@ -89,7 +103,7 @@ export function describeWebhooks(document: OpenAPIObject): void {
       post: {
         operationId: `webhook_${event.name}`,
         summary: event.summary,
-        description: `${event.description} Sent to each active subscription listing \`${type}\`, signed, retried until a 2xx or the end of the schedule.`,
+        description: `${event.description} Sent to each active subscription listing \`${type}\`, signed, retried until a 2xx or the end of the schedule. ${receiveScope(type as LoggedEventType)}`,
         parameters: HEADERS,
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${event.name}Event` } } } },
         responses: {

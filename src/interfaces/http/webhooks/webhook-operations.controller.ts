@@ -8,10 +8,12 @@ import { ManualDelivery } from '../../../application/webhook/subscriptions/deliv
 import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { ApiErrors } from '../errors/error-responses.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
-import { TenantId } from '../guards/tenant.decorator';
+import { Grant, TenantId } from '../guards/tenant.decorator';
+import type { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
 import { RecoverDeliveriesDto, RotateSigningSecretDto } from './webhook-operations.dto';
 import { CreatedWebhookSubscriptionResponse, ManualDeliveryResponse, RecoveryResponse } from './webhook-subscription.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { RECEIVE_SCOPES_RULE } from './receive-scopes.description';
 
 const EXTENSION = 'An extension of the spec (docs/webhooks.md, Operating a subscription).';
 
@@ -40,12 +42,12 @@ export class WebhookOperationsController {
     description:
       'One attempt now, outside the retry schedule (which it neither restarts nor extends): the same body and `webhook-id`, a fresh timestamp and ' +
       'signatures. For delivered, failed and exhausted deliveries alike; 409 while an attempt of it is in flight or a redelivery of it waits. ' +
-      `Logged with \`trigger: manual\`. ${MANUAL_BOUND} ${EXTENSION}`,
+      `Logged with \`trigger: manual\`. ${MANUAL_BOUND} ${RECEIVE_SCOPES_RULE} The delivery's own kind counts too. ${EXTENSION}`,
   })
   @ApiAcceptedResponse({ type: ManualDeliveryResponse })
   @ApiErrors(404, 409)
-  redeliver(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Param('delivery_id') deliveryId: string): Promise<ManualDelivery> {
-    return this.redeliverOne.execute({ tenantId, subscriptionId, deliveryId });
+  redeliver(@TenantId() tenantId: string, @Grant() grant: ApiKeyScopes, @Param('subscription_id') subscriptionId: string, @Param('delivery_id') deliveryId: string): Promise<ManualDelivery> {
+    return this.redeliverOne.execute({ tenantId, subscriptionId, deliveryId, grant });
   }
 
   @Post('recover')
@@ -58,13 +60,13 @@ export class WebhookOperationsController {
     description:
       `Redelivers, oldest first, every delivery created since \`since\` (at most ${RECOVER_MAX_DAYS} days ago) that failed or is still being retried, ` +
       `unless a redelivery of it succeeded or waits: at most ${RECOVER_MAX_DELIVERIES.toLocaleString('en-US')} per request, and no more than the room left ` +
-      `under the tenant's bound on manual deliveries waiting (\`hasMore\` says if more remain). ${EXTENSION}`,
+      `under the tenant's bound on manual deliveries waiting (\`hasMore\` says if more remain). ${RECEIVE_SCOPES_RULE} Only deliveries of kinds the key may read are resent. ${EXTENSION}`,
   })
   @ApiBody({ type: RecoverDeliveriesDto })
   @ApiAcceptedResponse({ type: RecoveryResponse })
   @ApiErrors(400, 404, 413, 415)
-  recover(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string, @Body() body: RecoverDeliveriesDto): Promise<{ queued: number; hasMore: boolean }> {
-    return this.recoverDeliveries.execute({ tenantId, subscriptionId, since: new Date(body.since) });
+  recover(@TenantId() tenantId: string, @Grant() grant: ApiKeyScopes, @Param('subscription_id') subscriptionId: string, @Body() body: RecoverDeliveriesDto): Promise<{ queued: number; hasMore: boolean }> {
+    return this.recoverDeliveries.execute({ tenantId, subscriptionId, since: new Date(body.since), grant });
   }
 
   @Post('rotate_secret')
@@ -94,11 +96,11 @@ export class WebhookOperationsController {
     summary: 'Send a test event',
     description:
       'Delivers a `webhook.test` event to this subscription only, whether or not it lists the kind and whether or not it is active: one attempt, ' +
-      `signed like any other, shown in its log and in GET /v0/events. ${MANUAL_BOUND} ${EXTENSION}`,
+      `signed like any other, shown in its log and in GET /v0/events. ${MANUAL_BOUND} ${RECEIVE_SCOPES_RULE} ${EXTENSION}`,
   })
   @ApiAcceptedResponse({ type: ManualDeliveryResponse })
   @ApiErrors(404)
-  test(@TenantId() tenantId: string, @Param('subscription_id') subscriptionId: string): Promise<ManualDelivery> {
-    return this.sendTestEvent.execute({ tenantId, subscriptionId });
+  test(@TenantId() tenantId: string, @Grant() grant: ApiKeyScopes, @Param('subscription_id') subscriptionId: string): Promise<ManualDelivery> {
+    return this.sendTestEvent.execute({ tenantId, subscriptionId, grant });
   }
 }

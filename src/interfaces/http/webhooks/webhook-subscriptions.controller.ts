@@ -14,12 +14,14 @@ import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import type { Precondition } from '../../../application/shared/precondition';
 import { ApiErrors } from '../errors/error-responses.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
-import { TenantId } from '../guards/tenant.decorator';
+import { Grant, TenantId } from '../guards/tenant.decorator';
+import type { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
 import { toListRequest } from '../pagination/list-request';
 import { CreateWebhookSubscriptionDto, UpdateWebhookSubscriptionDto } from './webhook-subscription.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { RECEIVE_SCOPES_RULE } from './receive-scopes.description';
 import {
   CreatedWebhookSubscriptionResponse,
   DeliveryAttemptListResponse,
@@ -46,30 +48,31 @@ export class WebhookSubscriptionsController {
   @RequiresScope('webhooks:write')
   @HttpCode(201)
   @Idempotent()
-  @ApiOperation({ summary: 'Create a webhook subscription', description: 'The response is the only place the signing secret is ever shown.' })
+  @ApiOperation({ summary: 'Create a webhook subscription', description: `The response is the only place the signing secret is ever shown. ${RECEIVE_SCOPES_RULE}` })
   @ApiBody({ type: CreateWebhookSubscriptionDto })
   @ApiCreatedResponse({ type: CreatedWebhookSubscriptionResponse })
   @ApiErrors(400, 413, 415)
-  create(@TenantId() tenantId: string, @Body() body: CreateWebhookSubscriptionDto): Promise<WebhookSubscriptionView> {
-    return this.createSubscription.execute({ tenantId, url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond, filter: body.filter, ordering: body.ordering });
+  create(@TenantId() tenantId: string, @Grant() grant: ApiKeyScopes, @Body() body: CreateWebhookSubscriptionDto): Promise<WebhookSubscriptionView> {
+    return this.createSubscription.execute({ tenantId, grant, url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond, filter: body.filter, ordering: body.ordering });
   }
 
   @Patch(':subscription_id')
   @RequiresScope('webhooks:write')
   @ConditionalWrite()
-  @ApiOperation({ summary: 'Update a webhook subscription', description: 'Fields left out keep their value. The secret is not returned.' })
+  @ApiOperation({ summary: 'Update a webhook subscription', description: `Fields left out keep their value. The secret is not returned. ${RECEIVE_SCOPES_RULE} The kinds listed before and after the change both count.` })
   @ApiBody({ type: UpdateWebhookSubscriptionDto })
   @ApiOkResponse({ type: WebhookSubscriptionResponse })
   @ApiErrors(400, 404, 413, 415)
   async update(
     @TenantId() tenantId: string,
+    @Grant() grant: ApiKeyScopes,
     @Param('subscription_id') subscriptionId: string,
     @Body() body: UpdateWebhookSubscriptionDto,
     @IfMatch(subscriptionConfiguration) precondition: Precondition<object> | undefined,
     @Tagged(subscriptionConfiguration) answer: TaggedAnswer,
   ): Promise<string | undefined> {
     const changes = { url: body.url, events: body.events, active: body.active, rateLimitPerSecond: body.rateLimitPerSecond, filter: body.filter, ordering: body.ordering };
-    return answer(await this.updateSubscription.execute({ tenantId, subscriptionId, changes, precondition }));
+    return answer(await this.updateSubscription.execute({ tenantId, subscriptionId, changes, precondition, grant }));
   }
 
   @Get()

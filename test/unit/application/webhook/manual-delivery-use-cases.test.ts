@@ -35,7 +35,7 @@ describe('Redeliver', () => {
   it('checks the subscription without loading its secrets, then asks for the redelivery in the same unit of work', async () => {
     const { redeliver, requests, subscriptions, unitOfWork, ids } = setup();
     requests.redeliverAnswer = { deliveryId: 'whdlv_new', eventId: 'evt_1', redeliveryOf: DELIVERY };
-    expect(await redeliver.execute({ ...ids, deliveryId: DELIVERY })).toEqual(requests.redeliverAnswer);
+    expect(await redeliver.execute({ ...ids, grant: null, deliveryId: DELIVERY })).toEqual(requests.redeliverAnswer);
     expect(subscriptions.held).toEqual([ids.subscriptionId]);
     expect(subscriptions.loaded).toEqual([]);
     expect(requests.calls).toEqual([{ method: 'redeliver', input: { ...ids, deliveryId: DELIVERY, now: T0, pendingMax: 7 } }]);
@@ -49,12 +49,12 @@ describe('Redeliver', () => {
   ] as const)('turns the store answer %s into its error', async (answer, error) => {
     const { redeliver, requests, ids } = setup();
     requests.redeliverAnswer = answer;
-    await expect(redeliver.execute({ ...ids, deliveryId: DELIVERY })).rejects.toThrow(error);
+    await expect(redeliver.execute({ ...ids, grant: null, deliveryId: DELIVERY })).rejects.toThrow(error);
   });
 
   it("asks nothing of the store for another tenant's subscription", async () => {
     const { redeliver, requests, ids } = setup();
-    await expect(redeliver.execute({ ...ids, tenantId: OTHER, deliveryId: DELIVERY })).rejects.toThrow(NotFoundError);
+    await expect(redeliver.execute({ ...ids, grant: null, tenantId: OTHER, deliveryId: DELIVERY })).rejects.toThrow(NotFoundError);
     expect(requests.calls).toEqual([]);
   });
 });
@@ -64,7 +64,7 @@ describe('RecoverDeliveries', () => {
     const { recover, requests, subscriptions, ids } = setup();
     requests.recoverAnswer = { queued: 4, hasMore: true };
     const since = new Date(T0.getTime() - 3_600_000);
-    expect(await recover.execute({ ...ids, since })).toEqual({ queued: 4, hasMore: true });
+    expect(await recover.execute({ ...ids, grant: null, since })).toEqual({ queued: 4, hasMore: true });
     expect(requests.calls).toEqual([{ method: 'recover', input: { ...ids, since, now: T0, limit: 10_000, pendingMax: 7 } }]);
     expect(subscriptions.loaded).toEqual([]);
   });
@@ -74,8 +74,8 @@ describe('RecoverDeliveries', () => {
     ['in the future', new Date(T0.getTime() + 1000)],
   ])('refuses a since %s, naming the field, before touching the store', async (_case, since) => {
     const { recover, requests, ids } = setup();
-    await expect(recover.execute({ ...ids, since })).rejects.toThrow(InvalidValueError);
-    await expect(recover.execute({ ...ids, since })).rejects.toMatchObject({ details: { field: 'since' } });
+    await expect(recover.execute({ ...ids, grant: null, since })).rejects.toThrow(InvalidValueError);
+    await expect(recover.execute({ ...ids, grant: null, since })).rejects.toMatchObject({ details: { field: 'since' } });
     expect(requests.calls).toEqual([]);
   });
 });
@@ -83,7 +83,7 @@ describe('RecoverDeliveries', () => {
 describe('SendTestEvent', () => {
   it('adds a test delivery that recorded its webhook.test event, to an inactive subscription too', async () => {
     const { test, requests, subscriptions, ids } = setup();
-    const made = await test.execute(ids);
+    const made = await test.execute({ ...ids, grant: null });
     expect(requests.tests).toHaveLength(1);
     const [delivery] = requests.tests;
     expect(made).toEqual({ deliveryId: delivery.id, eventId: delivery.eventId, redeliveryOf: null });
@@ -94,6 +94,6 @@ describe('SendTestEvent', () => {
   it('answers 429 when the tenant room is full', async () => {
     const { test, requests, ids } = setup();
     requests.testAnswer = 'no-room';
-    await expect(test.execute(ids)).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 30 });
+    await expect(test.execute({ ...ids, grant: null })).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 30 });
   });
 });

@@ -8,7 +8,7 @@ import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subs
 import { FixedClock } from '../../../support/fakes/fixed-clock';
 import { ImmediateUnitOfWork } from '../../../support/fakes/immediate-unit-of-work';
 import { CountingSigningSecrets, FixedWebhookLimits, HostTargetPolicy, InMemorySubscriptions, KnownFilterTargets } from '../../../support/fakes/in-memory-webhooks';
-import { aSubscriptionBody } from '../../../support/builders/subscriptions';
+import { aSubscriptionRequest } from '../../../support/builders/subscriptions';
 
 const TENANT = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9';
 const OTHER = 'tenant_01jdq8w9k1a2b3c4d5e6f7g8ha';
@@ -41,16 +41,16 @@ describe('a subscription filter', () => {
     filterTargets.pageGroups.set(TENANT, new Set([GROUP]));
     filterTargets.pageGroups.set(OTHER, new Set([OTHER_GROUP]));
     filterTargets.brands.set(TENANT, new Set([BRAND]));
-    const view = await create.execute({ ...aSubscriptionBody(TENANT), filter: { pageGroupIds: [GROUP], brandIds: [BRAND] } });
+    const view = await create.execute({ ...aSubscriptionRequest(TENANT), filter: { pageGroupIds: [GROUP], brandIds: [BRAND] } });
     expect(view.filter).toEqual({ pageGroupIds: [GROUP], brandIds: [BRAND] });
 
-    const refused = create.execute({ ...aSubscriptionBody(TENANT), filter: { pageGroupIds: [GROUP, OTHER_GROUP] } });
+    const refused = create.execute({ ...aSubscriptionRequest(TENANT), filter: { pageGroupIds: [GROUP, OTHER_GROUP] } });
     await expect(refused).rejects.toThrow(NotFoundError);
     await expect(refused).rejects.toMatchObject({ details: { field: 'filter.pageGroupIds[1]' } });
     expect(subscriptions.rows.size).toBe(1);
 
-    await expect(update.execute({ tenantId: TENANT, subscriptionId: view.id, changes: { filter: { brandIds: ['brand_01jdq8w9k1a2b3c4d5e6f7g8hb'] } } })).rejects.toThrow(NotFoundError);
-    expect((await update.execute({ tenantId: TENANT, subscriptionId: view.id, changes: { filter: null } })).filter).toBeNull();
+    await expect(update.execute({ grant: null, tenantId: TENANT, subscriptionId: view.id, changes: { filter: { brandIds: ['brand_01jdq8w9k1a2b3c4d5e6f7g8hb'] } } })).rejects.toThrow(NotFoundError);
+    expect((await update.execute({ grant: null, tenantId: TENANT, subscriptionId: view.id, changes: { filter: null } })).filter).toBeNull();
   });
 
   it('refuses a malformed filter with a 400 naming the field', async () => {
@@ -62,17 +62,17 @@ describe('a subscription filter', () => {
       [{ pageGroupIds: Array.from({ length: 101 }, () => GROUP) }, 'filter.pageGroupIds'],
       [{ templateIds: [GROUP] }, 'filter.templateIds'],
     ] as const) {
-      await expect(create.execute({ ...aSubscriptionBody(TENANT), filter: filter as never })).rejects.toMatchObject({ details: { field } });
+      await expect(create.execute({ ...aSubscriptionRequest(TENANT), filter: filter as never })).rejects.toMatchObject({ details: { field } });
     }
     // Well formed, but not one of the tenant's brands: a 404, not a 400.
-    await expect(create.execute({ ...aSubscriptionBody(TENANT), filter: { brandIds: [BRAND] } })).rejects.toThrow(NotFoundError);
+    await expect(create.execute({ ...aSubscriptionRequest(TENANT), filter: { brandIds: [BRAND] } })).rejects.toThrow(NotFoundError);
   });
 });
 
 describe('CreateWebhookSubscription', () => {
   it('answers the new subscription with its secret once, in a unit of work', async () => {
     const { create, subscriptions, unitOfWork } = setup();
-    const view = await create.execute(aSubscriptionBody(TENANT));
+    const view = await create.execute(aSubscriptionRequest(TENANT));
     expect(view).toEqual({
       id: expect.stringMatching(/^whsub_/), url: 'https://hooks.example/landing', events: ['page.version.created'], active: true,
       rateLimitPerSecond: null, filter: null, ordering: 'none', createdAt: T0.toISOString(), updatedAt: T0.toISOString(), signingSecret: 'whsec_test_1',
@@ -84,16 +84,16 @@ describe('CreateWebhookSubscription', () => {
 
   it('refuses a forbidden target before writing anything', async () => {
     const { create, subscriptions } = setup();
-    await expect(create.execute(aSubscriptionBody(TENANT, { url: 'https://forbidden.example/x' }))).rejects.toThrow(InvalidValueError);
+    await expect(create.execute(aSubscriptionRequest(TENANT, { url: 'https://forbidden.example/x' }))).rejects.toThrow(InvalidValueError);
     expect(subscriptions.rows.size).toBe(0);
   });
 
   it('stops at the tenant limit, counting each tenant on its own', async () => {
     const { create, subscriptions } = setup();
-    await create.execute(aSubscriptionBody(TENANT));
-    await create.execute(aSubscriptionBody(TENANT));
-    await expect(create.execute(aSubscriptionBody(TENANT))).rejects.toThrow(SubscriptionLimitError);
-    await create.execute(aSubscriptionBody(OTHER));
+    await create.execute(aSubscriptionRequest(TENANT));
+    await create.execute(aSubscriptionRequest(TENANT));
+    await expect(create.execute(aSubscriptionRequest(TENANT))).rejects.toThrow(SubscriptionLimitError);
+    await create.execute(aSubscriptionRequest(OTHER));
     expect(subscriptions.rows.size).toBe(3);
   });
 });
@@ -101,9 +101,9 @@ describe('CreateWebhookSubscription', () => {
 describe('UpdateWebhookSubscription', () => {
   it('changes what the PATCH names under the row lock and never the secret', async () => {
     const { create, update, subscriptions, clock } = setup();
-    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    const { id } = await create.execute(aSubscriptionRequest(TENANT));
     clock.advance(1000);
-    const view = await update.execute({ tenantId: TENANT, subscriptionId: id, changes: { active: false, rateLimitPerSecond: 5 } });
+    const view = await update.execute({ grant: null, tenantId: TENANT, subscriptionId: id, changes: { active: false, rateLimitPerSecond: 5 } });
     expect(view).toMatchObject({ active: false, rateLimitPerSecond: 5, url: 'https://hooks.example/landing', updatedAt: '2026-11-22T12:00:01.000Z' });
     expect(view).not.toHaveProperty('signingSecret');
     expect(subscriptions.locked).toEqual([id]);
@@ -112,26 +112,26 @@ describe('UpdateWebhookSubscription', () => {
 
   it('refuses a new URL the target policy forbids and keeps the old one', async () => {
     const { create, update, subscriptions } = setup();
-    const { id } = await create.execute(aSubscriptionBody(TENANT));
-    await expect(update.execute({ tenantId: TENANT, subscriptionId: id, changes: { url: 'https://forbidden.example/y' } })).rejects.toThrow(InvalidValueError);
+    const { id } = await create.execute(aSubscriptionRequest(TENANT));
+    await expect(update.execute({ grant: null, tenantId: TENANT, subscriptionId: id, changes: { url: 'https://forbidden.example/y' } })).rejects.toThrow(InvalidValueError);
     expect(subscriptions.rows.get(id)!.url).toBe('https://hooks.example/landing');
   });
 
   it("answers not found for another tenant's subscription", async () => {
     const { create, update } = setup();
-    const { id } = await create.execute(aSubscriptionBody(OTHER));
-    await expect(update.execute({ tenantId: TENANT, subscriptionId: id, changes: { active: false } })).rejects.toThrow(NotFoundError);
+    const { id } = await create.execute(aSubscriptionRequest(OTHER));
+    await expect(update.execute({ grant: null, tenantId: TENANT, subscriptionId: id, changes: { active: false } })).rejects.toThrow(NotFoundError);
   });
 
 
   it('turning a subscription the platform turned off back on clears its health', async () => {
     const { create, update, subscriptions } = setup();
-    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    const { id } = await create.execute(aSubscriptionRequest(TENANT));
     const stored = subscriptions.rows.get(id)!;
     const gone = { consecutiveFailures: 1, lastSuccessAt: null, lastFailureAt: T0, disableAt: null, disabledReason: 'gone' as const, nextProbeAt: null, probesMade: 0 };
     subscriptions.rows.set(id, WebhookSubscription.restore({ ...stored, active: false, health: gone }));
-    expect((await update.execute({ tenantId: TENANT, subscriptionId: id, changes: { url: 'https://hooks.example/other' } })).health).toMatchObject({ state: 'disabled', disabledReason: 'gone' });
-    const view = await update.execute({ tenantId: TENANT, subscriptionId: id, changes: { active: true } });
+    expect((await update.execute({ grant: null, tenantId: TENANT, subscriptionId: id, changes: { url: 'https://hooks.example/other' } })).health).toMatchObject({ state: 'disabled', disabledReason: 'gone' });
+    const view = await update.execute({ grant: null, tenantId: TENANT, subscriptionId: id, changes: { active: true } });
     expect(view.health).toEqual({ state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: T0.toISOString(), disabledReason: null, disableAt: null });
   });
 });
@@ -139,7 +139,7 @@ describe('UpdateWebhookSubscription', () => {
 describe('DeleteWebhookSubscription', () => {
   it('deletes once: the subscription is gone and a second delete is not found', async () => {
     const { create, remove, subscriptions } = setup();
-    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    const { id } = await create.execute(aSubscriptionRequest(TENANT));
     await remove.execute({ tenantId: TENANT, subscriptionId: id });
     expect(subscriptions.rows.get(id)).toMatchObject({ active: false, deletedAt: T0 });
     await expect(remove.execute({ tenantId: TENANT, subscriptionId: id })).rejects.toThrow(NotFoundError);
@@ -149,7 +149,7 @@ describe('DeleteWebhookSubscription', () => {
 describe('RotateSigningSecret', () => {
   it('answers the new secret and keeps the old one valid for the overlap', async () => {
     const { create, rotate, subscriptions } = setup();
-    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    const { id } = await create.execute(aSubscriptionRequest(TENANT));
     const view = await rotate.execute({ tenantId: TENANT, subscriptionId: id, expiresInSeconds: 60 });
     expect(view.signingSecret).toBe('whsec_test_2');
     expect(subscriptions.rows.get(id)).toMatchObject({ signingSecret: 'whsec_test_2', previousSecrets: [{ secret: 'whsec_test_1', expiresAt: new Date(T0.getTime() + 60_000) }] });
@@ -158,7 +158,7 @@ describe('RotateSigningSecret', () => {
 
   it('with 0, ends every old secret at once', async () => {
     const { create, rotate, subscriptions } = setup();
-    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    const { id } = await create.execute(aSubscriptionRequest(TENANT));
     await rotate.execute({ tenantId: TENANT, subscriptionId: id });
     await rotate.execute({ tenantId: TENANT, subscriptionId: id, expiresInSeconds: 0 });
     expect(subscriptions.rows.get(id)).toMatchObject({ signingSecret: 'whsec_test_3', previousSecrets: [] });
@@ -166,7 +166,7 @@ describe('RotateSigningSecret', () => {
 
   it('refuses an overlap past the maximum, naming the field, and changes nothing', async () => {
     const { create, rotate, subscriptions } = setup();
-    const { id } = await create.execute(aSubscriptionBody(TENANT));
+    const { id } = await create.execute(aSubscriptionRequest(TENANT));
     await expect(rotate.execute({ tenantId: TENANT, subscriptionId: id, expiresInSeconds: 604_801 })).rejects.toMatchObject({ details: { field: 'expiresInSeconds' } });
     expect(subscriptions.rows.get(id)!.signingSecret).toBe('whsec_test_1');
   });
