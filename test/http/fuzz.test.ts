@@ -6,6 +6,9 @@ import { platform, rows } from '../support/platform';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
 import { subscriptionBody } from '../support/builders/subscriptions';
 import { createLogger } from '../../src/infrastructure/logging/logger';
+import { buildOpenApiDocument } from '../../src/interfaces/http/openapi/openapi';
+import { PATH_IDS } from '../../src/interfaces/http/validation/path-id.pipe';
+import type { Test } from 'supertest';
 
 // Property-based fuzzing of every endpoint with what a hostile client can send: generated bodies
 // (a wrong type at any depth, raw text, odd content types), query values, path ids of every
@@ -318,5 +321,52 @@ describe.each(ENDPOINTS)('fuzzing $name', (endpoint) => {
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
+  }, 180_000);
+});
+
+/**
+ * Every path parameter of every operation in the OpenAPI document (so a new route is covered the
+ * day it is added), each run: a NUL in any place, an over-long id, another resource's prefix, and
+ * a well-formed id in capitals, with real ids in the other parameters. Each is the 404 of an id
+ * that does not exist, checked before SQL (decisions.md 179), writing nothing and logging nothing.
+ */
+describe('hostile ids in every path parameter', () => {
+  const realIds = () => ({
+    brand_id: ids.brand, page_group_id: ids.group, page_id: ids.page, template_id: ids.template,
+    subscription_id: ids.subscription, delivery_id: ids.delivery, event_id: ids.event,
+  }) as Record<string, string>;
+  const hostile = (prefix: string): string[] => {
+    const other = prefix === 'brand' ? 'whsub' : 'brand';
+    return [
+      '%00', `${prefix}_%00`, `a%00b`, `${prefix}_01jdq8w9k1a2b3c4d5e6f7g8h%00`, `%00${prefix}_01jdq8w9k1a2b3c4d5e6f7g8h9`,
+      `${prefix}_${'0'.repeat(300)}`, 'x'.repeat(5000), `${other}_01jdq8w9k1a2b3c4d5e6f7g8h9`, `${prefix.toUpperCase()}_01JDQ8W9K1A2B3C4D5E6F7G8H9`,
+      `${prefix}_81jdq8w9k1a2b3c4d5e6f7g8h9`, `${prefix}_01jdq8w9k1a2b3c4d5e6f7g8h9%20`, '%ff%fe',
+    ];
+  };
+
+  it('answers 404 in the error shape for each, on every operation, writing nothing', async () => {
+    const document = buildOpenApiDocument(t.app) as unknown as { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> };
+    const sent: string[] = [];
+    for (const [template, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const params = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+        for (const param of params) {
+          expect({ template, param, known: param in PATH_IDS && param in realIds() }).toEqual({ template, param, known: true });
+          for (const bad of hostile(PATH_IDS[param].prefix)) {
+            const url = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === param ? bad : realIds()[name]));
+            const before = await footprint();
+            const errorsBefore = errorLines().length;
+            const res = await (t.http as unknown as Record<string, (url: string) => Test>)[method](url).set('x-api-key', tenant.apiKey).set('content-type', 'application/json').send('{}');
+            expect({ method, url, status: res.status, code: res.body.code, requestId: res.body.requestId }).toEqual({ method, url, status: 404, code: 'NOT_FOUND', requestId: res.headers['x-request-id'] });
+            expect(errorLines().slice(errorsBefore)).toEqual([]);
+            expect(await footprint()).toBe(before);
+            sent.push(`${method} ${template} ${param}`);
+          }
+        }
+      }
+    }
+    // Every operation with a path parameter, every parameter: 24 operations of 7 names today.
+    expect(new Set(sent.map((s) => s.split(' ').slice(0, 2).join(' '))).size).toBeGreaterThan(20);
+    expect(new Set(sent.map((s) => s.split(' ')[2]))).toEqual(new Set(Object.keys(PATH_IDS)));
   }, 180_000);
 });

@@ -11,6 +11,7 @@ import { requestId } from './middleware/request-id.middleware';
 import { serverSpan } from './middleware/server-span.middleware';
 import { serveOpenApi } from './openapi/openapi';
 import { createValidationPipe, JsonObjectBodyPipe, SafeInputPipe } from './validation/validation.pipes';
+import { PathIdPipe } from './validation/path-id.pipe';
 
 /** Express-level settings and the middleware every request goes through, in order. */
 export function configureHttp(
@@ -40,6 +41,6 @@ export function configureHttp(
   }
   // No body parser here: ApiKeyGuard reads the body once the request is let in.
   app.use(requestId, accessLog(logger, app.get(Metrics, { strict: false })));
-  app.useGlobalPipes(new JsonObjectBodyPipe(), new SafeInputPipe(), createValidationPipe());
+  app.useGlobalPipes(new PathIdPipe(), new JsonObjectBodyPipe(), new SafeInputPipe(), createValidationPipe());
   if (options.docsEnabled) serveOpenApi(app);
 }
