@@ -1,4 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
+import { RedisApiKeyCache } from '../../src/infrastructure/api-keys/redis-api-key.cache';
+import { RedisSeal } from '../../src/infrastructure/crypto/redis-seal';
+import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis-rate-limiter';
+import { connectedLimiter } from '../support/redis-limiter';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
 import { MemoryRateLimiter } from '../../src/infrastructure/rate-limit/memory-rate-limiter';
 import { brandBody } from '../support/builders/request-bodies';
@@ -72,6 +77,41 @@ describe('failed authentication is limited per address, and never refuses a vali
     const burst: number[] = [];
     for (let i = 0; i < 300; i++) burst.push((await t.http.get('/v0/brands').set('x-api-key', unknownKey(1000 + i))).status);
     expect(burst.filter((s) => s === 429).length).toBeGreaterThanOrEqual(300 - (budget - 40) - 1);
+  });
+});
+
+describe('what a key lookup costs, and where (decisions.md 182)', () => {
+  let t: TestApp;
+  let limiter: RedisRateLimiter | undefined;
+  afterEach(async () => {
+    await t?.close();
+    limiter?.close();
+  });
+
+  it('looks no key up, nor counts it, outside /v0', async () => {
+    t = await startTestApp({ env: limits(20), rateLimiter: new MemoryRateLimiter() });
+    const tenant = await createTenant(t);
+    for (const path of ['/health/live', '/health/ready', '/docs-json', '/nothing-here']) await t.http.get(path).set('x-api-key', tenant.apiKey);
+    for (let i = 0; i < 30; i++) expect((await t.http.get('/health/live').set('x-api-key', unknownKey(i))).status).toBe(200);
+    // Neither the key's budget nor the address's failures were counted.
+    const res = await t.http.get('/v0/brands').set('x-api-key', tenant.apiKey);
+    expect([res.status, res.headers['ratelimit-remaining']]).toEqual([200, '999']);
+    expect((await t.http.get('/v0/brands').set('x-api-key', unknownKey(99))).status).toBe(401);
+  });
+
+  it('refuses a key no process has seen from an address over its failure budget before PostgreSQL, and still serves one seen', async () => {
+    const prefix = `test-${randomBytes(4).toString('hex')}:`;
+    limiter = await connectedLimiter('redis://127.0.0.1:6379', prefix);
+    t = await startTestApp({ env: limits(20), rateLimiter: limiter, apiKeyCache: new RedisApiKeyCache(limiter.redis, prefix, new RedisSeal(randomBytes(32), 'api-key-cache')) });
+    const seen = await createTenant(t);
+    const unseen = await createTenant(t);
+    expect((await t.http.get('/v0/brands').set('x-api-key', seen.apiKey)).status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) statuses.push((await t.http.get('/v0/brands').set('x-api-key', unknownKey(i))).status);
+    expect(statuses.slice(-2)).toEqual([429, 429]);
+    expect((await t.http.get('/v0/brands').set('x-api-key', seen.apiKey)).status).toBe(200);
+    const refused = await t.http.get('/v0/brands').set('x-api-key', unseen.apiKey);
+    expect([refused.status, refused.body.code]).toEqual([429, 'RATE_LIMITED']);
   });
 });
 

@@ -1,5 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
+import { CreateApiKey } from '../../src/application/api-key/create-api-key.use-case';
 import { inContext, sqlIn } from '../support/database';
+import { RedisSeal } from '../../src/infrastructure/crypto/redis-seal';
 import { RedisApiKeyCache } from '../../src/infrastructure/api-keys/redis-api-key.cache';
 import { connectedLimiter } from '../support/redis-limiter';
 import { RedisRateLimiter } from '../../src/infrastructure/rate-limit/redis-rate-limiter';
@@ -73,7 +75,7 @@ describe('x-api-key with the key cache in Redis (two API instances, as productio
     const withCache = async () => {
       const limiter = await connectedLimiter('redis://127.0.0.1:6379', prefix);
       limiters.push(limiter);
-      return startTestApp({ rateLimiter: limiter, apiKeyCache: new RedisApiKeyCache(limiter.redis, prefix), env: { RATE_LIMIT_MAX: '100' } });
+      return startTestApp({ rateLimiter: limiter, apiKeyCache: new RedisApiKeyCache(limiter.redis, prefix, new RedisSeal(Buffer.alloc(32, 9), 'api-key-cache')), env: { RATE_LIMIT_MAX: '100' } });
     };
     [one, two] = await Promise.all([withCache(), withCache()]);
   });
@@ -89,6 +91,23 @@ describe('x-api-key with the key cache in Redis (two API instances, as productio
     // No lookup in PostgreSQL: the cached key is still let in, by either instance.
     expect((await one.http.get('/v0/brands').set('x-api-key', tenant.apiKey)).status).toBe(200);
     expect((await two.http.get('/v0/brands').set('x-api-key', tenant.apiKey)).status).toBe(200);
+  });
+
+  it('grants nothing for an entry written straight into Redis: an unknown key stays 401, a scoped key keeps its scopes (decisions.md 180)', async () => {
+    const tenant = await createTenant(one);
+    const redis = limiters[0].redis;
+    const entry = (key: string) => `${prefix}apikey:{${hash('sha256', key, 'hex')}}`;
+    const madeUp = `lp_${randomBytes(32).toString('base64url')}`;
+    for (const value of [`${tenant.tenantId} ${tenant.apiKeyId} *`, `${tenant.tenantId} ${tenant.apiKeyId}`, `${tenant.tenantId} ${tenant.apiKeyId} * ${'A'.repeat(22)}`]) {
+      await redis.set(entry(madeUp), value, 'PX', 60_000);
+      for (const instance of [one, two]) expect((await instance.http.get('/v0/brands').set('x-api-key', madeUp)).status).toBe(401);
+    }
+    const scoped = await inContext(one.orm, () => one.app.get(CreateApiKey).execute({ tenantId: tenant.tenantId, scopes: ['brands:read'] }));
+    expect((await one.http.get('/v0/brands').set('x-api-key', scoped.apiKey)).status).toBe(200);
+    const [tenantId, apiKeyId, scopes, seal] = (await redis.get(entry(scoped.apiKey)))!.split(' ');
+    expect(scopes).toBe('brands:read');
+    await redis.set(entry(scoped.apiKey), `${tenantId} ${apiKeyId} * ${seal}`, 'PX', 60_000);
+    expect((await two.http.post('/v0/brands').set('x-api-key', scoped.apiKey).send(brandBody())).status).toBe(403);
   });
 
   it('refuses a revoked key on its next request in every instance, and counts one budget across them', async () => {

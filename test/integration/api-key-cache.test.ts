@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import IORedis from 'ioredis';
 import { RedisApiKeyCache } from '../../src/infrastructure/api-keys/redis-api-key.cache';
+import { RedisSeal } from '../../src/infrastructure/crypto/redis-seal';
 import { freePort as closedPort } from '../support/ports';
 
 // The key cache in the real Redis: its entries, its count, the revocation mark a late remember
 // does not overwrite, and what it answers when Redis is away.
 const redis = new IORedis('redis://127.0.0.1:6379');
 const prefix = `test-${randomBytes(4).toString('hex')}:`;
-const cache = new RedisApiKeyCache(redis, prefix);
+const seal = new RedisSeal(randomBytes(32), 'api-key-cache');
+const cache = new RedisApiKeyCache(redis, prefix, seal);
 const principal = { tenantId: 'tenant_01jdq8w9k1a2b3c4d5e6f7g8h9', apiKeyId: 'apikey_01jdq8w9k1a2b3c4d5e6f7g8h9', scopes: null };
 const hash = () => randomBytes(32).toString('hex');
 
@@ -31,14 +33,28 @@ describe('RedisApiKeyCache', () => {
     expect(await redis.pttl(`${prefix}apikey:{${key}}`)).toBeGreaterThan(0);
   });
 
-  it("carries a key's scopes with its principal, and reads an entry cached before scopes existed as full access", async () => {
+  it("carries a key's scopes with its principal; an entry of an older shape, or whose seal does not hold, grants nothing and is replaced (decisions.md 180)", async () => {
     const scoped = hash();
     const reporting = { ...principal, scopes: ['brands:read', 'events:read'] as const };
     await cache.rememberAndCount(scoped, { ...reporting, scopes: [...reporting.scopes] }, 100, 10_000);
     expect(await cache.lookupAndCount(scoped, 100, 10_000)).toMatchObject({ principal: { scopes: ['brands:read', 'events:read'] } });
-    const old = hash();
-    await redis.set(`${prefix}apikey:{${old}}`, `${principal.tenantId} ${principal.apiKeyId}`, 'PX', 10_000);
-    expect(await cache.lookupAndCount(old, 100, 10_000)).toMatchObject({ principal });
+    const entry = (key: string) => `${prefix}apikey:{${key}}`;
+    const sealed = (await redis.get(entry(scoped)))!;
+    const another = hash();
+    const forged = [
+      `${principal.tenantId} ${principal.apiKeyId}`, // cached before scopes existed: read as full access once
+      `${principal.tenantId} ${principal.apiKeyId} *`, // before seals
+      `${principal.tenantId} ${principal.apiKeyId} * ${sealed.split(' ')[3]}`, // the scopes widened under another entry's seal
+      sealed, // a whole entry copied to another key
+      `${principal.tenantId} ${principal.apiKeyId} * ${new RedisSeal(randomBytes(32), 'api-key-cache').of([another, principal.tenantId, principal.apiKeyId, '*'])}`, // another key's seal
+    ];
+    for (const value of forged) {
+      await redis.set(entry(another), value, 'PX', 10_000);
+      expect({ value, found: await cache.lookupAndCount(another, 100, 10_000) }).toEqual({ value, found: 'unknown' });
+    }
+    // Looked up again, the key's real principal replaces what was there.
+    await cache.rememberAndCount(another, principal, 100, 10_000);
+    expect(await cache.lookupAndCount(another, 100, 10_000)).toMatchObject({ principal });
   });
 
   it('takes a count back on refund (a 304), only in the window counted, never below an absent key', async () => {
@@ -66,7 +82,7 @@ describe('RedisApiKeyCache', () => {
   it('answers null (ask PostgreSQL) and false (not told) when Redis is away', async () => {
     const away = new IORedis(`redis://127.0.0.1:${await closedPort()}`, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true });
     away.on('error', () => {});
-    const unreachable = new RedisApiKeyCache(away, prefix);
+    const unreachable = new RedisApiKeyCache(away, prefix, seal);
     expect(await unreachable.lookupAndCount(hash(), 100, 10_000)).toBeNull();
     expect(await unreachable.rememberAndCount(hash(), principal, 100, 10_000)).toBeNull();
     expect(await unreachable.markRevoked(hash())).toBe(false);

@@ -5,6 +5,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import IORedis from 'ioredis';
 import { freePort } from './ports';
+import type { TestCertificates } from './test-certificates';
+
+/** How the cluster is reached: `requirepass` (and `masterauth`) on every node, and TLS only (its bus too). */
+export interface ClusterAccess {
+  password?: string;
+  tls?: TestCertificates;
+}
 
 const run = promisify(execFile);
 
@@ -24,26 +31,43 @@ export class PrivateRedisCluster {
   private nodes: ClusterNode[] = [];
   private dir = '';
 
+  constructor(private readonly access: ClusterAccess = {}) {}
+
   async start(masters = 3): Promise<void> {
+    const { password, tls } = this.access;
+    const listen = (port: number) =>
+      tls
+        ? ['--port', '0', '--tls-port', String(port), '--tls-cluster', 'yes', '--tls-replication', 'yes', '--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile, '--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no']
+        : ['--port', String(port)];
+    const auth = password ? ['--requirepass', password, '--masterauth', password] : [];
+    const cli = [...(password ? ['-a', password, '--no-auth-warning'] : []), ...(tls ? ['--tls', '--cacert', tls.caFile] : [])];
     this.dir = await mkdtemp(join(tmpdir(), 'lp-redis-cluster-'));
     for (let i = 0; i < masters * 2; i++) {
       const port = await freePort();
       const child = spawn(
         'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000',
-          '--save', '', '--appendonly', 'no', '--dir', this.dir],
+        [...listen(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000',
+          '--save', '', '--appendonly', 'no', '--dir', this.dir, ...auth],
         { stdio: 'ignore' },
       );
       this.nodes.push({ port, child });
     }
-    for (const node of this.nodes) await answering(node.port);
-    await run('redis-cli', ['--cluster', 'create', ...this.nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 30_000 });
+    for (const node of this.nodes) await answering(node.port, this.clientOptions);
+    await run('redis-cli', [...cli, '--cluster', 'create', ...this.nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 30_000 });
     for (const node of this.nodes) await this.untilOk(node.port);
   }
 
-  /** The nodes as REDIS_CLUSTER_NODES names them. */
+  /** The nodes as REDIS_CLUSTER_NODES names them: URLs with the password (and rediss:) when it has them. */
   get env(): string {
-    return this.nodes.map((n) => `127.0.0.1:${n.port}`).join(',');
+    const { password, tls } = this.access;
+    if (!password && !tls) return this.nodes.map((n) => `127.0.0.1:${n.port}`).join(',');
+    const credentials = password ? `default:${encodeURIComponent(password)}@` : '';
+    return this.nodes.map((n) => `${tls ? 'rediss' : 'redis'}://${credentials}127.0.0.1:${n.port}`).join(',');
+  }
+
+  /** What a client of one node needs to get in. */
+  get clientOptions(): { password?: string; tls?: { ca: Buffer } } {
+    return { ...(this.access.password && { password: this.access.password }), ...(this.access.tls && { tls: { ca: this.access.tls.ca } }) };
   }
 
   get ports(): number[] {
@@ -52,7 +76,7 @@ export class PrivateRedisCluster {
 
   /** The port of the master that serves `key` now. */
   async masterOf(key: string): Promise<number> {
-    const client = new IORedis({ host: '127.0.0.1', port: this.alive()[0].port, lazyConnect: true });
+    const client = new IORedis({ host: '127.0.0.1', port: this.alive()[0].port, lazyConnect: true, ...this.clientOptions });
     try {
       await client.connect();
       const slot = Number(await client.call('CLUSTER', 'KEYSLOT', key));
@@ -91,7 +115,7 @@ export class PrivateRedisCluster {
   }
 
   private async untilOk(port: number, timeoutMs = 30_000): Promise<void> {
-    const client = new IORedis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
+    const client = new IORedis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, ...this.clientOptions });
     client.on('error', () => {});
     const deadline = Date.now() + timeoutMs;
     try {
@@ -109,8 +133,8 @@ export class PrivateRedisCluster {
 }
 
 /** Resolves once a redis-server answers PING on `port`. */
-async function answering(port: number): Promise<void> {
-  const client = new IORedis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => 50 });
+async function answering(port: number, options: { password?: string; tls?: { ca: Buffer } }): Promise<void> {
+  const client = new IORedis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => 50, ...options });
   client.on('error', () => {});
   try {
     for (let i = 0; i < 400; i++) {

@@ -17,9 +17,22 @@ export interface Admission {
 }
 
 /**
+ * Who sent a request, for the budget of failed authentications of its address (IPv4, or IPv6
+ * /64): counted by the caller (ApiKeyGuard) when a request is refused.
+ */
+export interface Caller {
+  /** The address's budget key, `authfail:<address>`. */
+  failuresKey: string;
+  failuresMax: number;
+}
+
+/**
  * Resolves a presented key to its tenant and counts the request against the key's budget. A key
  * the cache knows costs one round trip to it, the budget counted in the same; one it does not is
- * looked up in PostgreSQL and then cached with the count. Revocation marks the cache after its
+ * looked up in PostgreSQL and then cached with the count, unless its caller's address is over its
+ * budget of failed authentications: then it is refused before PostgreSQL (decisions.md 182), so
+ * that guessing keys from one address costs the database nothing. A key the cache knows (seen by
+ * any process within a minute) is never refused for what others sent from its address. Revocation marks the cache after its
  * commit (RevokeApiKey), so a revoked key is refused on its next request in every process.
  */
 @Injectable()
@@ -34,13 +47,15 @@ export class AuthenticateApiKey {
   private readonly notModified = new NotModifiedCost();
 
   /** Null for a missing, malformed, unknown or revoked key: callers must not tell them apart. */
-  async execute(presented: string | undefined, budget: { limit: number; windowMs: number }): Promise<Admission | null> {
+  async execute(presented: string | undefined, budget: { limit: number; windowMs: number }, caller?: Caller): Promise<Admission | null> {
     if (!presented) return null;
     const hash = this.secrets.hash(presented);
     if (!hash) return null;
     const cached = await this.cache.lookupAndCount(hash, budget.limit, budget.windowMs);
     if (cached === 'revoked') return null;
     if (cached !== null && cached !== 'unknown') return { ...cached, refund: () => this.refundCached(hash, cached.budget) };
+    // Only where a shared cache answered: without one (a single process, no Redis) every key is looked up, as before.
+    if (cached === 'unknown' && caller && ((await this.limiter.peek(caller.failuresKey, budget.windowMs)) ?? 0) > caller.failuresMax) return null;
     const principal = await this.keys.findActiveByHash(hash);
     if (!principal) return null;
     // Known to the cache from now on; without a cache (or with it away) the limiter counts alone.

@@ -18,4 +18,6 @@ export abstract class RateLimiter {
   abstract hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision | null>;
   /** Takes back one request counted in the window that began at `windowStart` (a 304: decisions.md 140). */
   abstract refund(key: string, windowStart: number): Promise<void>;
+  /** How many requests `key` has counted in the current window, counting none; null when the store cannot be reached. */
+  abstract peek(key: string, windowMs: number): Promise<number | null>;
 }

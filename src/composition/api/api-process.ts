@@ -5,6 +5,8 @@ import { AppConfig } from '../../infrastructure/config/app-config';
 import { chooseQueueBackend, redisOf } from '../../infrastructure/queue/queue-backend';
 import { startBareFloor } from '../../interfaces/bench/bare-floor.server';
 import { RedisApiKeyCache } from '../../infrastructure/api-keys/redis-api-key.cache';
+import { resolveEncryptionKey } from '../../infrastructure/crypto/encryption-key';
+import { RedisSeal } from '../../infrastructure/crypto/redis-seal';
 import { RedisRateLimiter } from '../../infrastructure/rate-limit/redis-rate-limiter';
 import { registerKeyCacheHolder } from '../../infrastructure/persistence/api-keys/key-cache-holders';
 import type { Database } from '../shared/open-database';
@@ -30,7 +32,8 @@ export async function startApi(deps: { config: AppConfig; database: Database; lo
   if (redis) {
     rateLimiter = new RedisRateLimiter(redis, 'lp:', { commandTimeoutMs: config.rateLimit.storeTimeoutMs });
     // Keys already seen beside their budgets, on the same connection: one round trip a request.
-    apiKeyCache = new RedisApiKeyCache(rateLimiter.redis, 'lp:');
+    // Its entries are sealed with a key Redis never holds (decisions.md 180).
+    apiKeyCache = new RedisApiKeyCache(rateLimiter.redis, 'lp:', new RedisSeal(resolveEncryptionKey(config.secretsEncryptionKey, config.dataDir, logger), 'api-key-cache'));
     await rateLimiter.ready();
   }
   // Registered while it runs, so that a revocation made where this Redis cannot be reached does

@@ -9,6 +9,8 @@ import { CliSession } from '../../interfaces/cli/cli-context';
 import { chooseQueueBackend, redisOf } from '../../infrastructure/queue/queue-backend';
 import { connectRedis, RedisConnection } from '../../infrastructure/redis/redis-connection';
 import { RedisApiKeyCache } from '../../infrastructure/api-keys/redis-api-key.cache';
+import { resolveEncryptionKey } from '../../infrastructure/crypto/encryption-key';
+import { RedisSeal } from '../../infrastructure/crypto/redis-seal';
 import { UnreachableApiKeyCache } from '../../infrastructure/api-keys/unreachable-api-key.cache';
 
 /** Opens the database (migrating it) and the use cases for one CLI command. */
@@ -25,7 +27,7 @@ export async function openCliSession(
   const cacheRedis = await keyCacheRedis(config, database.location.url, logger, options.localRedis);
   try {
     const app = await NestFactory.createApplicationContext(
-      CliModule.forRoot({ config, orm: database.orm, logger, apiKeyCache: cacheRedis ? new RedisApiKeyCache(cacheRedis, 'lp:') : new UnreachableApiKeyCache(database.orm) }),
+      CliModule.forRoot({ config, orm: database.orm, logger, apiKeyCache: cacheRedis ? new RedisApiKeyCache(cacheRedis, 'lp:', keyCacheSeal(config, logger)) : new UnreachableApiKeyCache(database.orm) }),
       { logger: false, abortOnError: false },
     );
     // Commands write events too (page versions, the demo seed): the days they go to are made here
@@ -61,4 +63,9 @@ async function keyCacheRedis(config: AppConfig, databaseUrl: string, logger: Log
 /** The CLI's output is the command's: the backend choice is not news to the operator. */
 function silent(logger: Logger): Logger {
   return { error: logger.error.bind(logger), warn: logger.warn.bind(logger), info: () => undefined, debug: () => undefined, trace: () => undefined };
+}
+
+/** The API's seal of key-cache entries (the CLI only marks revocations, which need none). */
+function keyCacheSeal(config: AppConfig, logger: Logger): RedisSeal {
+  return new RedisSeal(resolveEncryptionKey(config.secretsEncryptionKey, config.dataDir, logger), 'api-key-cache');
 }

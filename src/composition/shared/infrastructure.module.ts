@@ -63,7 +63,7 @@ import { SqlPageSessionRepository } from '../../infrastructure/persistence/repos
 import { SqlApiKeyRepository } from '../../infrastructure/persistence/repositories/sql-api-key.repository';
 import { SqlBrandRepository } from '../../infrastructure/persistence/repositories/sql-brand.repository';
 import { SqlTenantRepository } from '../../infrastructure/persistence/repositories/sql-tenant.repository';
-import { SystemClock } from '../../infrastructure/time/system-clock';
+import { DatabaseClock } from '../../infrastructure/time/database-clock';
 import { LOGGER, type Logger } from '../../application/shared/logger.port';
 
 export interface InfrastructureDeps {
@@ -92,7 +92,18 @@ export class InfrastructureModule {
       // The global EntityManager resolves to the request's fork (RequestContext middleware, or a
       // fork made by the CLI), and refuses to work outside one.
       { provide: EntityManager, useValue: deps.orm.em },
-      { provide: Clock, useClass: SystemClock },
+      // The database's clock, so that processes on different hosts compare times on one clock.
+      {
+        provide: Clock,
+        useFactory: async () => {
+          const clock = new DatabaseClock(async () => {
+            const [row] = await deps.orm.em.getConnection().execute<{ ms: string }[]>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms');
+            return Number(row.ms);
+          });
+          await clock.start();
+          return clock;
+        },
+      },
       { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
       { provide: TenantRepository, useClass: SqlTenantRepository },
       { provide: ApiKeyRepository, useClass: SqlApiKeyRepository },

@@ -27,6 +27,8 @@ import { WorkerModule } from './worker.module';
 import { Metrics } from '../../application/shared/metrics.port';
 import { registerQueueGauges } from '../../infrastructure/metrics/operational-gauges';
 import { startTracing } from '../../infrastructure/tracing/tracing';
+import { resolveEncryptionKey } from '../../infrastructure/crypto/encryption-key';
+import { HmacDirectAttemptSeal } from '../../infrastructure/queue/hmac-direct-attempt-seal';
 
 /**
  * Events a relay round claims at most (its deliveries are capped apart, RELAY_ROUND_ROWS). 1,000
@@ -73,13 +75,15 @@ export async function startWebhookWorker(deps: {
   let stopping = false;
   const shards = backend.kind === 'postgres' ? 1 : config.webhooks.queueShards;
   const queueName = (shard: number) => deliveryQueueName(shard, shards, config.webhooks.queuePrefix);
+  // First attempts sent without a claim are sealed with a key Redis never holds (decisions.md 180).
+  const seal = new HmacDirectAttemptSeal(resolveEncryptionKey(config.secretsEncryptionKey, config.dataDir, logger));
   const deliveryQueue = new BullmqDeliveryQueue((shard) => {
     const made = factory.queue(queueName(shard));
     made.value.on('error', (error: Error) => {
       if (!stopping) logger.warn({ err: { message: error.message } }, 'delivery queue connection error');
     });
     return made;
-  }, config.webhooks.attemptsPerJob, shards);
+  }, config.webhooks.attemptsPerJob, shards, seal);
   // Attempts are recorded on a connection of their own, whose plans are kept (RecordSession).
   const records = await RecordSession.open(deps.databaseUrl, config.databaseStatementTimeoutMs);
   const context = await NestFactory.createApplicationContext(
@@ -94,7 +98,7 @@ export async function startWebhookWorker(deps: {
   // it for tenants with nothing in flight; the jobs taken at once cover both.
   const slots = attemptSlots(config.webhooks);
   const limits = new InFlightLimits(config.webhooks.tenantConcurrency, config.webhooks.endpointConcurrency, slots.perWorker, slots.reserve);
-  const processor = deliveryProcessor(context.get(DeliverWebhook), logger, limits, deps.metrics);
+  const processor = deliveryProcessor(context.get(DeliverWebhook), logger, limits, seal, deps.metrics);
   // One BullMQ worker per delivery queue, all on the one processor: its in-flight caps hold across
   // them, so the attempts in flight are bounded as with one queue, whichever shards the work is in.
   const queueWorkers = Array.from({ length: shards }, (_, shard) =>

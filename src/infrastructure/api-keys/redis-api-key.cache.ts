@@ -5,6 +5,7 @@ import type { ApiKeyPrincipal } from '../../domain/api-key/api-key-repository.po
 import { isApiKeyScope } from '../../domain/api-key/api-key-scope';
 import { decision, pipelinedRefunds, REFUND, windowAt } from '../rate-limit/fixed-window';
 import { RefundBatch } from '../rate-limit/refund-batch';
+import { RedisSeal } from '../crypto/redis-seal';
 
 /**
  * How long an entry lives. A principal: how long a copy could outlive a revocation whose mark was
@@ -25,22 +26,19 @@ local c = redis.call('INCR', KEYS[2])
 if c == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
 return {p, c}`;
 
-// NX: a revocation's mark is never overwritten by a principal read before the revocation committed.
-const REMEMBER_AND_COUNT = `redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3], 'NX')
+// A revocation's mark is never overwritten by a principal read before the revocation committed;
+// anything else is (an entry whose seal did not hold is why the key was looked up again).
+const REMEMBER_AND_COUNT = `if redis.call('GET', KEYS[1]) ~= '${REVOKED}' then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
 local c = redis.call('INCR', KEYS[2])
 if c == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
 return c`;
 
-// An entry: `<tenant> <key id> <scopes>`, the scopes comma-separated or `*` for full access. An
-// entry of two parts (cached before scopes existed, for at most PRINCIPAL_TTL_MS) is full access:
-// every key issued then has it.
+// An entry: `<tenant> <key id> <scopes> <seal>`, the scopes comma-separated or `*` for full
+// access, the seal a MAC of the key's hash and the three (RedisSeal, a key Redis never holds). An
+// entry whose seal does not hold, or of another shape (written by anyone who can write to Redis,
+// or cached by an older version), grants nothing: the key is looked up again (decisions.md 180).
 const FULL_ACCESS = '*';
-const entryOf = (principal: ApiKeyPrincipal): string =>
-  `${principal.tenantId} ${principal.apiKeyId} ${principal.scopes === null ? FULL_ACCESS : principal.scopes.join(',')}`;
-function principalOf(entry: string): ApiKeyPrincipal {
-  const [tenantId, apiKeyId, scopes = FULL_ACCESS] = entry.split(' ');
-  return { tenantId, apiKeyId, scopes: scopes === FULL_ACCESS ? null : scopes.split(',').filter(isApiKeyScope) };
-}
+const scopesOf = (principal: ApiKeyPrincipal): string => (principal.scopes === null ? FULL_ACCESS : principal.scopes.join(','));
 
 type Scripts = {
   apiKeyLookupAndCount(entry: string, budget: string, budgetTtl: number): Promise<0 | 1 | [string, number]>;
@@ -59,6 +57,7 @@ export class RedisApiKeyCache extends ApiKeyCache {
   constructor(
     private readonly redis: RedisConnection,
     private readonly prefix: string,
+    private readonly seal: RedisSeal,
   ) {
     super();
     redis.defineCommand('apiKeyLookupAndCount', { numberOfKeys: 2, lua: LOOKUP_AND_COUNT });
@@ -73,8 +72,11 @@ export class RedisApiKeyCache extends ApiKeyCache {
       const answer = await this.scripts.apiKeyLookupAndCount(this.entry(keyHash), this.budget(keyHash, start), resetMs + 1000);
       if (answer === 0) return 'unknown';
       if (answer === 1) return REVOKED;
-      const [principal, count] = answer;
-      return { principal: principalOf(principal), budget: decision(Number(count), limit, resetMs, start) };
+      const [entry, count] = answer;
+      const principal = this.principalOf(keyHash, entry);
+      // Counted already: the request is counted again once the key is looked up (at most once).
+      if (!principal) return 'unknown';
+      return { principal, budget: decision(Number(count), limit, resetMs, start) };
     } catch {
       return null;
     }
@@ -87,7 +89,7 @@ export class RedisApiKeyCache extends ApiKeyCache {
         this.entry(keyHash),
         this.budget(keyHash, start),
         resetMs + 1000,
-        entryOf(principal),
+        this.entryOf(keyHash, principal),
         PRINCIPAL_TTL_MS,
       );
       return decision(Number(count), limit, resetMs, start);
@@ -107,6 +109,20 @@ export class RedisApiKeyCache extends ApiKeyCache {
     } catch {
       return false;
     }
+  }
+
+  private entryOf(keyHash: string, principal: ApiKeyPrincipal): string {
+    const scopes = scopesOf(principal);
+    return `${principal.tenantId} ${principal.apiKeyId} ${scopes} ${this.seal.of([keyHash, principal.tenantId, principal.apiKeyId, scopes])}`;
+  }
+
+  /** The entry's principal when it has four parts and its seal holds for this key; else null. */
+  private principalOf(keyHash: string, entry: string): ApiKeyPrincipal | null {
+    const parts = entry.split(' ');
+    if (parts.length !== 4) return null;
+    const [tenantId, apiKeyId, scopes, seal] = parts;
+    if (!this.seal.holds([keyHash, tenantId, apiKeyId, scopes], seal)) return null;
+    return { tenantId, apiKeyId, scopes: scopes === FULL_ACCESS ? null : scopes.split(',').filter(isApiKeyScope) };
   }
 
   private get scripts(): Scripts {

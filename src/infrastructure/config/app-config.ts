@@ -1,5 +1,6 @@
 import { HealthPolicy } from '../../domain/webhook/endpoint-health';
 import type { RedisNode } from '../redis/redis-connection';
+import { describeNodes, parseClusterNodes } from '../redis/cluster-nodes';
 import { isIP } from 'node:net';
 import { DEFAULT_RETRY_SCHEDULE, parseDuration, parseRetrySchedule } from '../../domain/webhook/retry-policy';
 
@@ -143,7 +144,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       'an integer from 100 to 30000',
     ),
     redisUrl: read('REDIS_URL', undefined, urlWith(['redis:', 'rediss:']), 'a redis:// or rediss:// URL'),
-    redisClusterNodes: read<RedisNode[] | undefined>('REDIS_CLUSTER_NODES', undefined, clusterNodes, 'a comma-separated list of host:port'),
+    redisClusterNodes: read<RedisNode[] | undefined>(
+      'REDIS_CLUSTER_NODES',
+      undefined,
+      parseClusterNodes,
+      'a comma-separated list of host:port or redis[s]://[user:password@]host:port, every entry with the same credentials and TLS',
+    ),
     logLevel: read('LOG_LEVEL', 'info', oneOf(LOG_LEVELS), LOG_LEVELS.join(' | ')),
     docsEnabled: read('DOCS_ENABLED', true, boolean, 'true or false'),
     dataDir: read('DATA_DIR', '.data', (raw) => raw, 'a path'),
@@ -231,12 +237,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
 /** Delivery queues on a Redis Cluster unless QUEUE_SHARDS says otherwise: a few per master of a 3-to-6-master cluster. */
 export const DEFAULT_CLUSTER_SHARDS = 12;
 
-function clusterNodes(raw: string): RedisNode[] | undefined {
-  const nodes = raw.split(',').map((part) => /^\s*([\w.-]+|\[[0-9a-f:]+\]):(\d{1,5})\s*$/i.exec(part));
-  if (nodes.length === 0 || nodes.some((m) => m === null || Number(m[2]) < 1 || Number(m[2]) > 65535)) return undefined;
-  return nodes.map((m) => ({ host: m![1].replace(/^\[|\]$/g, ''), port: Number(m![2]) }));
-}
-
 function oneOf<T extends string>(values: readonly T[]) {
   return (raw: string): T | undefined => (values.includes(raw as T) ? (raw as T) : undefined);
 }
@@ -323,5 +323,6 @@ function urlWith(protocols: string[]) {
 /** Connection strings may hold passwords: an error message shows only their scheme. */
 function redact(name: string, raw: string): string {
   if (name.endsWith('_KEY')) return '…';
+  if (name === 'REDIS_CLUSTER_NODES') return describeNodes(raw);
   return name.endsWith('_URL') ? `${raw.split(':')[0]}:…` : raw.slice(0, 40);
 }

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import { DeliveryJob, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
 import { DeliveryQueue } from '../../application/webhook/delivery/delivery-queue.port';
+import { DirectAttemptSeal } from '../../application/webhook/delivery/direct-attempt-seal.port';
 import type { Disposable } from './bullmq-factory';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
@@ -27,13 +28,15 @@ export function deliveryJobId(job: { deliveryId: string; attempt: number; requeu
  * their round trips, so a backlog sent in groups of four costs about a quarter of that per
  * attempt (docs/performance.md).
  */
-export function groupIntoJobs(jobs: DeliveryJob[], perJob: number): { first: DeliveryJob; data: DeliveryJobData & { attempts: DueAttempt[] } }[] {
+export function groupIntoJobs(jobs: DeliveryJob[], perJob: number, seal?: DirectAttemptSeal): { first: DeliveryJob; data: DeliveryJobData & { attempts: DueAttempt[] } }[] {
   const groups = new Map<string, { first: DeliveryJob; attempts: DueAttempt[] }[]>();
   for (const job of jobs) {
     const key = `${job.tenantId}\u0000${job.endpoint}\u0000${job.delayMs}\u0000${job.requeue === true}\u0000${job.backlog === true}`;
     const chunks = groups.get(key) ?? [];
     const last = chunks.at(-1);
-    const due: DueAttempt = { deliveryId: job.deliveryId, eventId: job.eventId, attempt: job.attempt, ...(job.direct && { direct: job.direct }) };
+    const due: DueAttempt = { deliveryId: job.deliveryId, eventId: job.eventId, attempt: job.attempt };
+    // A direct part goes sealed or not at all (DirectAttemptSeal): unsealed, the worker would claim it anyway.
+    if (job.direct && seal) due.direct = { ...job.direct, seal: seal.seal(job.tenantId, { ...due, direct: job.direct }) };
     if (last && last.attempts.length < perJob) last.attempts.push(due);
     else chunks.push({ first: job, attempts: [due] });
     groups.set(key, chunks);
@@ -77,13 +80,15 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
     make: (shard: number) => Disposable<Queue>,
     private readonly attemptsPerJob = 1,
     shards = 1,
+    /** Seals first attempts made ready to send; without it, jobs carry none and every attempt is claimed. */
+    private readonly seal?: DirectAttemptSeal,
   ) {
     super();
     this.shards = Array.from({ length: shards }, (_, shard) => new ShardQueue(() => make(shard)));
   }
 
   async enqueue(jobs: DeliveryJob[]): Promise<void> {
-    if (this.shards.length === 1) return this.shards[0].add(groupIntoJobs(jobs, this.attemptsPerJob));
+    if (this.shards.length === 1) return this.shards[0].add(groupIntoJobs(jobs, this.attemptsPerJob, this.seal));
     const byShard = new Map<number, DeliveryJob[]>();
     for (const job of jobs) {
       const shard = shardOf(job.tenantId, this.shards.length);
@@ -92,7 +97,7 @@ export class BullmqDeliveryQueue extends DeliveryQueue {
       else byShard.set(shard, [job]);
     }
     // Every shard is tried; the first failure is thrown once all have answered (the sweeper re-enqueues).
-    const results = await Promise.allSettled([...byShard].map(([shard, list]) => this.shards[shard].add(groupIntoJobs(list, this.attemptsPerJob))));
+    const results = await Promise.allSettled([...byShard].map(([shard, list]) => this.shards[shard].add(groupIntoJobs(list, this.attemptsPerJob, this.seal))));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }

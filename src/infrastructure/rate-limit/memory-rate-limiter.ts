@@ -19,6 +19,10 @@ export class MemoryRateLimiter extends RateLimiter {
     if (count !== undefined) this.windows.set(id, Math.max(0, count - 1));
   }
 
+  async peek(key: string, windowMs: number): Promise<number> {
+    return this.windows.get(this.window(key, windowMs).id) ?? 0;
+  }
+
   private window(key: string, windowMs: number): { id: string; resetMs: number; start: number } {
     const now = Date.now();
     const start = Math.floor(now / windowMs) * windowMs;

@@ -49,6 +49,15 @@ export class RedisRateLimiter extends RateLimiter {
     return this.refunds.add(`${this.prefix}rl:${key}:${windowStart}`);
   }
 
+  async peek(key: string, windowMs: number): Promise<number | null> {
+    try {
+      return Number((await this.redis.get(this.window(key, windowMs).redisKey)) ?? 0);
+    } catch {
+      this.failures++;
+      return null;
+    }
+  }
+
   /** Resolves once connected, or after `timeoutMs` (the limiter fails open until then). */
   ready(timeoutMs = 1000): Promise<void> {
     if (this.redis.status === 'ready') return Promise.resolve();

@@ -1,9 +1,16 @@
 import IORedis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
 
-/** A node of a Redis Cluster, as REDIS_CLUSTER_NODES names it. */
+/**
+ * A node of a Redis Cluster, as REDIS_CLUSTER_NODES names it (cluster-nodes.ts), with the
+ * credentials and TLS of the whole cluster when its entry was a URL.
+ */
 export interface RedisNode {
   host: string;
   port: number;
+  username?: string;
+  password?: string;
+  /** rediss://: every node is reached over TLS. */
+  tls?: boolean;
 }
 
 /** A Redis to connect to: one server by URL (REDIS_URL), or a Redis Cluster by some of its nodes (REDIS_CLUSTER_NODES). */
@@ -22,9 +29,24 @@ export function connectRedis(target: RedisTarget, options: RedisOptions): RedisC
   // A closed connection waits this long for the server's end before it is destroyed (ioredis's
   // default is 2 s, a timer that outlives a stop: a node already gone never answers).
   const withDefaults: RedisOptions = { disconnectTimeout: 200, ...options };
-  const connection = target.kind === 'redis' ? new IORedis(target.url, withDefaults) : new Cluster(target.nodes, clusterOptions(withDefaults));
+  const connection =
+    target.kind === 'redis'
+      ? new IORedis(target.url, withDefaults)
+      : new Cluster(
+          target.nodes.map(({ host, port }) => ({ host, port })),
+          clusterOptions({ ...withDefaults, ...accessOf(target.nodes[0]) }),
+        );
   connection.on('error', () => {});
   return connection;
+}
+
+/** The credentials and TLS every node of the cluster takes (the first entry's: they all agree). */
+function accessOf(node: RedisNode | undefined): RedisOptions {
+  const access: RedisOptions = {};
+  if (node?.username) access.username = node.username;
+  if (node?.password) access.password = node.password;
+  if (node?.tls) access.tls = {};
+  return access;
 }
 
 function clusterOptions(options: RedisOptions): ClusterOptions {

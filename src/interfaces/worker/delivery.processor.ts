@@ -2,6 +2,7 @@ import { DelayedError } from 'bullmq';
 import { DeliverWebhook, FollowOn } from '../../application/webhook/delivery/deliver-webhook.use-case';
 import { DeliveryAttemptReport } from '../../application/webhook/delivery/delivery-attempt-report';
 import { attemptsOf, DeliveryClaim, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
+import { DirectAttemptSeal } from '../../application/webhook/delivery/direct-attempt-seal.port';
 import type { AttemptSlot, InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
 import type { Logger } from '../../application/shared/logger.port';
 import type { Metrics } from '../../application/shared/metrics.port';
@@ -34,7 +35,7 @@ export interface DeliveryJobHandle {
  * subscription and attempt, and never the secret or the body. `settled()` resolves once every
  * attempt started has ended (a worker's stop waits for it).
  */
-export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limits: InFlightLimits, metrics?: Metrics) {
+export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limits: InFlightLimits, seal: DirectAttemptSeal, metrics?: Metrics) {
   const running = new Set<Promise<void>>();
   let settling = false;
   /**
@@ -69,7 +70,7 @@ export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limit
   };
 
   const processor = async (job: DeliveryJobHandle, token?: string): Promise<string> => {
-    const attempts = attemptsOf(job.data);
+    const attempts = attemptsOf(job.data).map((due) => trusted(due, job.data.tenantId, seal, logger));
     const slots = await Promise.all(attempts.map((due) => limits.acquire(job.data.tenantId, job.data.endpoint, AT_CAP_WAIT_MS)));
     attempts.forEach((due, i) => {
       const release = slots[i];
@@ -89,6 +90,17 @@ export function deliveryProcessor(deliver: DeliverWebhook, logger: Logger, limit
     while (running.size > 0) await Promise.allSettled([...running]);
   };
   return Object.assign(processor, { settled });
+}
+
+/**
+ * The attempt as the job asks for it when its direct part is sealed (DirectAttemptSeal); else
+ * without it, so that it is claimed from PostgreSQL and sends only what is due there.
+ */
+function trusted(due: DueAttempt, tenantId: string, seal: DirectAttemptSeal, logger: Logger): DueAttempt {
+  if (!due.direct || seal.holds(tenantId, due)) return due;
+  logger.warn({ attempts: [{ deliveryId: due.deliveryId, attempt: due.attempt }] }, 'a first attempt came without a valid seal: it is claimed from the database instead');
+  const { direct: _ignored, ...claimed } = due;
+  return claimed;
 }
 
 /** An attempt's metrics and log line. */

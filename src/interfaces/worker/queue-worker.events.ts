@@ -1,6 +1,6 @@
 import type { Worker } from 'bullmq';
 import type { Logger } from '../../application/shared/logger.port';
-import { attemptsOf, DeliveryJobData } from '../../application/webhook/delivery/delivery-job';
+import { attemptIdsOf, DeliveryJobData } from '../../application/webhook/delivery/delivery-job';
 
 /** Connection errors are logged at most this often: Redis being away makes one per reconnect try. */
 const ERROR_LOG_EVERY_MS = 10_000;
@@ -17,6 +17,6 @@ export function logQueueWorkerEvents(worker: Worker<DeliveryJobData>, logger: Lo
     lastError = Date.now();
   });
   worker.on('failed', (job, error) =>
-    logger.warn({ attempts: job ? attemptsOf(job.data) : [], err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'),
+    logger.warn({ attempts: job ? attemptIdsOf(job.data) : [], err: { message: error.message } }, 'delivery attempt failed inside; the sweeper retries it after its lease'),
   );
 }

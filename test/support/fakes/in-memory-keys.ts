@@ -99,6 +99,12 @@ export class CountingLimiter extends RateLimiter {
   async refund(key: string): Promise<void> {
     this.hits.push(`refund ${key}`);
   }
+  /** What `peek` answers for each key (0 when not set). */
+  readonly counted = new Map<string, number>();
+  async peek(key: string): Promise<number> {
+    this.hits.push(`peek ${key}`);
+    return this.counted.get(key) ?? 0;
+  }
 }
 
 /** A repository that counts its lookups by hash (the round trips to PostgreSQL a request pays). */

@@ -94,6 +94,8 @@ export interface DirectFirstAttempt {
   trace: TraceCarrier | null;
   /** The page whose turn it holds (DeliveryTurns); absent when not ordered. */
   orderKey?: string;
+  /** Its MAC (DirectAttemptSeal), added as it is enqueued; without one that holds it is claimed instead. */
+  seal?: string;
 }
 
 /** How long the relay's read of a subscription is honoured for a first attempt sent without a claim. */
@@ -150,6 +152,11 @@ export interface DeliveryJobData {
   attempts?: DueAttempt[];
   deliveryId?: string;
   attempt?: number;
+}
+
+/** What a log line may say of a job's attempts: their ids, never the body a direct one carries. */
+export function attemptIdsOf(data: DeliveryJobData): { deliveryId: string; attempt: number }[] {
+  return attemptsOf(data).map(({ deliveryId, attempt }) => ({ deliveryId, attempt }));
 }
 
 /** The attempts a job asks for, whichever shape it was made in. */

@@ -12,7 +12,7 @@ import type { ApiRequest } from '../api-request';
 import { readJsonBody } from '../body/json-body.reader';
 import { ApiError } from '../errors/api-error';
 import { REQUIRED_SCOPE } from './required-scope.decorator';
-import { clientAddressKey } from './client-address';
+import { callerOf } from '../middleware/early-admission.middleware';
 
 const PUBLIC = 'public-route';
 /** Marks a route that needs no API key (health checks). Every other route needs one. */
@@ -24,7 +24,8 @@ export const Public = () => SetMetadata(PUBLIC, true);
  *    to Redis for a key seen before, AuthenticateApiKey); a valid key is never refused for what
  *    others sent from its address;
  * 2. a request without a valid key counts as a failed authentication of its address (IPv4, or
- *    IPv6 /64): 401, or 429 once the address is over its budget in the window;
+ *    IPv6 /64): 401, or 429 once the address is over its budget in the window; a key the cache
+ *    does not know is then refused before it is looked up in PostgreSQL;
  * 3. the key's budget decides (RateLimit-* headers on every authenticated response), 429 past it;
  * 4. the key's scopes must allow the operation (RequiresScope), else 403 INSUFFICIENT_SCOPE; they
  *    came with the principal, so this costs no round trip;
@@ -73,9 +74,10 @@ export class ApiKeyGuard implements CanActivate {
   private async admit(presented: string | undefined, req: ApiRequest, windowMs: number): Promise<Admission> {
     // A missing or malformed key is refused without a lookup (AuthenticateApiKey). The lookup
     // began before the request's span (early-admission.middleware.ts) where that middleware ran.
-    const admission = await (req.admission ?? this.authenticate.execute(presented, { limit: this.limits.max, windowMs }));
+    const caller = callerOf(req, this.limits);
+    const admission = await (req.admission ?? this.authenticate.execute(presented, { limit: this.limits.max, windowMs }, caller));
     if (admission) return admission;
-    const failed = await this.limiter.hit(`authfail:${clientAddressKey(req.ip)}`, this.limits.authFailuresMax, windowMs);
+    const failed = await this.limiter.hit(caller.failuresKey, this.limits.authFailuresMax, windowMs);
     if (failed && !failed.allowed) throw this.limited('ip', failed);
     throw ApiError.unauthorized();
   }

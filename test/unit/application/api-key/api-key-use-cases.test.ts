@@ -64,6 +64,24 @@ describe('api key use cases', () => {
     expect(cache.counts.get(`hash(${apiKey})`)).toBe(2);
   });
 
+  it('refuses a key the cache does not know from an address over its failure budget without looking it up, and admits one it knows (decisions.md 182)', async () => {
+    const { createTenant, createKey, authenticate, keys, limiter } = setup();
+    const { tenantId } = await createTenant.execute({ name: 'Acme' });
+    const seen = await createKey.execute({ tenantId });
+    const unseen = await createKey.execute({ tenantId });
+    const caller = { failuresKey: 'authfail:192.0.2.7', failuresMax: 20 };
+    expect(await authenticate.execute(seen.apiKey, BUDGET, caller)).not.toBeNull();
+    expect(keys.lookups).toBe(1);
+    limiter.counted.set(caller.failuresKey, 21);
+    expect(await authenticate.execute(unseen.apiKey, BUDGET, caller)).toBeNull();
+    expect(keys.lookups).toBe(1);
+    expect(await authenticate.execute(seen.apiKey, BUDGET, caller)).toMatchObject({ principal: { apiKeyId: seen.apiKeyId } });
+    // At its budget, not over it: looked up.
+    limiter.counted.set(caller.failuresKey, 20);
+    expect(await authenticate.execute(unseen.apiKey, BUDGET, caller)).toMatchObject({ principal: { apiKeyId: unseen.apiKeyId } });
+    expect(keys.lookups).toBe(2);
+  });
+
   it('refuses a revoked key from the cache’s mark, without a lookup, and a lookup read before the revocation caches nothing', async () => {
     const { createTenant, createKey, revoke, authenticate, keys, cache } = setup();
     const { tenantId } = await createTenant.execute({ name: 'Acme' });

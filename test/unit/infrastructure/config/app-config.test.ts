@@ -138,6 +138,24 @@ describe('configuration', () => {
     expect(problems({ QUEUE_SHARDS: '0' })).toEqual(['QUEUE_SHARDS']);
   });
 
+  it("takes a cluster's username, password and TLS in URL entries, the same for every node, and never prints the password (decisions.md 180)", () => {
+    const nodes = loadConfig({ REDIS_CLUSTER_NODES: 'rediss://lp:p%40ss@127.0.0.1:7000,rediss://lp:p%40ss@[::1]:7001' }).redisClusterNodes;
+    expect(nodes).toEqual([
+      { host: '127.0.0.1', port: 7000, username: 'lp', password: 'p@ss', tls: true },
+      { host: '::1', port: 7001, username: 'lp', password: 'p@ss', tls: true },
+    ]);
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'redis://:secret@10.0.0.1:7000' }).redisClusterNodes).toEqual([{ host: '10.0.0.1', port: 7000, password: 'secret' }]);
+    for (const bad of ['redis://lp:a@h:7000,redis://lp:b@h:7001', 'rediss://lp:a@h:7000,redis://lp:a@h:7001', 'redis://lp:a@h:7000,h:7001', 'redis://lp:a@h', 'redis://lp:a@h:7000/2', 'http://h:7000']) {
+      let message = '';
+      try {
+        loadConfig({ REDIS_CLUSTER_NODES: bad });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect({ bad, refused: message.includes('REDIS_CLUSTER_NODES'), secret: /lp:a@|lp:b@/.test(message) }).toEqual({ bad, refused: true, secret: false });
+    }
+  });
+
   it('bounds the statement timeout at 30 s', () => {
     expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '30000' }).databaseStatementTimeoutMs).toBe(30000);
     expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '30001' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS must be an integer from 100 to 30000 \(got "30001"\)/);
