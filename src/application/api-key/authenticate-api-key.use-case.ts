@@ -47,7 +47,8 @@ export class AuthenticateApiKey {
   private readonly notModified = new NotModifiedCost();
 
   /** Null for a missing, malformed, unknown or revoked key: callers must not tell them apart. */
-  async execute(presented: string | undefined, budget: { limit: number; windowMs: number }, caller?: Caller): Promise<Admission | null> {
+  /** `caller` is asked only when the cache does not know the key: reading the address costs (trusted proxies). */
+  async execute(presented: string | undefined, budget: { limit: number; windowMs: number }, caller?: () => Caller): Promise<Admission | null> {
     if (!presented) return null;
     const hash = this.secrets.hash(presented);
     if (!hash) return null;
@@ -55,7 +56,7 @@ export class AuthenticateApiKey {
     if (cached === 'revoked') return null;
     if (cached !== null && cached !== 'unknown') return { ...cached, refund: () => this.refundCached(hash, cached.budget) };
     // Only where a shared cache answered: without one (a single process, no Redis) every key is looked up, as before.
-    if (cached === 'unknown' && caller && ((await this.limiter.peek(caller.failuresKey, budget.windowMs)) ?? 0) > caller.failuresMax) return null;
+    if (cached === 'unknown' && caller && (await this.addressOverBudget(caller(), budget.windowMs))) return null;
     const principal = await this.keys.findActiveByHash(hash);
     if (!principal) return null;
     // Known to the cache from now on; without a cache (or with it away) the limiter counts alone.
@@ -66,6 +67,10 @@ export class AuthenticateApiKey {
     const counted = await this.limiter.hit(`key:${principal.apiKeyId}`, budget.limit, budget.windowMs);
     const budgetKey = `key:${principal.apiKeyId}`;
     return { principal, budget: counted, refund: () => this.refundHalf(budgetKey, counted, (start) => this.limiter.refund(budgetKey, start)) };
+  }
+
+  private async addressOverBudget(caller: Caller, windowMs: number): Promise<boolean> {
+    return ((await this.limiter.peek(caller.failuresKey, windowMs)) ?? 0) > caller.failuresMax;
   }
 
   private refundCached(hash: string, counted: RateLimitDecision | null): boolean {

@@ -38,6 +38,8 @@ return c`;
 // entry whose seal does not hold, or of another shape (written by anyone who can write to Redis,
 // or cached by an older version), grants nothing: the key is looked up again (decisions.md 180).
 const FULL_ACCESS = '*';
+/** Entries whose seal held, kept by this process: a key's requests then cost no MAC each. */
+const VERIFIED_MAX = 10_000;
 const scopesOf = (principal: ApiKeyPrincipal): string => (principal.scopes === null ? FULL_ACCESS : principal.scopes.join(','));
 
 type Scripts = {
@@ -53,6 +55,8 @@ type Scripts = {
 export class RedisApiKeyCache extends ApiKeyCache {
   /** 304s' refunds, sent together a tick (RefundBatch). */
   private readonly refunds: RefundBatch;
+  /** `<key hash> <entry>` → its principal, for entries whose seal held (at most VERIFIED_MAX, then started afresh). */
+  private readonly verified = new Map<string, ApiKeyPrincipal>();
 
   constructor(
     private readonly redis: RedisConnection,
@@ -118,11 +122,17 @@ export class RedisApiKeyCache extends ApiKeyCache {
 
   /** The entry's principal when it has four parts and its seal holds for this key; else null. */
   private principalOf(keyHash: string, entry: string): ApiKeyPrincipal | null {
+    const memo = `${keyHash} ${entry}`;
+    const known = this.verified.get(memo);
+    if (known) return known;
     const parts = entry.split(' ');
     if (parts.length !== 4) return null;
     const [tenantId, apiKeyId, scopes, seal] = parts;
     if (!this.seal.holds([keyHash, tenantId, apiKeyId, scopes], seal)) return null;
-    return { tenantId, apiKeyId, scopes: scopes === FULL_ACCESS ? null : scopes.split(',').filter(isApiKeyScope) };
+    const principal = { tenantId, apiKeyId, scopes: scopes === FULL_ACCESS ? null : scopes.split(',').filter(isApiKeyScope) };
+    if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+    this.verified.set(memo, principal);
+    return principal;
   }
 
   private get scripts(): Scripts {

@@ -74,10 +74,10 @@ export class ApiKeyGuard implements CanActivate {
   private async admit(presented: string | undefined, req: ApiRequest, windowMs: number): Promise<Admission> {
     // A missing or malformed key is refused without a lookup (AuthenticateApiKey). The lookup
     // began before the request's span (early-admission.middleware.ts) where that middleware ran.
-    const caller = callerOf(req, this.limits);
+    const caller = () => callerOf(req, this.limits);
     const admission = await (req.admission ?? this.authenticate.execute(presented, { limit: this.limits.max, windowMs }, caller));
     if (admission) return admission;
-    const failed = await this.limiter.hit(caller.failuresKey, this.limits.authFailuresMax, windowMs);
+    const failed = await this.limiter.hit(caller().failuresKey, this.limits.authFailuresMax, windowMs);
     if (failed && !failed.allowed) throw this.limited('ip', failed);
     throw ApiError.unauthorized();
   }

@@ -16,7 +16,7 @@ export function earlyAdmission(authenticate: AuthenticateApiKey, limits: RateLim
   return (req: ApiRequest, _res: Response, next: NextFunction): void => {
     req.startedAt = process.hrtime.bigint();
     const header = req.headers['x-api-key'];
-    if (typeof header === 'string' && isApiPath(req.path)) req.admission = authenticate.execute(header, { limit: limits.max, windowMs: limits.windowSeconds * 1000 }, callerOf(req, limits));
+    if (typeof header === 'string' && isApiPath(req.path)) req.admission = authenticate.execute(header, { limit: limits.max, windowMs: limits.windowSeconds * 1000 }, () => callerOf(req, limits));
     next();
   };
 }

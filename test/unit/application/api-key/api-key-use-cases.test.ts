@@ -70,15 +70,15 @@ describe('api key use cases', () => {
     const seen = await createKey.execute({ tenantId });
     const unseen = await createKey.execute({ tenantId });
     const caller = { failuresKey: 'authfail:192.0.2.7', failuresMax: 20 };
-    expect(await authenticate.execute(seen.apiKey, BUDGET, caller)).not.toBeNull();
+    expect(await authenticate.execute(seen.apiKey, BUDGET, () => caller)).not.toBeNull();
     expect(keys.lookups).toBe(1);
     limiter.counted.set(caller.failuresKey, 21);
-    expect(await authenticate.execute(unseen.apiKey, BUDGET, caller)).toBeNull();
+    expect(await authenticate.execute(unseen.apiKey, BUDGET, () => caller)).toBeNull();
     expect(keys.lookups).toBe(1);
-    expect(await authenticate.execute(seen.apiKey, BUDGET, caller)).toMatchObject({ principal: { apiKeyId: seen.apiKeyId } });
+    expect(await authenticate.execute(seen.apiKey, BUDGET, () => caller)).toMatchObject({ principal: { apiKeyId: seen.apiKeyId } });
     // At its budget, not over it: looked up.
     limiter.counted.set(caller.failuresKey, 20);
-    expect(await authenticate.execute(unseen.apiKey, BUDGET, caller)).toMatchObject({ principal: { apiKeyId: unseen.apiKeyId } });
+    expect(await authenticate.execute(unseen.apiKey, BUDGET, () => caller)).toMatchObject({ principal: { apiKeyId: unseen.apiKeyId } });
     expect(keys.lookups).toBe(2);
   });
 
