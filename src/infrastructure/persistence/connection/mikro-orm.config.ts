@@ -2,9 +2,13 @@ import { defineConfig, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from '../migrations';
 import { releaseDeadCheckouts } from './pool-guard';
+import { ENTITIES } from '../entities';
+import { UNMAPPED_TABLES } from '../entities/schema-exceptions';
+import { SchemaNamingStrategy } from '../entities/schema-naming';
 
-// Every repository writes with plain statements (repositories/sql-*.ts, decisions.md 137): the
-// ORM maps no entity. It brings the pool, the entity manager's transactions and the migrator.
+// Every table is an entity (persistence/entities, decisions.md 183): the map of the schema that
+// the migrations are held to (the schema-drift test) and that new migrations are made from
+// (`npm run migration:create`). The hot paths run their statements without the unit of work.
 
 /**
  * How a pool's named statements are planned (PostgreSQL's plan_cache_mode).
@@ -46,8 +50,10 @@ export function createOrmConfig(databaseUrl: string, poolMax: number, statementT
   return defineConfig({
     driver: PostgreSqlDriver,
     clientUrl: databaseUrl,
-    entities: [],
-    discovery: { warnWhenNoEntities: false },
+    entities: ENTITIES,
+    namingStrategy: SchemaNamingStrategy,
+    // What the entities leave to the migrations, each with its reason: entities/schema-exceptions.ts.
+    schemaGenerator: { skipTables: UNMAPPED_TABLES.map((table) => table.pattern), ignoreTriggers: true, ignoreRoutines: true },
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     // A request waits at most 5 s for a connection, then fails as "unavailable" (503), not forever.

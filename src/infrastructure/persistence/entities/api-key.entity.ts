@@ -1,0 +1,35 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import { TenantRow } from './tenant.entity';
+
+export class ApiKeyRow {
+  id!: string;
+  tenant!: TenantRow;
+  tenantId!: string;
+  keyHash!: string;
+  displayPrefix!: string;
+  createdAt!: Date;
+  revokedAt: Date | null = null;
+  scopes: string[] | null = null;
+}
+
+export const ApiKeyEntity = defineEntity({
+  class: ApiKeyRow,
+  tableName: 'api_keys',
+  indexes: [{ name: 'api_keys_tenant_id_idx', properties: ['tenantId', 'id'] }],
+  checks: [
+    {
+      name: 'api_keys_scopes_check',
+      expression: '(scopes IS NULL) OR (cardinality(scopes) > 0)',
+    },
+  ],
+  properties: {
+    id: p.text().primary().collation('C'),
+    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
+    tenantId: p.text().persist(false).collation('C'),
+    keyHash: p.text().unique('api_keys_key_hash_key'),
+    displayPrefix: p.text(),
+    createdAt: p.datetime().length(3),
+    revokedAt: p.datetime().length(3).nullable(),
+    scopes: p.array().columnType('text[]').nullable(),
+  },
+});

@@ -1,0 +1,49 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import { TenantRow } from './tenant.entity';
+
+export class BrandRow {
+  id!: string;
+  tenant!: TenantRow;
+  tenantId!: string;
+  name!: string;
+  preferredAppearance!: BrandPreferredAppearance;
+  themeLight!: any;
+  themeDark!: any;
+  companyHomePage: string | null = null;
+  createdAt!: Date;
+  updatedAt!: Date;
+  viewJson!: string;
+}
+
+export const BrandPreferredAppearanceValues = {
+  SYSTEM: 'system',
+  LIGHT: 'light',
+  DARK: 'dark',
+} as const;
+
+export type BrandPreferredAppearance = (typeof BrandPreferredAppearanceValues)[keyof typeof BrandPreferredAppearanceValues];
+
+export const BrandEntity = defineEntity({
+  class: BrandRow,
+  tableName: 'brands',
+  indexes: [{ name: 'brands_tenant_id_id_idx', properties: ['tenantId', 'id'] }],
+  checks: [
+    {
+      name: 'brands_name_check',
+      expression: '(char_length(name) >= 1) AND (char_length(name) <= 200)',
+    },
+  ],
+  properties: {
+    id: p.text().primary().collation('C'),
+    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
+    tenantId: p.text().persist(false).collation('C'),
+    name: p.text(),
+    preferredAppearance: p.enum(() => BrandPreferredAppearanceValues),
+    themeLight: p.json().columnType('json'),
+    themeDark: p.json().columnType('json'),
+    companyHomePage: p.text().nullable(),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3),
+    viewJson: p.text(),
+  },
+});

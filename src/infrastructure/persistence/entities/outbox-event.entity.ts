@@ -1,0 +1,49 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import { partitionedByDay } from './history-partitions';
+import { TenantRow } from './tenant.entity';
+
+export class OutboxEventRow {
+  id!: string;
+  tenant!: TenantRow;
+  tenantId!: string;
+  type!: string;
+  body!: string;
+  createdAt!: Date;
+  publishedAt: Date | null = null;
+  traceparent: string | null = null;
+  tracestate: string | null = null;
+}
+
+export const OutboxEventEntity = defineEntity({
+  class: OutboxEventRow,
+  tableName: 'outbox_events',
+  partitionBy: partitionedByDay('outbox_events', 'id', 'evt'),
+  indexes: [
+    { name: 'outbox_events_tenant_idx', properties: ['tenantId', 'id'] },
+    {
+      name: 'outbox_events_tenant_type_idx',
+      properties: ['tenantId', 'type', 'id'],
+    },
+  ],
+  checks: [
+    {
+      name: 'outbox_events_traceparent_check',
+      expression: 'length(traceparent) = 55',
+    },
+    {
+      name: 'outbox_events_tracestate_check',
+      expression: 'length(tracestate) <= 512',
+    },
+  ],
+  properties: {
+    id: p.text().primary().collation('C'),
+    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
+    tenantId: p.text().persist(false).collation('C'),
+    type: p.text(),
+    body: p.text(),
+    createdAt: p.datetime().length(3),
+    publishedAt: p.datetime().length(3).nullable(),
+    traceparent: p.text().nullable(),
+    tracestate: p.text().nullable(),
+  },
+});

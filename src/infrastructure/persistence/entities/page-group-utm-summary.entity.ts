@@ -1,0 +1,23 @@
+import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { PageGroupRow } from './page-group.entity';
+
+export class PageGroupUtmSummaryRow {
+  [PrimaryKeyProp]?: 'pageGroup';
+  pageGroup!: PageGroupRow;
+  pageGroupId!: string;
+  body: string | null = null;
+  generation!: bigint & Opt;
+  bodyGeneration!: bigint & Opt;
+}
+
+export const PageGroupUtmSummaryEntity = defineEntity({
+  class: PageGroupUtmSummaryRow,
+  tableName: 'page_group_utm_summaries',
+  properties: {
+    pageGroup: () => p.oneToOne(PageGroupRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
+    pageGroupId: p.text().persist(false).collation('C'),
+    body: p.text().nullable(),
+    generation: p.bigint().defaultRaw(`1`),
+    bodyGeneration: p.bigint().defaultRaw(`0`),
+  },
+});

@@ -1,0 +1,37 @@
+import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { UTM_KINDS, type UtmKind } from './utm-kinds';
+import { PageGroupRow } from './page-group.entity';
+
+export class PageGroupUtmValueRow {
+  [PrimaryKeyProp]?: ['pageGroup', 'kind', 'value'];
+  pageGroup!: PageGroupRow;
+  pageGroupId!: string;
+  kind!: UtmKind;
+  value!: string;
+  lastSeenAt!: Date & Opt;
+}
+
+
+export const PageGroupUtmValueEntity = defineEntity({
+  class: PageGroupUtmValueRow,
+  tableName: 'page_group_utm_values',
+  indexes: [
+    {
+      name: 'page_group_utm_values_recent_idx',
+      properties: ['pageGroupId', 'kind', 'lastSeenAt'],
+      columns: [
+        { name: 'pageGroupId' },
+        { name: 'kind' },
+        { name: 'lastSeenAt', sort: 'DESC' },
+      ],
+      include: ['value'],
+    },
+  ],
+  properties: {
+    pageGroup: () => p.manyToOne(PageGroupRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
+    pageGroupId: p.text().persist(false).collation('C'),
+    kind: p.enum(() => UTM_KINDS).primary(),
+    value: p.text().primary().collation('C'),
+    lastSeenAt: p.datetime().length(3).defaultRaw(`now()`),
+  },
+});

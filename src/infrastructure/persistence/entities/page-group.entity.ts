@@ -1,0 +1,80 @@
+import { type Opt, defineEntity, p } from '@mikro-orm/postgresql';
+import { BrandRow } from './brand.entity';
+import { TemplateRow } from './template.entity';
+import { TenantRow } from './tenant.entity';
+
+export class PageGroupRow {
+  id!: string;
+  tenant!: TenantRow;
+  tenantId!: string;
+  brand: BrandRow | null = null;
+  brandId: string | null = null;
+  name!: string;
+  title: string | null = null;
+  pageContext: string | null = null;
+  pageTemplate: TemplateRow | null = null;
+  pageTemplateId: string | null = null;
+  headerActionId: string | null = null;
+  status!: PageGroupStatus;
+  actions: any & Opt = '[]';
+  footerLinks: any & Opt = '[]';
+  scripts: any & Opt = '[]';
+  createdAt!: Date;
+  updatedAt!: Date;
+  deletedAt: Date | null = null;
+  viewHead!: string;
+  viewTail!: string;
+}
+
+export const PageGroupStatusValues = {
+  DRAFT: 'draft',
+  PUBLISHED: 'published',
+  ARCHIVED: 'archived',
+} as const;
+
+export type PageGroupStatus = (typeof PageGroupStatusValues)[keyof typeof PageGroupStatusValues];
+
+export const PageGroupEntity = defineEntity({
+  class: PageGroupRow,
+  tableName: 'page_groups',
+  indexes: [
+    {
+      name: 'page_groups_live_idx',
+      where: 'deleted_at IS NULL',
+      properties: ['tenantId', 'id'],
+    },
+    {
+      name: 'page_groups_live_status_idx',
+      where: 'deleted_at IS NULL',
+      properties: ['tenantId', 'status', 'id'],
+    },
+  ],
+  checks: [
+    {
+      name: 'page_groups_name_check',
+      expression: '(char_length(name) >= 1) AND (char_length(name) <= 200)',
+    },
+  ],
+  properties: {
+    id: p.text().primary().collation('C'),
+    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
+    tenantId: p.text().persist(false).collation('C'),
+    brand: () => p.manyToOne(BrandRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
+    brandId: p.text().nullable().persist(false).collation('C'),
+    name: p.text(),
+    title: p.text().nullable(),
+    pageContext: p.text().nullable(),
+    pageTemplate: () => p.manyToOne(TemplateRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
+    pageTemplateId: p.text().nullable().persist(false).collation('C'),
+    headerActionId: p.text().nullable(),
+    status: p.enum(() => PageGroupStatusValues),
+    actions: p.json().columnType('json'),
+    footerLinks: p.json().columnType('json'),
+    scripts: p.json().columnType('json'),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3),
+    deletedAt: p.datetime().length(3).nullable(),
+    viewHead: p.text(),
+    viewTail: p.text(),
+  },
+});

@@ -1,0 +1,30 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import { PageRow } from './page.entity';
+
+export class PageSessionHourRow {
+  page!: PageRow;
+  pageId!: string;
+  hour!: Date;
+  sessions!: number;
+}
+
+export const PageSessionHourEntity = defineEntity({
+  class: PageSessionHourRow,
+  tableName: 'page_session_hours',
+  uniques: [
+    {
+      name: 'page_session_hours_key',
+      properties: ['pageId', 'hour'],
+      include: ['sessions'],
+    },
+  ],
+  checks: [
+    { name: 'page_session_hours_sessions_check', expression: 'sessions > 0' },
+  ],
+  properties: {
+    page: () => p.manyToOne(PageRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
+    pageId: p.text().persist(false).collation('C'),
+    hour: p.datetime().primary(),
+    sessions: p.integer(),
+  },
+});

@@ -1,0 +1,28 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+
+/**
+ * The running total of a page's UTM value in an hour. Its key (the unique index) is declared as the
+ * entity's primary key, which MikroORM needs; its foreign key to page_utm_values spans columns of
+ * two collations, which MikroORM cannot declare (schema-exceptions.ts).
+ */
+export class PageUtmRunningRow {
+  pageId!: string;
+  kind!: string;
+  value!: string;
+  hour!: Date;
+  total!: number;
+}
+
+export const PageUtmRunningEntity = defineEntity({
+  class: PageUtmRunningRow,
+  tableName: 'page_utm_running',
+  uniques: [{ name: 'page_utm_running_key', properties: ['pageId', 'kind', 'value', 'hour'], include: ['total'] }],
+  checks: [{ name: 'page_utm_running_total_check', expression: 'total > 0' }],
+  properties: {
+    pageId: p.text().primary().collation('C'),
+    kind: p.text().primary(),
+    value: p.text().primary().collation('C'),
+    hour: p.datetime().primary(),
+    total: p.integer(),
+  },
+});

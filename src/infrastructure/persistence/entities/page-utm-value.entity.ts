@@ -1,0 +1,42 @@
+import { PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { UTM_KINDS, type UtmKind } from './utm-kinds';
+import { PageRow } from './page.entity';
+
+export class PageUtmValueRow {
+  [PrimaryKeyProp]?: ['page', 'kind', 'value'];
+  page!: PageRow;
+  pageId!: string;
+  kind!: UtmKind;
+  value!: string;
+  firstHour!: Date;
+  lastHour!: Date;
+  total!: number;
+}
+
+
+export const PageUtmValueEntity = defineEntity({
+  class: PageUtmValueRow,
+  tableName: 'page_utm_values',
+  indexes: [
+    {
+      name: 'page_utm_values_top_idx',
+      properties: ['pageId', 'kind', 'total', 'value'],
+      columns: [
+        { name: 'pageId' },
+        { name: 'kind' },
+        { name: 'total', sort: 'DESC' },
+        { name: 'value' },
+      ],
+    },
+  ],
+  checks: [{ name: 'page_utm_values_total_check', expression: 'total > 0' }],
+  properties: {
+    page: () => p.manyToOne(PageRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
+    pageId: p.text().persist(false).collation('C'),
+    kind: p.enum(() => UTM_KINDS).primary(),
+    value: p.text().primary().collation('C'),
+    firstHour: p.datetime(),
+    lastHour: p.datetime(),
+    total: p.integer(),
+  },
+});

@@ -1,0 +1,46 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import { TenantRow } from './tenant.entity';
+
+export class TemplateRow {
+  id!: string;
+  tenant: TenantRow | null = null;
+  tenantId: string | null = null;
+  sourcePageTemplateId: string | null = null;
+  name!: string;
+  description: string | null = null;
+  templateContent!: string;
+  isEditable!: boolean;
+  isSystem!: boolean;
+  version!: number;
+  createdAt!: Date;
+  updatedAt: Date | null = null;
+}
+
+export const TemplateEntity = defineEntity({
+  class: TemplateRow,
+  tableName: 'templates',
+  indexes: [
+    { name: 'templates_tenant_id_id_idx', properties: ['tenantId', 'id'] },
+  ],
+  checks: [
+    { name: 'templates_check', expression: 'is_system = (tenant_id IS NULL)' },
+    {
+      name: 'templates_name_check',
+      expression: '(char_length(name) >= 1) AND (char_length(name) <= 200)',
+    },
+  ],
+  properties: {
+    id: p.text().primary().collation('C'),
+    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
+    tenantId: p.text().nullable().persist(false).collation('C'),
+    sourcePageTemplateId: p.text().nullable().collation('C'),
+    name: p.text(),
+    description: p.text().nullable(),
+    templateContent: p.text(),
+    isEditable: p.boolean(),
+    isSystem: p.boolean(),
+    version: p.integer(),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3).nullable(),
+  },
+});

@@ -1,0 +1,54 @@
+import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { partitionedByDay } from './history-partitions';
+
+export class WebhookDeliveryAttemptRow {
+  [PrimaryKeyProp]?: ['id', 'eventId'];
+  id!: string;
+  tenantId!: string;
+  deliveryId!: string;
+  subscriptionId!: string;
+  eventId!: string;
+  eventType!: string;
+  attemptNumber!: number;
+  statusCode: number | null = null;
+  durationMs!: number;
+  error: string | null = null;
+  nextAttemptAt: Date | null = null;
+  createdAt!: Date;
+  trigger: string & Opt = 'scheduled';
+  redeliveryOf: string | null = null;
+}
+
+export const WebhookDeliveryAttemptEntity = defineEntity({
+  class: WebhookDeliveryAttemptRow,
+  tableName: 'webhook_delivery_attempts',
+  partitionBy: partitionedByDay('webhook_delivery_attempts', 'event_id', 'evt'),
+  indexes: [
+    {
+      name: 'webhook_delivery_attempts_subscription_idx',
+      properties: ['subscriptionId', 'id'],
+    },
+  ],
+  uniques: [
+    {
+      name: 'webhook_delivery_attempts_number_key',
+      properties: ['deliveryId', 'attemptNumber', 'eventId'],
+    },
+  ],
+  properties: {
+    id: p.text().primary().collation('C'),
+    tenantId: p.text().collation('C'),
+    deliveryId: p.text().collation('C'),
+    subscriptionId: p.text().collation('C'),
+    eventId: p.text().primary().collation('C'),
+    eventType: p.text(),
+    attemptNumber: p.integer(),
+    statusCode: p.integer().nullable(),
+    durationMs: p.integer(),
+    error: p.text().nullable(),
+    nextAttemptAt: p.datetime().length(3).nullable(),
+    createdAt: p.datetime().length(3),
+    trigger: p.text(),
+    redeliveryOf: p.text().nullable().collation('C'),
+  },
+});

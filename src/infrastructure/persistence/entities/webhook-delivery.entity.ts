@@ -1,0 +1,117 @@
+import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { partitionedByDay } from './history-partitions';
+
+export class WebhookDeliveryRow {
+  [PrimaryKeyProp]?: ['id', 'eventId'];
+  id!: string;
+  tenantId!: string;
+  subscriptionId!: string;
+  eventId!: string;
+  eventType!: string;
+  status!: WebhookDeliveryStatus;
+  attemptCount: number & Opt = 0;
+  nextAttemptAt: Date | null = null;
+  lockedUntil: Date | null = null;
+  lastStatusCode: number | null = null;
+  createdAt!: Date;
+  updatedAt!: Date;
+  finishedAt: Date | null = null;
+  enqueuedAt: Date | null = null;
+  manualId: string | null = null;
+  redeliveryOf: string | null = null;
+  pacedSlotAt: Date | null = null;
+  orderKey: string | null = null;
+  orderSeq: bigint | null = null;
+}
+
+export const WebhookDeliveryStatusValues = {
+  PENDING: 'pending',
+  SENDING: 'sending',
+  WAITING: 'waiting',
+  DELIVERED: 'delivered',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+} as const;
+
+export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatusValues)[keyof typeof WebhookDeliveryStatusValues];
+
+export const WebhookDeliveryEntity = defineEntity({
+  class: WebhookDeliveryRow,
+  tableName: 'webhook_deliveries',
+  partitionBy: partitionedByDay('webhook_deliveries', 'event_id', 'evt'),
+  indexes: [
+    {
+      name: 'webhook_deliveries_held_idx',
+      where: '(status = ANY (ARRAY[\'pending\'::text, \'sending\'::text])) AND (next_attempt_at IS NULL) AND (manual_id IS NULL)',
+      properties: ['subscriptionId', 'id'],
+    },
+    {
+      name: 'webhook_deliveries_manual_waiting_idx',
+      where: '(manual_id IS NOT NULL) AND (status = ANY (ARRAY[\'pending\'::text, \'sending\'::text]))',
+      properties: ['tenantId'],
+    },
+    {
+      name: 'webhook_deliveries_recoverable_idx',
+      where: '(manual_id IS NULL) AND ((status = \'failed\'::text) OR ((status = ANY (ARRAY[\'pending\'::text, \'sending\'::text])) AND (attempt_count > 0)))',
+      properties: ['subscriptionId', 'createdAt'],
+    },
+    {
+      name: 'webhook_deliveries_redelivery_idx',
+      where: 'redelivery_of IS NOT NULL',
+      properties: ['redeliveryOf'],
+    },
+    {
+      name: 'webhook_deliveries_requested_idx',
+      where: '(manual_id IS NOT NULL) AND (enqueued_at IS NULL) AND (status = \'pending\'::text)',
+      properties: ['id'],
+    },
+    {
+      name: 'webhook_deliveries_turn_holders_idx',
+      where: '(order_key IS NOT NULL) AND (status = ANY (ARRAY[\'pending\'::text, \'sending\'::text, \'waiting\'::text])) AND (status <> \'waiting\'::text)',
+      properties: ['subscriptionId', 'orderKey'],
+    },
+    {
+      name: 'webhook_deliveries_turns_idx',
+      where: '(order_key IS NOT NULL) AND (status = \'waiting\'::text)',
+      properties: ['subscriptionId', 'orderKey', 'orderSeq', 'id'],
+    },
+    {
+      name: 'webhook_deliveries_unfinished_idx',
+      where: 'status = ANY (ARRAY[\'pending\'::text, \'sending\'::text])',
+      properties: ['nextAttemptAt'],
+    },
+  ],
+  uniques: [
+    {
+      name: 'webhook_deliveries_subscription_event_manual_key',
+      properties: ['subscriptionId', 'eventId', 'manualId'],
+    },
+  ],
+  checks: [
+    {
+      name: 'webhook_deliveries_manual_id_check',
+      expression: '(manual_id IS NULL) OR (manual_id = id)',
+    },
+  ],
+  properties: {
+    id: p.text().primary().collation('C'),
+    tenantId: p.text().collation('C'),
+    subscriptionId: p.text().collation('C'),
+    eventId: p.text().primary().collation('C'),
+    eventType: p.text(),
+    status: p.enum(() => WebhookDeliveryStatusValues),
+    attemptCount: p.integer(),
+    nextAttemptAt: p.datetime().length(3).nullable(),
+    lockedUntil: p.datetime().length(3).nullable(),
+    lastStatusCode: p.integer().nullable(),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3),
+    finishedAt: p.datetime().length(3).nullable(),
+    enqueuedAt: p.datetime().length(3).nullable(),
+    manualId: p.text().nullable().collation('C'),
+    redeliveryOf: p.text().nullable().collation('C'),
+    pacedSlotAt: p.datetime().length(3).nullable(),
+    orderKey: p.text().nullable().collation('C'),
+    orderSeq: p.bigint().nullable(),
+  },
+});

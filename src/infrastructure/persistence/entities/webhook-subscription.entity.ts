@@ -1,0 +1,107 @@
+import { type Opt, defineEntity, p } from '@mikro-orm/postgresql';
+import { TenantRow } from './tenant.entity';
+
+export class WebhookSubscriptionRow {
+  id!: string;
+  tenant!: TenantRow;
+  tenantId!: string;
+  url!: string;
+  events!: string[];
+  active!: boolean;
+  signingSecretEncrypted!: string;
+  createdAt!: Date;
+  updatedAt!: Date;
+  deletedAt: Date | null = null;
+  previousSigningSecrets: any & Opt = '[]';
+  rateLimitPerSecond: number | null = null;
+  sendNotBefore: Date | null = null;
+  consecutiveFailures: number & Opt = 0;
+  lastSuccessAt: Date | null = null;
+  lastFailureAt: Date | null = null;
+  disableAt: Date | null = null;
+  disabledReason: WebhookSubscriptionDisabledReason | null = null;
+  breakerProbeAt: Date | null = null;
+  breakerProbes: number & Opt = 0;
+  healthFailingSentAt: Date | null = null;
+  healthRecoveryOwed: boolean & Opt = false;
+  breakerProbeDeliveryId: string | null = null;
+  heldReleaseAt: Date | null = null;
+  deliveryFilter: any | null = null;
+  ordering: WebhookSubscriptionOrdering & Opt = WebhookSubscriptionOrderingValues.NONE;
+}
+
+export const WebhookSubscriptionDisabledReasonValues = {
+  GONE: 'gone',
+  FAILING: 'failing',
+} as const;
+
+export type WebhookSubscriptionDisabledReason = (typeof WebhookSubscriptionDisabledReasonValues)[keyof typeof WebhookSubscriptionDisabledReasonValues];
+
+export const WebhookSubscriptionOrderingValues = {
+  NONE: 'none',
+  PAGE: 'page',
+} as const;
+
+export type WebhookSubscriptionOrdering = (typeof WebhookSubscriptionOrderingValues)[keyof typeof WebhookSubscriptionOrderingValues];
+
+export const WebhookSubscriptionEntity = defineEntity({
+  class: WebhookSubscriptionRow,
+  tableName: 'webhook_subscriptions',
+  indexes: [
+    {
+      name: 'webhook_subscriptions_live_idx',
+      where: 'deleted_at IS NULL',
+      properties: ['tenantId', 'id'],
+    },
+  ],
+  checks: [
+    {
+      name: 'webhook_subscriptions_consecutive_failures_check',
+      expression: 'consecutive_failures >= 0',
+    },
+    {
+      name: 'webhook_subscriptions_delivery_filter_check',
+      expression: '(delivery_filter IS NULL) OR (jsonb_typeof(delivery_filter) = \'object\'::text)',
+    },
+    {
+      name: 'webhook_subscriptions_events_check',
+      expression: 'cardinality(events) >= 1',
+    },
+    {
+      name: 'webhook_subscriptions_rate_limit_per_second_check',
+      expression: '(rate_limit_per_second >= 1) AND (rate_limit_per_second <= 10000)',
+    },
+    {
+      name: 'webhook_subscriptions_url_check',
+      expression: 'char_length(url) <= 2048',
+    },
+  ],
+  properties: {
+    id: p.text().primary().collation('C'),
+    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
+    tenantId: p.text().persist(false).collation('C'),
+    url: p.text(),
+    events: p.array().columnType('text[]'),
+    active: p.boolean(),
+    signingSecretEncrypted: p.text(),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3),
+    deletedAt: p.datetime().length(3).nullable(),
+    previousSigningSecrets: p.json(),
+    rateLimitPerSecond: p.integer().nullable(),
+    sendNotBefore: p.datetime().length(3).nullable(),
+    consecutiveFailures: p.integer(),
+    lastSuccessAt: p.datetime().length(3).nullable(),
+    lastFailureAt: p.datetime().length(3).nullable(),
+    disableAt: p.datetime().length(3).nullable(),
+    disabledReason: p.enum(() => WebhookSubscriptionDisabledReasonValues).nullable(),
+    breakerProbeAt: p.datetime().length(3).nullable(),
+    breakerProbes: p.integer(),
+    healthFailingSentAt: p.datetime().length(3).nullable(),
+    healthRecoveryOwed: p.boolean(),
+    breakerProbeDeliveryId: p.text().nullable().collation('C'),
+    heldReleaseAt: p.datetime().length(3).nullable(),
+    deliveryFilter: p.json().nullable(),
+    ordering: p.enum(() => WebhookSubscriptionOrderingValues),
+  },
+});
