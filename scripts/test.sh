@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
 npm run -s build
 npm run -s depcheck
+npm run -s typecheck
 jest=(node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js)
 "${jest[@]}" --testPathIgnorePatterns '\.alone\.test\.ts$' "$@"
 "${jest[@]}" --runInBand --testPathPatterns '\.alone\.test\.ts$'

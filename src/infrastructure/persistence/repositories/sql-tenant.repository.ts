@@ -2,9 +2,17 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Tenant } from '../../../domain/tenant/tenant';
 import { TenantRepository } from '../../../domain/tenant/tenant-repository.port';
-import { sqlRows } from '../connection/sql-statement';
+import { schema } from '../typed/database';
+import { typedStatement } from '../typed/statement';
 
-/** Tenants with plain statements, as every other repository (decisions.md 137). */
+const FIND = typedStatement<{ id: string }, { id: string; name: string; created_at: Date }>((arg) =>
+  schema.selectFrom('tenants').select(['id', 'name', 'created_at']).where('id', '=', arg('id')),
+);
+const ADD = typedStatement<{ id: string; name: string; createdAt: Date }, unknown>((arg) =>
+  schema.insertInto('tenants').values({ id: arg('id'), name: arg('name'), created_at: arg('createdAt') }),
+);
+
+/** Tenants, with statements typed from the entities (typed/statement.ts, decisions.md 184). */
 @Injectable()
 export class SqlTenantRepository extends TenantRepository {
   constructor(private readonly em: EntityManager) {
@@ -12,11 +20,11 @@ export class SqlTenantRepository extends TenantRepository {
   }
 
   async findById(id: string): Promise<Tenant | null> {
-    const rows = await sqlRows<{ id: string; name: string; created_at: string }>(this.em, 'SELECT id, name, created_at FROM tenants WHERE id = $1', [id]);
-    return rows.length === 0 ? null : Tenant.restore({ id: rows[0].id, name: rows[0].name, createdAt: new Date(rows[0].created_at) });
+    const [row] = await FIND.rows(this.em, { id });
+    return row ? Tenant.restore({ id: row.id, name: row.name, createdAt: new Date(row.created_at) }) : null;
   }
 
   async add(tenant: Tenant): Promise<void> {
-    await sqlRows(this.em, 'INSERT INTO tenants (id, name, created_at) VALUES ($1, $2, $3)', [tenant.id, tenant.name, tenant.createdAt]);
+    await ADD.count(this.em, { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt });
   }
 }
