@@ -4,7 +4,6 @@ import { TenantRow } from './tenant.entity';
 export class ApiKeyRow {
   id!: string;
   tenant!: TenantRow;
-  tenantId!: string;
   keyHash!: string;
   displayPrefix!: string;
   createdAt!: Date;
@@ -15,7 +14,7 @@ export class ApiKeyRow {
 export const ApiKeyEntity = defineEntity({
   class: ApiKeyRow,
   tableName: 'api_keys',
-  indexes: [{ name: 'api_keys_tenant_id_idx', properties: ['tenantId', 'id'] }],
+  indexes: [{ name: 'api_keys_tenant_id_idx', properties: ['tenant', 'id'] }],
   checks: [
     {
       name: 'api_keys_scopes_check',
@@ -25,7 +24,6 @@ export const ApiKeyEntity = defineEntity({
   properties: {
     id: p.text().primary().collation('C'),
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    tenantId: p.text().persist(false).collation('C'),
     keyHash: p.text().unique('api_keys_key_hash_key'),
     displayPrefix: p.text(),
     createdAt: p.datetime().length(3),

@@ -4,7 +4,6 @@ import { TenantRow } from './tenant.entity';
 export class BrandRow {
   id!: string;
   tenant!: TenantRow;
-  tenantId!: string;
   name!: string;
   preferredAppearance!: BrandPreferredAppearance;
   themeLight!: any;
@@ -26,7 +25,7 @@ export type BrandPreferredAppearance = (typeof BrandPreferredAppearanceValues)[k
 export const BrandEntity = defineEntity({
   class: BrandRow,
   tableName: 'brands',
-  indexes: [{ name: 'brands_tenant_id_id_idx', properties: ['tenantId', 'id'] }],
+  indexes: [{ name: 'brands_tenant_id_id_idx', properties: ['tenant', 'id'] }],
   checks: [
     {
       name: 'brands_name_check',
@@ -36,7 +35,6 @@ export const BrandEntity = defineEntity({
   properties: {
     id: p.text().primary().collation('C'),
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    tenantId: p.text().persist(false).collation('C'),
     name: p.text(),
     preferredAppearance: p.enum(() => BrandPreferredAppearanceValues),
     themeLight: p.json().columnType('json'),

@@ -4,7 +4,6 @@ import { TenantRow } from './tenant.entity';
 export class IdempotencyKeyRow {
   [PrimaryKeyProp]?: ['tenant', 'apiKeyId', 'key'];
   tenant!: TenantRow;
-  tenantId!: string;
   key!: string;
   fingerprint!: string;
   responseStatus!: number;
@@ -19,7 +18,6 @@ export const IdempotencyKeyEntity = defineEntity({
   tableName: 'idempotency_keys',
   properties: {
     tenant: () => p.manyToOne(TenantRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
-    tenantId: p.text().persist(false).collation('C'),
     // The key's columns in the primary key's order: tenant, API key, key (decisions.md 175).
     apiKeyId: p.text().primary().collation('C'),
     key: p.text().primary(),

@@ -5,7 +5,6 @@ import { TenantRow } from './tenant.entity';
 export class OutboxEventRow {
   id!: string;
   tenant!: TenantRow;
-  tenantId!: string;
   type!: string;
   body!: string;
   createdAt!: Date;
@@ -19,10 +18,10 @@ export const OutboxEventEntity = defineEntity({
   tableName: 'outbox_events',
   partitionBy: partitionedByDay('outbox_events', 'id', 'evt'),
   indexes: [
-    { name: 'outbox_events_tenant_idx', properties: ['tenantId', 'id'] },
+    { name: 'outbox_events_tenant_idx', properties: ['tenant', 'id'] },
     {
       name: 'outbox_events_tenant_type_idx',
-      properties: ['tenantId', 'type', 'id'],
+      properties: ['tenant', 'type', 'id'],
     },
   ],
   checks: [
@@ -38,7 +37,6 @@ export const OutboxEventEntity = defineEntity({
   properties: {
     id: p.text().primary().collation('C'),
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    tenantId: p.text().persist(false).collation('C'),
     type: p.text(),
     body: p.text(),
     createdAt: p.datetime().length(3),

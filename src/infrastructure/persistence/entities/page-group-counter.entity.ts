@@ -4,7 +4,6 @@ import { PageGroupRow } from './page-group.entity';
 export class PageGroupCounterRow {
   [PrimaryKeyProp]?: ['pageGroup', 'shard'];
   pageGroup!: PageGroupRow;
-  pageGroupId!: string;
   shard!: number;
   tenantId!: string;
   live!: boolean;
@@ -26,7 +25,6 @@ export const PageGroupCounterEntity = defineEntity({
   ],
   properties: {
     pageGroup: () => p.manyToOne(PageGroupRow).primary().updateRule('no action').deleteRule('cascade').collation('C'),
-    pageGroupId: p.text().persist(false).collation('C'),
     shard: p.smallint().primary(),
     tenantId: p.text().collation('C'),
     live: p.boolean(),

@@ -4,7 +4,6 @@ import { PageGroupRow } from './page-group.entity';
 export class PageGroupUtmSummaryRow {
   [PrimaryKeyProp]?: 'pageGroup';
   pageGroup!: PageGroupRow;
-  pageGroupId!: string;
   body: string | null = null;
   generation!: bigint & Opt;
   bodyGeneration!: bigint & Opt;
@@ -15,7 +14,6 @@ export const PageGroupUtmSummaryEntity = defineEntity({
   tableName: 'page_group_utm_summaries',
   properties: {
     pageGroup: () => p.oneToOne(PageGroupRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
-    pageGroupId: p.text().persist(false).collation('C'),
     body: p.text().nullable(),
     generation: p.bigint().defaultRaw(`1`),
     bodyGeneration: p.bigint().defaultRaw(`0`),

@@ -5,7 +5,6 @@ import { PageGroupRow } from './page-group.entity';
 export class PageGroupUtmValueRow {
   [PrimaryKeyProp]?: ['pageGroup', 'kind', 'value'];
   pageGroup!: PageGroupRow;
-  pageGroupId!: string;
   kind!: UtmKind;
   value!: string;
   lastSeenAt!: Date & Opt;
@@ -18,9 +17,9 @@ export const PageGroupUtmValueEntity = defineEntity({
   indexes: [
     {
       name: 'page_group_utm_values_recent_idx',
-      properties: ['pageGroupId', 'kind', 'lastSeenAt'],
+      properties: ['pageGroup', 'kind', 'lastSeenAt'],
       columns: [
-        { name: 'pageGroupId' },
+        { name: 'pageGroup' },
         { name: 'kind' },
         { name: 'lastSeenAt', sort: 'DESC' },
       ],
@@ -29,7 +28,6 @@ export const PageGroupUtmValueEntity = defineEntity({
   ],
   properties: {
     pageGroup: () => p.manyToOne(PageGroupRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
-    pageGroupId: p.text().persist(false).collation('C'),
     kind: p.enum(() => UTM_KINDS).primary(),
     value: p.text().primary().collation('C'),
     lastSeenAt: p.datetime().length(3).defaultRaw(`now()`),

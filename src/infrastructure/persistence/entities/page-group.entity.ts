@@ -6,14 +6,11 @@ import { TenantRow } from './tenant.entity';
 export class PageGroupRow {
   id!: string;
   tenant!: TenantRow;
-  tenantId!: string;
   brand: BrandRow | null = null;
-  brandId: string | null = null;
   name!: string;
   title: string | null = null;
   pageContext: string | null = null;
   pageTemplate: TemplateRow | null = null;
-  pageTemplateId: string | null = null;
   headerActionId: string | null = null;
   status!: PageGroupStatus;
   actions: any & Opt = '[]';
@@ -41,12 +38,12 @@ export const PageGroupEntity = defineEntity({
     {
       name: 'page_groups_live_idx',
       where: 'deleted_at IS NULL',
-      properties: ['tenantId', 'id'],
+      properties: ['tenant', 'id'],
     },
     {
       name: 'page_groups_live_status_idx',
       where: 'deleted_at IS NULL',
-      properties: ['tenantId', 'status', 'id'],
+      properties: ['tenant', 'status', 'id'],
     },
   ],
   checks: [
@@ -58,14 +55,11 @@ export const PageGroupEntity = defineEntity({
   properties: {
     id: p.text().primary().collation('C'),
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    tenantId: p.text().persist(false).collation('C'),
     brand: () => p.manyToOne(BrandRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
-    brandId: p.text().nullable().persist(false).collation('C'),
     name: p.text(),
     title: p.text().nullable(),
     pageContext: p.text().nullable(),
     pageTemplate: () => p.manyToOne(TemplateRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
-    pageTemplateId: p.text().nullable().persist(false).collation('C'),
     headerActionId: p.text().nullable(),
     status: p.enum(() => PageGroupStatusValues),
     actions: p.json().columnType('json'),

@@ -3,7 +3,6 @@ import { PageRow } from './page.entity';
 
 export class PageSessionHourRow {
   page!: PageRow;
-  pageId!: string;
   hour!: Date;
   sessions!: number;
 }
@@ -14,7 +13,7 @@ export const PageSessionHourEntity = defineEntity({
   uniques: [
     {
       name: 'page_session_hours_key',
-      properties: ['pageId', 'hour'],
+      properties: ['page', 'hour'],
       include: ['sessions'],
     },
   ],
@@ -23,7 +22,6 @@ export const PageSessionHourEntity = defineEntity({
   ],
   properties: {
     page: () => p.manyToOne(PageRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
-    pageId: p.text().persist(false).collation('C'),
     hour: p.datetime().primary(),
     sessions: p.integer(),
   },

@@ -7,11 +7,8 @@ import { TenantRow } from './tenant.entity';
 export class PageSessionRow {
   id!: string;
   tenant!: TenantRow;
-  tenantId!: string;
   page!: PageRow;
-  pageId!: string;
   pageGroup!: PageGroupRow;
-  pageGroupId!: string;
   utmSource: string | null = null;
   utmMedium: string | null = null;
   utmCampaign: string | null = null;
@@ -24,15 +21,12 @@ export const PageSessionEntity = defineEntity({
   class: PageSessionRow,
   tableName: 'page_sessions',
   partitionBy: partitionedByDay('page_sessions', 'id', 'pagesession'),
-  indexes: [{ name: 'page_sessions_page_id_idx', properties: ['pageId', 'id'] }],
+  indexes: [{ name: 'page_sessions_page_id_idx', properties: ['page', 'id'] }],
   properties: {
     id: p.text().primary().collation('C'),
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    tenantId: p.text().persist(false).collation('C'),
     page: () => p.manyToOne(PageRow).updateRule('no action').deleteRule('no action').collation('C'),
-    pageId: p.text().persist(false).collation('C'),
     pageGroup: () => p.manyToOne(PageGroupRow).updateRule('no action').deleteRule('no action').collation('C'),
-    pageGroupId: p.text().persist(false).collation('C'),
     utmSource: p.text().nullable(),
     utmMedium: p.text().nullable(),
     utmCampaign: p.text().nullable(),

@@ -5,7 +5,6 @@ import { PageRow } from './page.entity';
 export class PageUtmValueRow {
   [PrimaryKeyProp]?: ['page', 'kind', 'value'];
   page!: PageRow;
-  pageId!: string;
   kind!: UtmKind;
   value!: string;
   firstHour!: Date;
@@ -20,9 +19,9 @@ export const PageUtmValueEntity = defineEntity({
   indexes: [
     {
       name: 'page_utm_values_top_idx',
-      properties: ['pageId', 'kind', 'total', 'value'],
+      properties: ['page', 'kind', 'total', 'value'],
       columns: [
-        { name: 'pageId' },
+        { name: 'page' },
         { name: 'kind' },
         { name: 'total', sort: 'DESC' },
         { name: 'value' },
@@ -32,7 +31,6 @@ export const PageUtmValueEntity = defineEntity({
   checks: [{ name: 'page_utm_values_total_check', expression: 'total > 0' }],
   properties: {
     page: () => p.manyToOne(PageRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
-    pageId: p.text().persist(false).collation('C'),
     kind: p.enum(() => UTM_KINDS).primary(),
     value: p.text().primary().collation('C'),
     firstHour: p.datetime(),

@@ -7,15 +7,11 @@ import { TenantRow } from './tenant.entity';
 export class PageVersionRow {
   id!: string;
   tenant!: TenantRow;
-  tenantId!: string;
   page!: PageRow;
-  pageId!: string;
   pageGroup!: PageGroupRow;
-  pageGroupId!: string;
   number!: number;
   createdAt!: Date;
   pageTemplate: TemplateRow | null = null;
-  pageTemplateId: string | null = null;
   supplementaryContext: string | null = null;
 }
 
@@ -23,7 +19,7 @@ export const PageVersionEntity = defineEntity({
   class: PageVersionRow,
   tableName: 'page_versions',
   uniques: [
-    { name: 'page_versions_page_number_key', properties: ['pageId', 'number'] },
+    { name: 'page_versions_page_number_key', properties: ['page', 'number'] },
   ],
   checks: [
     { name: 'page_versions_number_check', expression: 'number >= 1' },
@@ -35,15 +31,11 @@ export const PageVersionEntity = defineEntity({
   properties: {
     id: p.text().primary().collation('C'),
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    tenantId: p.text().persist(false).collation('C'),
     page: () => p.manyToOne(PageRow).updateRule('no action').deleteRule('no action').collation('C'),
-    pageId: p.text().persist(false).collation('C'),
     pageGroup: () => p.manyToOne(PageGroupRow).updateRule('no action').deleteRule('no action').collation('C'),
-    pageGroupId: p.text().persist(false).collation('C'),
     number: p.integer(),
     createdAt: p.datetime().length(3),
     pageTemplate: () => p.manyToOne(TemplateRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
-    pageTemplateId: p.text().nullable().persist(false).collation('C'),
     supplementaryContext: p.text().nullable(),
   },
 });

@@ -6,11 +6,8 @@ import { TenantRow } from './tenant.entity';
 export class PageRow {
   id!: string;
   tenant!: TenantRow;
-  tenantId!: string;
   pageGroup!: PageGroupRow;
-  pageGroupId!: string;
   pageTemplate: TemplateRow | null = null;
-  pageTemplateId: string | null = null;
   supplementaryContext: string | null = null;
   createdAt!: Date;
   updatedAt!: Date;
@@ -19,7 +16,7 @@ export class PageRow {
 export const PageEntity = defineEntity({
   class: PageRow,
   tableName: 'pages',
-  indexes: [{ name: 'pages_group_id_idx', properties: ['pageGroupId', 'id'] }],
+  indexes: [{ name: 'pages_group_id_idx', properties: ['pageGroup', 'id'] }],
   checks: [
     {
       name: 'pages_supplementary_context_check',
@@ -29,11 +26,8 @@ export const PageEntity = defineEntity({
   properties: {
     id: p.text().primary().collation('C'),
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    tenantId: p.text().persist(false).collation('C'),
     pageGroup: () => p.manyToOne(PageGroupRow).updateRule('no action').deleteRule('no action').collation('C'),
-    pageGroupId: p.text().persist(false).collation('C'),
     pageTemplate: () => p.manyToOne(TemplateRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
-    pageTemplateId: p.text().nullable().persist(false).collation('C'),
     supplementaryContext: p.text().nullable(),
     createdAt: p.datetime().length(3),
     updatedAt: p.datetime().length(3),

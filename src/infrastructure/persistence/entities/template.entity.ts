@@ -4,7 +4,6 @@ import { TenantRow } from './tenant.entity';
 export class TemplateRow {
   id!: string;
   tenant: TenantRow | null = null;
-  tenantId: string | null = null;
   sourcePageTemplateId: string | null = null;
   name!: string;
   description: string | null = null;
@@ -20,7 +19,7 @@ export const TemplateEntity = defineEntity({
   class: TemplateRow,
   tableName: 'templates',
   indexes: [
-    { name: 'templates_tenant_id_id_idx', properties: ['tenantId', 'id'] },
+    { name: 'templates_tenant_id_id_idx', properties: ['tenant', 'id'] },
   ],
   checks: [
     { name: 'templates_check', expression: 'is_system = (tenant_id IS NULL)' },
@@ -32,7 +31,6 @@ export const TemplateEntity = defineEntity({
   properties: {
     id: p.text().primary().collation('C'),
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
-    tenantId: p.text().nullable().persist(false).collation('C'),
     sourcePageTemplateId: p.text().nullable().collation('C'),
     name: p.text(),
     description: p.text().nullable(),

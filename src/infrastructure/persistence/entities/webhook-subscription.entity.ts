@@ -4,7 +4,6 @@ import { TenantRow } from './tenant.entity';
 export class WebhookSubscriptionRow {
   id!: string;
   tenant!: TenantRow;
-  tenantId!: string;
   url!: string;
   events!: string[];
   active!: boolean;
@@ -51,7 +50,7 @@ export const WebhookSubscriptionEntity = defineEntity({
     {
       name: 'webhook_subscriptions_live_idx',
       where: 'deleted_at IS NULL',
-      properties: ['tenantId', 'id'],
+      properties: ['tenant', 'id'],
     },
   ],
   checks: [
@@ -79,7 +78,6 @@ export const WebhookSubscriptionEntity = defineEntity({
   properties: {
     id: p.text().primary().collation('C'),
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    tenantId: p.text().persist(false).collation('C'),
     url: p.text(),
     events: p.array().columnType('text[]'),
     active: p.boolean(),
