@@ -45,8 +45,14 @@ export class ReceiveScopeError extends DomainError {
   }
 }
 
+/** The error refusing `granted` one of `kinds`, or null when it may receive them all. */
+export function receiveRefusal(granted: ApiKeyScopes, kinds: readonly string[]): ReceiveScopeError | null {
+  const missing = scopeMissingToReceive(granted, kinds);
+  return missing === null ? null : new ReceiveScopeError(missing, granted ?? []);
+}
+
 /** ReceiveScopeError unless `granted` may receive every kind in `kinds`. */
 export function checkMayReceive(granted: ApiKeyScopes, kinds: readonly string[]): void {
-  const missing = scopeMissingToReceive(granted, kinds);
-  if (missing !== null) throw new ReceiveScopeError(missing, granted ?? []);
+  const refusal = receiveRefusal(granted, kinds);
+  if (refusal) throw refusal;
 }

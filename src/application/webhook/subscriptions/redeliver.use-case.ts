@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
-import { kindsReceivableWith, ReceiveScopeError, scopeMissingToReceive } from '../../../domain/api-key/receive-scopes';
+import { kindsReceivableWith, receiveRefusal } from '../../../domain/api-key/receive-scopes';
 import { NotFoundError } from '../../../domain/shared/domain-error';
 import { DeliveryInProgressError, ManualBacklogFullError } from '../../../domain/webhook/webhook.errors';
 import { ManualDelivery } from './delivery-requests.port';
@@ -21,7 +21,8 @@ export class Redeliver extends ManualDeliveryRequest {
       if (result === 'not-found') throw new NotFoundError('delivery', input.deliveryId);
       if (result === 'no-room') throw new ManualBacklogFullError(this.limits.manualPendingPerTenant);
       if (result === 'in-flight') throw new DeliveryInProgressError(input.deliveryId);
-      if ('notReceivable' in result) throw new ReceiveScopeError(scopeMissingToReceive(input.grant, [result.notReceivable]) ?? 'events:read', input.grant ?? []);
+      // The store refused it, so the grant lacks the kind's scope: the refusal is never null here.
+      if ('notReceivable' in result) throw receiveRefusal(input.grant, [result.notReceivable])!;
       return result;
     });
   }

@@ -12,7 +12,6 @@ export async function schemaDrift(orm: MikroORM): Promise<string[]> {
   const { skipTables, skipViews } = orm.config.get('schemaGenerator');
   const connection = orm.em.getConnection();
   const fromSchema = await DatabaseSchema.create(connection, orm.em.getPlatform(), orm.config, undefined, undefined, undefined, skipTables, skipViews);
-  await fromSchema.loadRoutines(connection, orm.em.getPlatform(), ['public']);
   for (const table of fromSchema.getTables()) {
     const partitioning = table.getPartitioning();
     if (partitioning) table.setPartitioning({ ...partitioning, partitions: partitioning.partitions.filter((partition) => !unmapped(partition.name)) });

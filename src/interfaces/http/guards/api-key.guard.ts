@@ -12,7 +12,7 @@ import type { ApiRequest } from '../api-request';
 import { readJsonBody } from '../body/json-body.reader';
 import { ApiError } from '../errors/api-error';
 import { REQUIRED_SCOPE } from './required-scope.decorator';
-import { callerOf } from '../middleware/early-admission.middleware';
+import { callerOf } from './client-address';
 
 const PUBLIC = 'public-route';
 /** Marks a route that needs no API key (health checks). Every other route needs one. */

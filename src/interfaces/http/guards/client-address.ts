@@ -1,4 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import type { Caller } from '../../../application/api-key/authenticate-api-key.use-case';
+import type { RateLimitSettings } from '../../../application/rate-limit/rate-limit-settings.port';
+import type { ApiRequest } from '../api-request';
 
 /**
  * The unit failed authentications are counted in (decisions.md 38): one IPv4 address, or one
@@ -30,4 +33,9 @@ export function expandIPv6(ip: string): string[] {
   const right = tail ? tail.split(':') : [];
   const middle = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
   return [...left, ...middle, ...right].map((group) => parseInt(group, 16).toString(16));
+}
+
+/** The request's address as its budget of failed authentications counts it (ApiKeyGuard). */
+export function callerOf(req: ApiRequest, limits: RateLimitSettings): Caller {
+  return { failuresKey: `authfail:${clientAddressKey(req.ip)}`, failuresMax: limits.authFailuresMax };
 }

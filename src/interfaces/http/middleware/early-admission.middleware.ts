@@ -1,8 +1,8 @@
 import type { NextFunction, Response } from 'express';
-import { Admission, AuthenticateApiKey, Caller } from '../../../application/api-key/authenticate-api-key.use-case';
+import { Admission, AuthenticateApiKey } from '../../../application/api-key/authenticate-api-key.use-case';
 import { RateLimitSettings } from '../../../application/rate-limit/rate-limit-settings.port';
 import type { ApiRequest } from '../api-request';
-import { clientAddressKey } from '../guards/client-address';
+import { callerOf } from '../guards/client-address';
 
 /**
  * First of all: a presented `x-api-key` is resolved (and its budget counted) before the request's
@@ -24,11 +24,6 @@ export function earlyAdmission(authenticate: AuthenticateApiKey, limits: RateLim
 /** Whether a path is the API's, the only routes that take a key. */
 export function isApiPath(path: string): boolean {
   return path === '/v0' || path.startsWith('/v0/');
-}
-
-/** The request's address as its budget of failed authentications counts it (ApiKeyGuard). */
-export function callerOf(req: ApiRequest, limits: RateLimitSettings): Caller {
-  return { failuresKey: `authfail:${clientAddressKey(req.ip)}`, failuresMax: limits.authFailuresMax };
 }
 
 /** Whether the request's key was found valid; false when it had none or the lookup failed. */
