@@ -94,7 +94,7 @@ async function main(services, host) {
       apiHelperThreadsCore: helperThreads > 0 ? 1 : 0, hostChanges: options.hostChanges,
       quick: options.quick, durationSeconds: options.durationSeconds, rounds: options.rounds, seed: { ...seed, sample: undefined }, diskFlush,
     },
-    scenarios: scenarioLines(scenarios, measured.maximum, measured.half, BASELINES, measured.rawPgRatios),
+    scenarios: scenarioLines(scenarios, measured.maximum, measured.half, BASELINES, measured.rawPgRatios, measured.rawWriteRatios),
     latencyCurve: measured.latencyCurve,
     requestCosts: measured.requestCosts,
     webhooks: webhooks.summary,

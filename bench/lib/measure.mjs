@@ -45,6 +45,9 @@ export async function measureEndpoints({ services, host, options, log, scenarios
   // of two moments rather than the endpoint with the raw query (decisions.md 115).
   const rawPg = order.find((s) => s.name === BASELINES.rawPg);
   const rawPgRatios = {};
+  // Each write is compared the same way with the raw write (b-w) measured right after it.
+  const rawWrite = order.find((s) => s.name === BASELINES.rawWrite);
+  const rawWriteRatios = {};
   const measure = async (r, s) => {
     const result = await load(services, host, spec(s));
     maxRuns[s.name].push(result);
@@ -54,10 +57,17 @@ export async function measureEndpoints({ services, host, options, log, scenarios
   for (let r = 1; r <= options.rounds; r++) {
     await services.checkpoint();
     let rawPgBefore;
+    let rawWriteBefore;
     for (const s of order) {
       const result = await measure(r, s);
       if (s === rawPg) rawPgBefore = result.rps;
-      else if (!s.baseline && rawPg) {
+      if (s === rawWrite) rawWriteBefore = result.rps;
+      if (!s.baseline && s.method !== 'GET' && rawWrite) {
+        const rawWriteAfter = (await measure(r, rawWrite)).rps;
+        (rawWriteRatios[s.name] ??= []).push(pairedRatio(result.rps, rawWriteBefore, rawWriteAfter));
+        rawWriteBefore = rawWriteAfter;
+      }
+      if (!s.baseline && rawPg) {
         const rawPgAfter = (await measure(r, rawPg)).rps;
         (rawPgRatios[s.name] ??= []).push(pairedRatio(result.rps, rawPgBefore, rawPgAfter));
         rawPgBefore = rawPgAfter;
@@ -111,5 +121,5 @@ export async function measureEndpoints({ services, host, options, log, scenarios
       log(`  ${s.name.padEnd(34)} API ${requestCosts[s.name].cpuUs} µs, PostgreSQL ${requestCosts[s.name].postgresCpuUs} µs, Redis ${requestCosts[s.name].redisCpuUs} µs; ${requestCosts[s.name].redisCommands} Redis commands, ${requestCosts[s.name].postgresTransactions} PostgreSQL transactions, ${requestCosts[s.name].walBytes} WAL bytes`);
     }
   }
-  return { maximum, half, rawPgRatios, latencyCurve: { scenario: list?.name, points: curve }, requestCosts };
+  return { maximum, half, rawPgRatios, rawWriteRatios, latencyCurve: { scenario: list?.name, points: curve }, requestCosts };
 }

@@ -6,15 +6,20 @@ const pad = (value, width, end = false) => (end ? String(value).padEnd(width) : 
 /** Whether the run compared each endpoint with a (b) measured beside it (runs recorded before did not). */
 const rawPgPaired = (result) => result.scenarios.some((s) => s.ratioToRawPgEachRound !== undefined);
 
+/** Whether the run compared the writes with the raw write (b-w) (runs recorded before it existed did not). */
+const hasRawWrite = (result) => result.scenarios.some((s) => s.ratioToRawWrite !== undefined);
+
 /** Whether the run measured baseline (c) (runs recorded before it existed did not). */
 const hasFloor = (result) => result.scenarios.some((s) => s.ratioToFloor !== undefined);
 
 /** The console summary of a run; `recorded` says where its results went. */
 export function table(result, recorded) {
   const floor = hasFloor(result);
-  const head = `${pad('scenario', 34, true)} ${pad('req/s', 7)} ${pad('p50', 6)} ${pad('p99', 6)} ${pad('errors', 6)} ${pad('/(a)', 6)} ${pad('/(b)', 6)}${floor ? ` ${pad('/(c)', 6)}` : ''}`;
+  const write = hasRawWrite(result);
+  const head = `${pad('scenario', 34, true)} ${pad('req/s', 7)} ${pad('p50', 6)} ${pad('p99', 6)} ${pad('errors', 6)} ${pad('/(a)', 6)} ${pad('/(b)', 6)}${write ? ` ${pad('/(b-w)', 6)}` : ''}${floor ? ` ${pad('/(c)', 6)}` : ''}`;
   const rows = result.scenarios.map(
-    (s) => `${pad(s.name, 34, true)} ${pad(s.rps, 7)} ${pad(s.p50Ms, 6)} ${pad(s.p99Ms, 6)} ${pad(s.errors, 6)} ${pad(s.ratioToBareNest, 6)} ${pad(s.ratioToRawPg, 6)}${floor ? ` ${pad(s.ratioToFloor, 6)}` : ''}`,
+    (s) =>
+      `${pad(s.name, 34, true)} ${pad(s.rps, 7)} ${pad(s.p50Ms, 6)} ${pad(s.p99Ms, 6)} ${pad(s.errors, 6)} ${pad(s.ratioToBareNest, 6)} ${pad(s.ratioToRawPg, 6)}${write ? ` ${pad(s.ratioToRawWrite ?? '', 6)}` : ''}${floor ? ` ${pad(s.ratioToFloor, 6)}` : ''}`,
   );
   const w = result.webhooks;
   return [
@@ -154,17 +159,20 @@ export function markdown(result, soak = null, history = null) {
   const w = result.webhooks;
   const d = m.diskFlush;
   const floor = hasFloor(result);
-  const rows = result.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.ratioToBareNest} | ${s.ratioToRawPg} |${floor ? ` ${s.ratioToFloor} |` : ''} ${halfLoadCell(s)} |`);
+  const write = hasRawWrite(result);
+  const rows = result.scenarios.map(
+    (s) => `| ${s.name} | ${s.rps} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.ratioToBareNest} | ${s.ratioToRawPg} |${write ? ` ${s.ratioToRawWrite ?? ''} |` : ''}${floor ? ` ${s.ratioToFloor} |` : ''} ${halfLoadCell(s)} |`,
+  );
   const openLoop = m.openLoopGenerator === 'c' ? 'bench/processes/open-loop.c' : 'bench/processes/constant-rate.mjs';
   return `# Performance
 
 Measured by \`npm run bench${flagsOf(m.hostChanges)}\`${m.quick ? ' (--quick: small data set, short runs)' : ''} on this machine (${m.cpus} cores, ${m.memoryGb} GiB, Node ${m.node}); ${placement(m)}.
 Maximum throughput: ${m.loadGenerator ?? 'autocannon'}, 32 connections, after a warm-up. Half load and the latency curve: an open-loop generator at a constant rate (${openLoop}${m.openLoopPriority === 'nice -20' ? ', at the top CPU priority of its core, so that it sends on time' : ''}), latency counted from when each request was due (no coordinated omission), after 1 s of warm-up. PATCH goes round 100 brands of the tenant. Each round measures the reads, then the writes, after a checkpoint.
 Data set: ${m.seed.tenants} tenants, ${m.seed.brands} brands, ${m.seed.pageGroups} page groups, ${m.seed.sessions} sessions (all in the measured page group). Medians of ${m.rounds} interleaved round(s) of ${m.durationSeconds} s.
-Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs${floor ? '; (c) a bare \`node:http\` server in the same process running that query with no framework, key, limit or log: the floor of what this machine allows for the list' : ''}.${rawPgPaired(result) ? ' (b) is measured again after each endpoint: an endpoint\'s ÷ (b) is the median over the rounds of its throughput against the mean of the (b) measured right before and right after it (each round\'s in `ratioToRawPgEachRound`), since the host\'s speed moves within a run; ' + (floor ? '÷ (a) and ÷ (c) are ratios' : '÷ (a) is a ratio') + ' of the rounds\' medians.' : ''}
+Baselines, measured in the same run: (a) a bare NestJS route behind the same middleware, key guard, rate limit and filter, answering a constant; (b) the same, running the one raw \`pg\` query the brand list needs${write ? '; (b-w) the same, running the raw write a brand\'s creation needs: its row and its outbox row in one statement (a write commits and flushes WAL, which no read does; each write\'s ÷ (b-w) is paired as its ÷ (b) is, in `ratioToRawWriteEachRound`)' : ''}${floor ? '; (c) a bare \`node:http\` server in the same process running that query with no framework, key, limit or log: the floor of what this machine allows for the list' : ''}.${rawPgPaired(result) ? ' (b) is measured again after each endpoint: an endpoint\'s ÷ (b) is the median over the rounds of its throughput against the mean of the (b) measured right before and right after it (each round\'s in `ratioToRawPgEachRound`), since the host\'s speed moves within a run; ' + (floor ? '÷ (a) and ÷ (c) are ratios' : '÷ (a) is a ratio') + ' of the rounds\' medians.' : ''}
 ${d ? `The disk under PostgreSQL, before the load (bench/probes/fsync-probe.mjs, 8 KB + fdatasync at ${d.rate}/s for ${d.flushes} flushes): p50 ${d.p50Ms} ms, p99 ${d.p99Ms} ms, max ${d.maxMs} ms; ${d.over50Ms} flushes over 50 ms, so ${Math.round(d.shareOfArrivalsWaitingOver50Ms * 1000) / 10} % of commits arriving at any moment would wait > 50 ms for the disk alone.\n` : ''}
-| scenario | req/s | p50 ms | p99 ms | errors | ÷ (a) | ÷ (b) |${floor ? ' ÷ (c) |' : ''} half load: req/s → ms (median of rounds) |
-|---|---|---|---|---|---|---|---|${floor ? '---|' : ''}
+| scenario | req/s | p50 ms | p99 ms | errors | ÷ (a) | ÷ (b) |${write ? ' ÷ (b-w) |' : ''}${floor ? ' ÷ (c) |' : ''} half load: req/s → ms (median of rounds) |
+|---|---|---|---|---|---|---|---|${write ? '---|' : ''}${floor ? '---|' : ''}
 ${rows.join('\n')}
 ${requestCostTable(result.requestCosts)}
 Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.orderedDeliveriesPerSecond !== undefined ? ` (**${w.orderedDeliveriesPerSecond}/s** with \`ordering: "page"\`, ${w.orderedDrain.pages} pages of ${w.orderedDrain.versions} versions each, one delivery per page at a time)` : ''}${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/processes/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).
@@ -176,7 +184,7 @@ ${webhookCosts(w)}${longPollLine(result.longPoll)}${historySection(history)}Resi
 Targets, what was changed and why some are missed: [performance-analysis.md](performance-analysis.md).
 
 Raw results: \`bench/results/latest.json\` (and a dated copy), in the shape
-\`{ machine, scenarios: [{ name, rps, p50Ms, p99Ms, errors, ratioToBareNest, ratioToRawPg }], webhooks, rssMb }\`.
+\`{ machine, scenarios: [{ name, rps, p50Ms, p99Ms, errors, ratioToBareNest, ratioToRawPg${write ? ', ratioToRawWrite' : ''} }], webhooks, rssMb }\`.
 ${soakSection(soak)}`;
 }
 

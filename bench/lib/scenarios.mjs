@@ -4,7 +4,7 @@ import { FLOOR_PORT } from './services.mjs';
 // The API process serves baseline (c) there.
 const FLOOR_BASE = `http://127.0.0.1:${FLOOR_PORT}`;
 
-export const BASELINES = { bare: 'bare NestJS (a)', rawPg: 'bare NestJS + raw pg list (b)', floor: 'bare node:http + raw pg list (c)' };
+export const BASELINES = { bare: 'bare NestJS (a)', rawPg: 'bare NestJS + raw pg list (b)', rawWrite: 'bare NestJS + raw pg write (b-w)', floor: 'bare node:http + raw pg list (c)' };
 
 /** The scenarios of a seeded data set (its sample ids), those whose name contains `only` besides the baselines. */
 export function endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths }, only = '', now = new Date()) {
@@ -12,6 +12,9 @@ export function endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, t
   return [
     { name: BASELINES.bare, path: '/bench/constant', method: 'GET', baseline: true },
     { name: BASELINES.rawPg, path: '/bench/raw-brands', method: 'GET', baseline: true },
+    // A write commits and flushes WAL, which (b) does not: the writes are compared with this too
+    // (interfaces/bench/raw-brand-write.ts), the brand's row and its outbox row in one statement.
+    { name: BASELINES.rawWrite, path: '/bench/raw-brand-write', method: 'POST', body: brandBody, baseline: true },
     // The API process's bare node:http server on the next port (interfaces/bench/bare-floor.server.ts).
     ...(tenantId ? [{ name: BASELINES.floor, url: `${FLOOR_BASE}/floor/brands?tenant=${tenantId}`, method: 'GET', baseline: true }] : []),
     { name: 'GET /v0/brands (20 items)', path: '/v0/brands', method: 'GET' },
@@ -42,13 +45,15 @@ export function endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, t
  * (1,100 pages a second, each with its version and event) shared the disk and the other core with
  * the flushing of those writes. Baseline (b) is the last baseline, right before the first
  * endpoint, since each endpoint is compared with the (b) measured on either side of it
- * (measure.mjs). Results keep the scenarios' own order.
+ * (measure.mjs); (b-w) likewise comes right before the first write. Results keep the scenarios'
+ * own order.
  */
 export function runOrder(scenarios) {
   const rawPgLast = (s) => (s.name === BASELINES.rawPg ? 1 : 0);
-  const baselines = scenarios.filter((s) => s.baseline).sort((x, y) => rawPgLast(x) - rawPgLast(y));
+  const rawWrite = scenarios.filter((s) => s.name === BASELINES.rawWrite);
+  const baselines = scenarios.filter((s) => s.baseline && s.name !== BASELINES.rawWrite).sort((x, y) => rawPgLast(x) - rawPgLast(y));
   const endpoints = scenarios.filter((s) => !s.baseline);
-  return [...baselines, ...endpoints.filter((s) => s.method === 'GET'), ...endpoints.filter((s) => s.method !== 'GET')];
+  return [...baselines, ...endpoints.filter((s) => s.method === 'GET'), ...rawWrite, ...endpoints.filter((s) => s.method !== 'GET')];
 }
 
 /** The last 90 whole UTC days, today included: `from` and `to` of the statistics scenario. */

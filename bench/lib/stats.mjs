@@ -53,9 +53,10 @@ export function pairedRatio(rps, before, after) {
  * Each scenario's recorded line: its maximum, its ratios to the baselines of the same run,
  * and its fixed-rate figures at half that maximum when it has them. `rawPgRatios` holds each
  * endpoint's paired ratios to (b), one a round (pairedRatio); its ratio to (b) is their median,
- * and without them the ratio of the medians, as for (a) and (c).
+ * and without them the ratio of the medians, as for (a) and (c). `rawWriteRatios` holds each
+ * write's paired ratios to (b-w) the same way.
  */
-export function scenarioLines(scenarios, maximum, half, baselines, rawPgRatios = {}) {
+export function scenarioLines(scenarios, maximum, half, baselines, rawPgRatios = {}, rawWriteRatios = {}) {
   const a = maximum[baselines.bare].rps;
   const b = maximum[baselines.rawPg].rps;
   const c = maximum[baselines.floor]?.rps;
@@ -71,6 +72,7 @@ export function scenarioLines(scenarios, maximum, half, baselines, rawPgRatios =
       ratioToRawPg: round(rawPgRatios[s.name] ? median(rawPgRatios[s.name]) : max.rps / b, 2),
       ...(rawPgRatios[s.name] && { ratioToRawPgEachRound: rawPgRatios[s.name].map((ratio) => round(ratio, 2)) }),
       ...(c && { ratioToFloor: round(max.rps / c, 2) }),
+      ...(rawWriteRatios[s.name] && { ratioToRawWrite: round(median(rawWriteRatios[s.name]), 2), ratioToRawWriteEachRound: rawWriteRatios[s.name].map((ratio) => round(ratio, 2)) }),
       ...(half[s.name] && { halfLoad: { rps: Math.floor(max.rps / 2), ...half[s.name] } }),
     };
   });

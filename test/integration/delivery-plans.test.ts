@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { CLAIM_ATTEMPTS_SQL, RECORD_ATTEMPTS_SQL, recordParameters } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
 import { PASS_TURNS_SQL, TURN_STATES_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
-import { CLAIM_EVENTS_FROM_SQL, CLAIM_EVENTS_SQL } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
+import { CLAIM_EVENTS_FROM_SQL, CLAIM_EVENTS_SQL } from '../../src/infrastructure/persistence/webhooks/outbox-relay.sql';
 import { isolatedDatabase } from '../support/isolated-database';
 import { DAY_MS, dayPartition, dayStart, EVENTS, eventIdCeiling } from '../../src/infrastructure/persistence/history/history-tables';
 

@@ -7,7 +7,7 @@ import { deliveryLogStatement } from '../../src/infrastructure/persistence/queri
 import { CLAIM_ATTEMPTS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
 import { STALLED_TURNS_SQL } from '../../src/infrastructure/persistence/webhooks/delivery-turns.sql';
 import { PRICE_OUT_SORTS_SQL } from '../../src/infrastructure/persistence/connection/index-walk';
-import { STRANDED_SQL } from '../../src/infrastructure/persistence/webhooks/sql-stranded-deliveries.store';
+import { STRANDED_SQL } from '../../src/infrastructure/persistence/webhooks/stranded-deliveries.sql';
 import { openTestOrm } from '../support/database';
 import { FixedClock } from '../support/fakes/fixed-clock';
 import { isolatedDatabase } from '../support/isolated-database';

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { sqlRows } from '../../src/infrastructure/persistence/connection/sql-statement';
 import { publishParameters } from '../../src/infrastructure/persistence/outbox/event-feed.sql';
-import { INSERT_AND_PUBLISH_SQL } from '../../src/infrastructure/persistence/webhooks/relay-new-deliveries';
+import { INSERT_AND_PUBLISH_SQL } from '../../src/infrastructure/persistence/webhooks/relay-new-deliveries.sql';
 import { RECORD_ATTEMPTS_SQL, recordParameters } from '../../src/infrastructure/persistence/webhooks/delivery-attempts.sql';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { isolatedDatabase } from '../support/isolated-database';

@@ -64,6 +64,7 @@ import { SqlApiKeyRepository } from '../../infrastructure/persistence/repositori
 import { SqlBrandRepository } from '../../infrastructure/persistence/repositories/sql-brand.repository';
 import { SqlTenantRepository } from '../../infrastructure/persistence/repositories/sql-tenant.repository';
 import { DatabaseClock } from '../../infrastructure/time/database-clock';
+import { databaseNowMs } from '../../infrastructure/persistence/connection/database-time';
 import { LOGGER, type Logger } from '../../application/shared/logger.port';
 
 export interface InfrastructureDeps {
@@ -96,10 +97,7 @@ export class InfrastructureModule {
       {
         provide: Clock,
         useFactory: async () => {
-          const clock = new DatabaseClock(async () => {
-            const [row] = await deps.orm.em.getConnection().execute<{ ms: string }[]>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms');
-            return Number(row.ms);
-          });
+          const clock = new DatabaseClock(() => databaseNowMs(deps.orm.em.fork()));
           await clock.start();
           return clock;
         },

@@ -1,19 +1,14 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Queue } from 'bullmq';
 import { Metrics } from '../../application/shared/metrics.port';
-import { sqlRows } from '../persistence/connection/sql-statement';
+import { OPERATIONAL_COUNTS } from '../persistence/outbox/operational-counts';
 import { daysAheadOf } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
 import { SqlHistoryDays } from '../persistence/history/sql-history-days';
 
 /** Outbox backlog, age of its oldest event and unfinished deliveries, read from PostgreSQL at scrape. */
 export function registerOutboxGauges(metrics: Metrics, orm: MikroORM): void {
   const read = async () => {
-    const rows = await sqlRows<{ backlog: string; oldest: string | null; pending: string }>(
-      orm.em.fork(),
-      `SELECT (SELECT count(*) FROM outbox_unpublished) AS backlog,
-              (SELECT extract(epoch FROM now() - min(o.created_at)) FROM (SELECT id FROM outbox_unpublished ORDER BY id LIMIT 1) q JOIN outbox_events o ON o.id = q.id) AS oldest,
-              (SELECT count(*) FROM webhook_deliveries WHERE status IN ('pending', 'sending')) AS pending`,
-    );
+    const rows = await OPERATIONAL_COUNTS.rows(orm.em.fork(), {});
     return rows[0];
   };
   metrics.gauge('outbox_backlog_events', 'Committed events not yet relayed to deliveries', [], async () => [{ value: Number((await read()).backlog) }]);

@@ -72,6 +72,23 @@ describe('bench statistics', () => {
     expect(order).toHaveLength(scenarios.length);
   });
 
+  it('measures (b-w) right before the first write, and compares each write with it, paired as with (b)', async () => {
+    const { runOrder, endpointScenarios, BASELINES } = await import(join(__dirname, '..', '..', '..', 'bench', 'lib', 'scenarios.mjs'));
+    const scenarios = endpointScenarios({ tenantId: 't', brandId: 'b', pageGroupId: 'g', templateId: 'x', pageId: 'p', widePageGroupId: 'w', widePageId: 'q', patchPaths: [] });
+    const order = runOrder(scenarios) as { name: string; method: string }[];
+    const firstWrite = order.findIndex((s) => s.method !== 'GET' && !s.name.startsWith('bare'));
+    expect(order[firstWrite - 1].name).toBe(BASELINES.rawWrite);
+    expect(order.slice(0, firstWrite - 1).every((s) => s.method === 'GET')).toBe(true);
+
+    const { scenarioLines } = await load();
+    const lines = [{ name: 'a' }, { name: 'b' }, { name: 'bw' }, { name: 'POST x' }, { name: 'list' }];
+    const maximum = Object.fromEntries(lines.map((l) => [l.name, { rps: 1000, p50Ms: 1, p99Ms: 2, errors: 0 }]));
+    const [, , , write, list] = scenarioLines(lines, maximum, {}, { bare: 'a', rawPg: 'b', rawWrite: 'bw' }, {}, { 'POST x': [0.7, 0.85, 0.8] });
+    expect(write.ratioToRawWrite).toBe(0.8);
+    expect(write.ratioToRawWriteEachRound).toEqual([0.7, 0.85, 0.8]);
+    expect(list.ratioToRawWrite).toBeUndefined();
+  });
+
   it('counts an event that never arrived as arriving at the end of the run', async () => {
     const { arrivalLatencies } = await load();
     const answered = { p1: 1000, p2: 1000, p3: 1000, p4: 1000 };

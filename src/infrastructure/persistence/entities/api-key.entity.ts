@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import type { ApiKeyScope } from '../../../domain/api-key/api-key-scope';
 import { TenantRow } from './tenant.entity';
 
 export class ApiKeyRow {
@@ -8,7 +9,8 @@ export class ApiKeyRow {
   displayPrefix!: string;
   createdAt!: Date;
   revokedAt: Date | null = null;
-  scopes: string[] | null = null;
+  /** Null: full access (every key issued before scopes existed); the check admits no empty list. */
+  scopes: ApiKeyScope[] | null = null;
 }
 
 export const ApiKeyEntity = defineEntity({
@@ -28,6 +30,6 @@ export const ApiKeyEntity = defineEntity({
     displayPrefix: p.text(),
     createdAt: p.datetime().length(3),
     revokedAt: p.datetime().length(3).nullable(),
-    scopes: p.array().columnType('text[]').nullable(),
+    scopes: p.array().columnType('text[]').$type<ApiKeyScope[]>().nullable(),
   },
 });

@@ -1,3 +1,4 @@
+import type { Theme } from '../../../domain/brand/theme';
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import { TenantRow } from './tenant.entity';
 
@@ -6,8 +7,8 @@ export class BrandRow {
   tenant!: TenantRow;
   name!: string;
   preferredAppearance!: BrandPreferredAppearance;
-  themeLight!: any;
-  themeDark!: any;
+  themeLight!: Theme;
+  themeDark!: Theme;
   companyHomePage: string | null = null;
   createdAt!: Date;
   updatedAt!: Date;
@@ -37,8 +38,8 @@ export const BrandEntity = defineEntity({
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
     name: p.text(),
     preferredAppearance: p.enum(() => BrandPreferredAppearanceValues),
-    themeLight: p.json().columnType('json'),
-    themeDark: p.json().columnType('json'),
+    themeLight: p.json().columnType('json').$type<Theme>(),
+    themeDark: p.json().columnType('json').$type<Theme>(),
     companyHomePage: p.text().nullable(),
     createdAt: p.datetime().length(3),
     updatedAt: p.datetime().length(3),

@@ -13,7 +13,8 @@ export const PageGroupUtmSummaryEntity = defineEntity({
   class: PageGroupUtmSummaryRow,
   tableName: 'page_group_utm_summaries',
   properties: {
-    pageGroup: () => p.oneToOne(PageGroupRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
+    // A many-to-one that is the key (one summary a group): typed as its column, page_group_id, where a one-to-one is not.
+    pageGroup: () => p.manyToOne(PageGroupRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
     body: p.text().nullable(),
     generation: p.bigint().defaultRaw(`1`),
     bodyGeneration: p.bigint().defaultRaw(`0`),

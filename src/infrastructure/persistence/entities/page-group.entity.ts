@@ -1,3 +1,4 @@
+import type { PlatformObject } from '../../../domain/page-group/page-group';
 import { type Opt, defineEntity, p } from '@mikro-orm/postgresql';
 import { BrandRow } from './brand.entity';
 import { TemplateRow } from './template.entity';
@@ -62,9 +63,9 @@ export const PageGroupEntity = defineEntity({
     pageTemplate: () => p.manyToOne(TemplateRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
     headerActionId: p.text().nullable(),
     status: p.enum(() => PageGroupStatusValues),
-    actions: p.json().columnType('json'),
-    footerLinks: p.json().columnType('json'),
-    scripts: p.json().columnType('json'),
+    actions: p.json().columnType('json').$type<PlatformObject[]>(),
+    footerLinks: p.json().columnType('json').$type<PlatformObject[]>(),
+    scripts: p.json().columnType('json').$type<PlatformObject[]>(),
     createdAt: p.datetime().length(3),
     updatedAt: p.datetime().length(3),
     deletedAt: p.datetime().length(3).nullable(),

@@ -15,7 +15,8 @@ export class WebhookDeliveryAttemptRow {
   error: string | null = null;
   nextAttemptAt: Date | null = null;
   createdAt!: Date;
-  trigger: string & Opt = 'scheduled';
+  /** What made the attempt: the schedule, or a manual redelivery (the column's check admits only these). */
+  trigger: ('scheduled' | 'manual') & Opt = 'scheduled';
   redeliveryOf: string | null = null;
 }
 
@@ -48,7 +49,7 @@ export const WebhookDeliveryAttemptEntity = defineEntity({
     error: p.text().nullable(),
     nextAttemptAt: p.datetime().length(3).nullable(),
     createdAt: p.datetime().length(3),
-    trigger: p.text(),
+    trigger: p.text().$type<'scheduled' | 'manual'>(),
     redeliveryOf: p.text().nullable().collation('C'),
   },
 });

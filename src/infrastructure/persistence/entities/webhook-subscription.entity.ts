@@ -1,11 +1,14 @@
+import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
+import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { type Opt, defineEntity, p } from '@mikro-orm/postgresql';
+import type { EventType } from '../../../domain/events/event-catalogue';
 import { TenantRow } from './tenant.entity';
 
 export class WebhookSubscriptionRow {
   id!: string;
   tenant!: TenantRow;
   url!: string;
-  events!: string[];
+  events!: EventType[];
   active!: boolean;
   signingSecretEncrypted!: string;
   createdAt!: Date;
@@ -79,13 +82,13 @@ export const WebhookSubscriptionEntity = defineEntity({
     id: p.text().primary().collation('C'),
     tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
     url: p.text(),
-    events: p.array().columnType('text[]'),
+    events: p.array().columnType('text[]').$type<EventType[]>(),
     active: p.boolean(),
     signingSecretEncrypted: p.text(),
     createdAt: p.datetime().length(3),
     updatedAt: p.datetime().length(3),
     deletedAt: p.datetime().length(3).nullable(),
-    previousSigningSecrets: p.json(),
+    previousSigningSecrets: p.json().$type<StoredPreviousSecret[]>(),
     rateLimitPerSecond: p.integer().nullable(),
     sendNotBefore: p.datetime().length(3).nullable(),
     consecutiveFailures: p.integer(),
@@ -99,7 +102,7 @@ export const WebhookSubscriptionEntity = defineEntity({
     healthRecoveryOwed: p.boolean(),
     breakerProbeDeliveryId: p.text().nullable().collation('C'),
     heldReleaseAt: p.datetime().length(3).nullable(),
-    deliveryFilter: p.json().nullable(),
+    deliveryFilter: p.json().$type<DeliveryFilter>().nullable(),
     ordering: p.enum(() => WebhookSubscriptionOrderingValues),
   },
 });

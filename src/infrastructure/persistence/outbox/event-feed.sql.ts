@@ -1,3 +1,7 @@
+// SQL text, not typed statements (decisions.md 184): a round's events are published by a CTE in
+// the relay's own statement (publishEventsWith), positions given from a sequence under the
+// relays' advisory lock and the tenants notified with pg_notify, all in that one statement.
+
 /** The channel on which the relay tells API processes which tenants' feeds moved (a list of tenant ids, or `*`). */
 export const EVENT_FEED_CHANNEL = 'event_feed';
 

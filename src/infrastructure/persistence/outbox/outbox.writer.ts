@@ -6,6 +6,7 @@ import { currentTraceCarrier } from '../../tracing/trace-carrier';
 import { jsonOf } from '../../../application/shared/json-text';
 import { noteRelayWork, OUTBOX_CHANNEL } from './relay-wake';
 import { touched } from '../connection/after-commit';
+import type { Stored, TypedStatement } from '../typed/statement';
 
 export { OUTBOX_CHANNEL };
 
@@ -72,12 +73,17 @@ export function outboxParams(events: readonly DomainEvent[]): unknown[] {
  * a word, so the write throws instead, before anything is written (and the unit of work rolls
  * back). A statement that writes events wakes the relay after the unit of work commits.
  */
-export function writeAggregates<T>(em: EntityManager, aggregates: readonly AggregateRoot[], text: string, params: readonly unknown[]): Promise<T[]> {
+export function writeAggregates<T>(em: EntityManager, aggregates: readonly AggregateRoot[], text: string, params: readonly unknown[]): Promise<T[]>;
+/** The same for a statement typed from the entities, which writes no events (a write that records events is SQL text: outboxInsert). */
+export function writeAggregates<Args, Row>(em: EntityManager, aggregates: readonly AggregateRoot[], statement: TypedStatement<Args, Row>, args: Args): Promise<Stored<Row>[]>;
+export function writeAggregates(em: EntityManager, aggregates: readonly AggregateRoot[], statement: string | TypedStatement<unknown, unknown>, params: unknown): Promise<unknown[]> {
   const unsaved = aggregates.flatMap((aggregate) => aggregate.peekEvents().map((event) => event.type));
   if (unsaved.length > 0) return Promise.reject(new Error(`events recorded and not written by the repository's statement: ${unsaved.join(', ')}`));
   // Events it records after this write must be written by another before the unit of work commits.
   for (const aggregate of aggregates) touched(aggregate);
-  return text.includes(OUTBOX_TABLE_INSERT) ? writeForRelay<T>(em, text, params) : sqlRows<T>(em, text, params);
+  if (typeof statement !== 'string') return statement.rows(em, params);
+  const values = params as readonly unknown[];
+  return statement.includes(OUTBOX_TABLE_INSERT) ? writeForRelay(em, statement, values) : sqlRows(em, statement, values);
 }
 
 /**

@@ -4,17 +4,25 @@ import { BrandQueries } from '../../../application/brand/brand-queries.port';
 import { BrandView } from '../../../domain/brand/brand.view';
 import { JsonText } from '../../../application/shared/json-text';
 import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
-import { sqlRows } from '../connection/sql-statement';
+import { schema } from '../typed/database';
+import { statementVariants, typedStatement } from '../typed/statement';
 
-interface BrandRow {
-  id: string;
-  view_json: string;
-}
-
-// Texts made once (see sql-brand.repository.ts).
-const LIST_FIRST = 'SELECT id, view_json FROM brands WHERE tenant_id = $1 ORDER BY id DESC LIMIT $2';
-const LIST_AFTER = 'SELECT id, view_json FROM brands WHERE tenant_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3';
-const BY_ID = 'SELECT id, view_json FROM brands WHERE tenant_id = $1 AND id = $2';
+// view_json is the brand's response JSON, stored by the writer of the row (stored-views.ts):
+// sent as it is, never parsed here.
+const LIST = statementVariants((from: 'after' | 'first') =>
+  typedStatement<{ tenantId: string; after: string; limit: number }>()((arg) =>
+    schema
+      .selectFrom('brands')
+      .select(['id', 'view_json'])
+      .where('tenant_id', '=', arg('tenantId'))
+      .$if(from === 'after', (qb) => qb.where('id', '<', arg('after')))
+      .orderBy('id', 'desc')
+      .limit(arg('limit')),
+  ),
+);
+const BY_ID = typedStatement<{ tenantId: string; id: string }>()((arg) =>
+  schema.selectFrom('brands').select('view_json').where('tenant_id', '=', arg('tenantId')).where('id', '=', arg('id')),
+);
 
 @Injectable()
 export class SqlBrandQueries extends BrandQueries {
@@ -25,20 +33,12 @@ export class SqlBrandQueries extends BrandQueries {
   async list(tenantId: string, page: ListRequest): Promise<ListSlice<JsonText<BrandView>>> {
     // Keyset on (tenant_id, id DESC): ids are UUIDv7 TypeIDs, so this is newest first, and rows
     // inserted during a walk land before the cursor and never shift it.
-    const rows = page.after
-      ? await this.rows(LIST_AFTER, [tenantId, page.after, page.limit + 1])
-      : await this.rows(LIST_FIRST, [tenantId, page.limit + 1]);
+    const rows = await LIST(page.after ? 'after' : 'first').rows(this.em, { tenantId, after: page.after ?? '', limit: page.limit + 1 });
     return mapSlice(toSlice(rows, page.limit, (row) => row.id), (row) => new JsonText<BrandView>(row.view_json));
   }
 
   async findById(tenantId: string, brandId: string): Promise<JsonText<BrandView> | null> {
-    const rows = await this.rows(BY_ID, [tenantId, brandId]);
-    return rows.length === 0 ? null : new JsonText<BrandView>(rows[0].view_json);
-  }
-
-  // view_json is the brand's response JSON, stored by the writer of the row (stored-views.ts):
-  // sent as it is, never parsed here.
-  private rows(text: string, params: unknown[]): Promise<BrandRow[]> {
-    return sqlRows<BrandRow>(this.em, text, params);
+    const [row] = await BY_ID.rows(this.em, { tenantId, id: brandId });
+    return row ? new JsonText<BrandView>(row.view_json) : null;
   }
 }

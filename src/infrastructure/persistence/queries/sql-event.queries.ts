@@ -5,7 +5,10 @@ import { JsonText } from '../../../application/shared/json-text';
 import { ListRequest, ListSlice, mapSlice, toSlice } from '../../../application/shared/pagination';
 import { LoggedEventType } from '../../../domain/events/event-catalogue';
 import { ID_PREFIXES, typeIdLowerBound } from '../../../domain/shared/type-id';
-import { pageRows, sqlParams, sqlRows } from '../connection/sql-statement';
+import { pageRows } from '../connection/sql-statement';
+import { sql } from 'kysely';
+import { schema } from '../typed/database';
+import { statementVariants, typedStatement } from '../typed/statement';
 
 /**
  * The statement of one page of the log. `createdAfter` bounds the id too: an event's id is a
@@ -17,16 +20,76 @@ import { pageRows, sqlParams, sqlRows } from '../connection/sql-statement';
  * millisecond written.
  */
 export function eventListStatement(tenantId: string, filter: { type?: LoggedEventType; createdAfter?: Date }, page: ListRequest): { text: string; values: unknown[] } {
-  const p = sqlParams();
-  const where = [`tenant_id = ${p(tenantId)}`];
-  if (filter.type) where.push(`type = ${p(filter.type)}`);
-  if (filter.createdAfter) {
-    where.push(`id >= ${p(typeIdLowerBound(ID_PREFIXES.event, filter.createdAfter.getTime() + 1))}`);
-    where.push(`created_at > ${p(filter.createdAfter)}`);
-  }
-  if (page.after) where.push(`id < ${p(page.after)}`);
-  return { text: `SELECT id, body FROM outbox_events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${pageRows(page.limit)}`, values: p.values };
+  const { statement, args } = eventList(tenantId, filter, page);
+  return { text: statement.text, values: statement.values(args) };
 }
+
+type Filter = { type?: LoggedEventType; createdAfter?: Date };
+/** Which optional parts a statement has: its filters, the cursor, and the page's rows (pageRows). */
+type Variant = `${'type' | 'any'} ${'since' | 'ever'} ${'after' | 'first'} ${number}`;
+const variantOf = (filter: Filter, after: boolean, rows: number): Variant =>
+  `${filter.type ? 'type' : 'any'} ${filter.createdAfter ? 'since' : 'ever'} ${after ? 'after' : 'first'} ${rows}`;
+
+type ListArgs = { tenantId: string; type: string; lowestId: string; createdAfter: Date; after: string };
+const LIST = statementVariants((variant: Variant) => {
+  const [type, since, from, rows] = variant.split(' ');
+  return typedStatement<ListArgs>()((arg) =>
+    schema
+      .selectFrom('outbox_events')
+      .select(['id', 'body'])
+      .where('tenant_id', '=', arg('tenantId'))
+      .$if(type === 'type', (qb) => qb.where('type', '=', arg('type')))
+      .$if(since === 'since', (qb) => qb.where('id', '>=', arg('lowestId')).where('created_at', '>', arg('createdAfter')))
+      .$if(from === 'after', (qb) => qb.where('id', '<', arg('after')))
+      .orderBy('id', 'desc')
+      .limit(sql.lit(Number(rows))),
+  );
+});
+
+function eventList(tenantId: string, filter: Filter, page: ListRequest) {
+  const args: ListArgs = {
+    tenantId,
+    type: filter.type ?? '',
+    lowestId: filter.createdAfter ? typeIdLowerBound(ID_PREFIXES.event, filter.createdAfter.getTime() + 1) : '',
+    createdAfter: filter.createdAfter ?? new Date(0),
+    after: page.after ?? '',
+  };
+  return { statement: LIST(variantOf(filter, page.after !== undefined, pageRows(page.limit))), args };
+}
+
+// Through event_feed_position_idx (tenant_id, position): a position is given once an event is
+// relayed, so an event not relayed yet is not in the feed (decisions.md 142, 151). The filters
+// read the feed's narrow rows; only the page's bodies are read, each by its event's key.
+type FeedArgs = { tenantId: string; position: number; type: string; createdAfter: Date };
+const FEED = statementVariants((variant: Variant) => {
+  const [type, since, , rows] = variant.split(' ');
+  return typedStatement<FeedArgs>()((arg) =>
+    schema
+      .selectFrom(
+        schema
+          .selectFrom('event_feed')
+          .select(['event_id', 'position'])
+          .where('tenant_id', '=', arg('tenantId'))
+          // A JS number stands for the bigint position (positions stay far below 2^53).
+          .where('position', '>', sql<bigint>`${arg('position')}`)
+          .$if(type === 'type', (qb) => qb.where('type', '=', arg('type')))
+          .$if(since === 'since', (qb) => qb.where('created_at', '>', arg('createdAfter')))
+          .orderBy('position')
+          .limit(sql.lit(Number(rows)))
+          .as('f'),
+      )
+      .innerJoinLateral(
+        (eb) => eb.selectFrom('outbox_events as o').select('body').whereRef('o.id', '=', 'f.event_id').limit(sql.lit(1)).as('o'),
+        (join) => join.onTrue(),
+      )
+      .select(['f.position', 'o.body'])
+      .orderBy('f.position'),
+  );
+});
+
+const FIND = typedStatement<{ id: string; tenantId: string }>()((arg) =>
+  schema.selectFrom('outbox_events').select('body').where('id', '=', arg('id')).where('tenant_id', '=', arg('tenantId')),
+);
 
 /**
  * The outbox is the event log: `body` holds the envelope exactly as every delivery carried and
@@ -40,27 +103,15 @@ export class SqlEventQueries extends EventQueries {
   }
 
   async list(tenantId: string, filter: { type?: LoggedEventType; createdAfter?: Date }, page: ListRequest): Promise<ListSlice<JsonText<EventEnvelope>>> {
-    const statement = eventListStatement(tenantId, filter, page);
-    const rows = await sqlRows<{ id: string; body: string }>(this.em, statement.text, statement.values);
+    const { statement, args } = eventList(tenantId, filter, page);
+    const rows = await statement.rows(this.em, args);
     return mapSlice(toSlice(rows, page.limit, (row) => row.id), (row) => new JsonText<EventEnvelope>(row.body));
   }
 
   async feed(tenantId: string, filter: { type?: LoggedEventType; createdAfter?: Date }, after: number, limit: number): Promise<FeedSlice> {
-    // Through event_feed_position_idx (tenant_id, position): a position is given once an event is
-    // relayed, so an event not relayed yet is not in the feed (decisions.md 142, 151). The filters
-    // read the feed's narrow rows; only the page's bodies are read, each by its event's key.
-    const p = sqlParams();
-    const where = [`tenant_id = ${p(tenantId)}`, `position > ${p(after)}`];
-    if (filter.type) where.push(`type = ${p(filter.type)}`);
-    if (filter.createdAfter) where.push(`created_at > ${p(filter.createdAfter)}`);
-    const rows = await sqlRows<{ position: string; body: string }>(
-      this.em,
-      `SELECT f.position, o.body
-       FROM (SELECT event_id, position FROM event_feed WHERE ${where.join(' AND ')} ORDER BY position LIMIT ${pageRows(limit)}) f
-       CROSS JOIN LATERAL (SELECT body FROM outbox_events o WHERE o.id = f.event_id LIMIT 1) o
-       ORDER BY f.position`,
-      p.values,
-    );
+    const rows = await FEED(variantOf(filter, false, pageRows(limit))).rows(this.em, {
+      tenantId, position: after, type: filter.type ?? '', createdAfter: filter.createdAfter ?? new Date(0),
+    });
     const items = rows.slice(0, limit);
     return {
       items: items.map((row) => new JsonText<EventEnvelope>(row.body)),
@@ -70,7 +121,7 @@ export class SqlEventQueries extends EventQueries {
   }
 
   async findById(tenantId: string, id: string): Promise<JsonText<EventEnvelope> | null> {
-    const rows = await sqlRows<{ body: string }>(this.em, 'SELECT body FROM outbox_events WHERE id = $1 AND tenant_id = $2', [id, tenantId]);
-    return rows.length === 0 ? null : new JsonText<EventEnvelope>(rows[0].body);
+    const [row] = await FIND.rows(this.em, { id, tenantId });
+    return row ? new JsonText<EventEnvelope>(row.body) : null;
   }
 }

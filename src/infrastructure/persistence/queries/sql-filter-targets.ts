@@ -1,7 +1,18 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { FilterTargets } from '../../../application/webhook/subscriptions/filter-targets.port';
-import { sqlRows } from '../connection/sql-statement';
+import { sql } from 'kysely';
+import { schema } from '../typed/database';
+import { typedStatement } from '../typed/statement';
+
+type Probe = { tenantId: string; ids: readonly string[] };
+const anyOf = (ids: readonly string[]) => sql<string>`any(${ids}::text[])`;
+const PAGE_GROUPS = typedStatement<Probe>()((arg) =>
+  schema.selectFrom('page_groups').select('id').where('id', '=', anyOf(arg('ids'))).where('tenant_id', '=', arg('tenantId')).where('deleted_at', 'is', null),
+);
+const BRANDS = typedStatement<Probe>()((arg) =>
+  schema.selectFrom('brands').select('id').where('id', '=', anyOf(arg('ids'))).where('tenant_id', '=', arg('tenantId')),
+);
 
 /** Primary-key probes, at most 100 ids each (MAX_FILTER_IDS). */
 @Injectable()
@@ -11,12 +22,12 @@ export class SqlFilterTargets extends FilterTargets {
   }
 
   async pageGroupsOf(tenantId: string, ids: readonly string[]): Promise<Set<string>> {
-    const rows = await sqlRows<{ id: string }>(this.em, 'SELECT id FROM page_groups WHERE id = ANY($2::text[]) AND tenant_id = $1 AND deleted_at IS NULL', [tenantId, ids]);
+    const rows = await PAGE_GROUPS.rows(this.em, { tenantId, ids });
     return new Set(rows.map((row) => row.id));
   }
 
   async brandsOf(tenantId: string, ids: readonly string[]): Promise<Set<string>> {
-    const rows = await sqlRows<{ id: string }>(this.em, 'SELECT id FROM brands WHERE id = ANY($2::text[]) AND tenant_id = $1', [tenantId, ids]);
+    const rows = await BRANDS.rows(this.em, { tenantId, ids });
     return new Set(rows.map((row) => row.id));
   }
 }

@@ -5,12 +5,36 @@ import { PageGroupView } from '../../../application/page-group/page-group.view';
 import { JsonText } from '../../../application/shared/json-text';
 import { mapSlice, ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { PageGroupStatus } from '../../../domain/page-group/page-group';
-import { sqlRows } from '../connection/sql-statement';
-import { pagesCountOf } from '../stored/page-count.sql';
+import { sql } from 'kysely';
+import { pagesCountOfGroup } from '../stored/page-count';
+import { schema } from '../typed/database';
+import { statementVariants, typedStatement } from '../typed/statement';
 
-const PAGES_COUNT = pagesCountOf('g.id');
 /** The list item's JSON: the stored text around the group's current count of pages (Migration...20261123000000). */
-const ITEM_JSON = `g.view_head || ${PAGES_COUNT} || g.view_tail`;
+const itemJson = () => sql<string>`g.view_head || (${pagesCountOfGroup()}) || g.view_tail`.as('view_json');
+
+// Served by the partial indexes on live groups: (tenant_id, id) or (tenant_id, status, id).
+// Four shapes (with or without status and cursor), each its own prepared statement.
+type ListArgs = { tenantId: string; status: PageGroupStatus; after: string; limit: number };
+const LIST = statementVariants((variant: `${'status' | 'any'} ${'after' | 'first'}`) =>
+  typedStatement<ListArgs>()((arg) =>
+    schema
+      .selectFrom('page_groups as g')
+      .select(['g.id', itemJson()])
+      .where('g.tenant_id', '=', arg('tenantId'))
+      .where('g.deleted_at', 'is', null)
+      .$if(variant.startsWith('status'), (qb) => qb.where('g.status', '=', arg('status')))
+      .$if(variant.endsWith('after'), (qb) => qb.where('g.id', '<', arg('after')))
+      .orderBy('g.id', 'desc')
+      .limit(arg('limit')),
+  ),
+);
+const IS_ACTIVE = typedStatement<{ tenantId: string; id: string }>()((arg) =>
+  schema.selectFrom('page_groups').select(sql<number>`1`.as('one')).where('id', '=', arg('id')).where('tenant_id', '=', arg('tenantId')).where('deleted_at', 'is', null),
+);
+const FIND_ACTIVE = typedStatement<{ tenantId: string; id: string }>()((arg) =>
+  schema.selectFrom('page_groups as g').select(itemJson()).where('g.tenant_id', '=', arg('tenantId')).where('g.id', '=', arg('id')).where('g.deleted_at', 'is', null),
+);
 
 @Injectable()
 export class SqlPageGroupQueries extends PageGroupQueries {
@@ -19,40 +43,19 @@ export class SqlPageGroupQueries extends PageGroupQueries {
   }
 
   async list(tenantId: string, filter: { status?: PageGroupStatus }, page: ListRequest): Promise<ListSlice<JsonText<PageGroupView>>> {
-    // Served by the partial indexes on live groups: (tenant_id, id) or (tenant_id, status, id).
-    // Four shapes (with or without status and cursor), each its own prepared statement (sqlRows).
-    const where = ['g.tenant_id = $1', 'g.deleted_at IS NULL'];
-    const params: unknown[] = [tenantId];
-    if (filter.status) {
-      params.push(filter.status);
-      where.push(`g.status = $${params.length}`);
-    }
-    if (page.after) {
-      params.push(page.after);
-      where.push(`g.id < $${params.length}`);
-    }
-    params.push(page.limit + 1);
     // The item's JSON, stored by the writer of the group (stored-views.ts).
-    const rows = await sqlRows<{ id: string; view_json: string }>(
-      this.em,
-      `SELECT g.id, ${ITEM_JSON} AS view_json FROM page_groups g
-        WHERE ${where.join(' AND ')} ORDER BY g.id DESC LIMIT $${params.length}`,
-      params,
-    );
+    const rows = await LIST(`${filter.status ? 'status' : 'any'} ${page.after ? 'after' : 'first'}`).rows(this.em, {
+      tenantId, status: filter.status ?? 'draft', after: page.after ?? '', limit: page.limit + 1,
+    });
     return mapSlice(toSlice(rows, page.limit, (row) => row.id), (row) => new JsonText<PageGroupView>(row.view_json));
   }
 
   async isActive(tenantId: string, id: string): Promise<boolean> {
-    const rows = await sqlRows(this.em, 'SELECT 1 FROM page_groups WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL', [id, tenantId]);
-    return rows.length > 0;
+    return (await IS_ACTIVE.rows(this.em, { tenantId, id })).length > 0;
   }
 
   async findActive(tenantId: string, id: string): Promise<JsonText<PageGroupView> | null> {
-    const rows = await sqlRows<{ view_json: string }>(
-      this.em,
-      `SELECT ${ITEM_JSON} AS view_json FROM page_groups g WHERE g.tenant_id = $1 AND g.id = $2 AND g.deleted_at IS NULL`,
-      [tenantId, id],
-    );
-    return rows.length === 0 ? null : new JsonText<PageGroupView>(rows[0].view_json);
+    const [row] = await FIND_ACTIVE.rows(this.em, { tenantId, id });
+    return row ? new JsonText<PageGroupView>(row.view_json) : null;
   }
 }

@@ -3,14 +3,15 @@ import { Injectable } from '@nestjs/common';
 import { ListSlice, ListRequest, toSlice } from '../../../application/shared/pagination';
 import { WebhookSubscriptionQueries } from '../../../application/webhook/subscriptions/webhook-subscription-queries.port';
 import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
-import type { DeliveryOrdering } from '../../../domain/webhook/delivery-ordering';
 import { toSubscriptionView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { DeliveryAttemptView, toDeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
-import { EventType } from '../../../domain/events/event-catalogue';
 import { ID_PREFIXES, typeIdTime } from '../../../domain/shared/type-id';
-import { pageRows, sqlParams, sqlRows } from '../connection/sql-statement';
+import { pageRows } from '../connection/sql-statement';
+import { sql } from 'kysely';
+import { schema } from '../typed/database';
+import { statementVariants, typedStatement } from '../typed/statement';
 import { eventIdCeiling } from '../history/history-tables';
-import { HEALTH_COLUMNS, HealthColumns, healthOf } from '../stored/webhook-subscription.row';
+import { HEALTH_COLUMNS, healthOf } from '../stored/webhook-subscription-columns';
 
 /**
  * The statement of one page of a subscription's delivery log, newest attempt first. Attempts are
@@ -21,17 +22,47 @@ import { HEALTH_COLUMNS, HealthColumns, healthOf } from '../stored/webhook-subsc
  * of their (subscription_id, id) index, a page at most (a redelivery of an old event is recorded
  * in the old event's day, so any retained day may hold the newest attempt).
  */
-export function deliveryLogStatement(tenantId: string, subscriptionId: string, page: ListRequest, now: Date): { text: string; values: unknown[] } {
-  const p = sqlParams();
+function deliveryLog(tenantId: string, subscriptionId: string, page: ListRequest, now: Date) {
   const madeBy = (page.after ? typeIdTime(ID_PREFIXES.deliveryAttempt, page.after) : null) ?? now.getTime();
-  const where = [`subscription_id = ${p(subscriptionId)}`, `tenant_id = ${p(tenantId)}`, `event_id < ${p(eventIdCeiling(madeBy))}`];
-  if (page.after) where.push(`id < ${p(page.after)}`);
-  return {
-    text: `SELECT id, delivery_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at, trigger, redelivery_of
-       FROM webhook_delivery_attempts WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${pageRows(page.limit)}`,
-    values: p.values,
-  };
+  const statement = DELIVERY_LOG(`${pageRows(page.limit)} ${page.after ? 'after' : 'first'}`);
+  return { statement, args: { subscriptionId, tenantId, eventBound: eventIdCeiling(madeBy), after: page.after ?? '' } };
 }
+
+/** The delivery log's statement text and values, for a test to EXPLAIN. */
+export function deliveryLogStatement(tenantId: string, subscriptionId: string, page: ListRequest, now: Date): { text: string; values: unknown[] } {
+  const { statement, args } = deliveryLog(tenantId, subscriptionId, page, now);
+  return { text: statement.text, values: statement.values(args) };
+}
+
+type LogArgs = { subscriptionId: string; tenantId: string; eventBound: string; after: string };
+const DELIVERY_LOG = statementVariants((variant: `${number} ${'after' | 'first'}`) => {
+  const [rows, from] = variant.split(' ');
+  return typedStatement<LogArgs>()((arg) =>
+    schema
+      .selectFrom('webhook_delivery_attempts')
+      .select(['id', 'delivery_id', 'event_id', 'event_type', 'attempt_number', 'status_code', 'duration_ms', 'error', 'next_attempt_at', 'created_at', 'trigger', 'redelivery_of'])
+      .where('subscription_id', '=', arg('subscriptionId'))
+      .where('tenant_id', '=', arg('tenantId'))
+      .where('event_id', '<', arg('eventBound'))
+      .$if(from === 'after', (qb) => qb.where('id', '<', arg('after')))
+      .orderBy('id', 'desc')
+      // A constant, not a parameter (pageRows: the generic plan is kept).
+      .limit(sql.lit(Number(rows))),
+  );
+});
+
+const LIST = statementVariants((from: 'after' | 'first') =>
+  typedStatement<{ tenantId: string; after: string; limit: number }>()((arg) =>
+    schema
+      .selectFrom('webhook_subscriptions')
+      .select(['id', 'url', 'events', 'active', 'rate_limit_per_second', 'delivery_filter', 'ordering', 'created_at', 'updated_at', ...HEALTH_COLUMNS])
+      .where('tenant_id', '=', arg('tenantId'))
+      .where('deleted_at', 'is', null)
+      .$if(from === 'after', (qb) => qb.where('id', '<', arg('after')))
+      .orderBy('id', 'desc')
+      .limit(arg('limit')),
+  ),
+);
 
 @Injectable()
 export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
@@ -40,27 +71,16 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
   }
 
   async list(tenantId: string, page: ListRequest): Promise<ListSlice<WebhookSubscriptionView>> {
-    const p = sqlParams();
-    const rows = await sqlRows<{ id: string; url: string; events: EventType[]; active: boolean; rate_limit_per_second: number | null; delivery_filter: DeliveryFilter | null; ordering: DeliveryOrdering; created_at: string; updated_at: string } & HealthColumns>(
-      this.em,
-      `SELECT id, url, events, active, rate_limit_per_second, delivery_filter, ordering, created_at, updated_at,
-         ${HEALTH_COLUMNS}
-       FROM webhook_subscriptions WHERE tenant_id = ${p(tenantId)} AND deleted_at IS NULL ${page.after ? `AND id < ${p(page.after)}` : ''} ORDER BY id DESC LIMIT ${p(page.limit + 1)}`,
-      p.values,
-    );
+    const rows = await LIST(page.after ? 'after' : 'first').rows(this.em, { tenantId, after: page.after ?? '', limit: page.limit + 1 });
     const items = rows.map((r) =>
-      toSubscriptionView({ id: r.id, url: r.url, events: r.events, active: r.active, rateLimitPerSecond: r.rate_limit_per_second, filter: r.delivery_filter, ordering: r.ordering, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), health: healthOf(r) }),
+      toSubscriptionView({ id: r.id, url: r.url, events: r.events, active: r.active, rateLimitPerSecond: r.rate_limit_per_second, filter: r.delivery_filter as DeliveryFilter | null, ordering: r.ordering, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), health: healthOf(r) }),
     );
     return toSlice(items, page.limit, (s) => s.id);
   }
 
   async attempts(tenantId: string, subscriptionId: string, page: ListRequest, now: Date): Promise<ListSlice<DeliveryAttemptView>> {
-    const statement = deliveryLogStatement(tenantId, subscriptionId, page, now);
-    const rows = await sqlRows<{ id: string; delivery_id: string; event_id: string; event_type: string; attempt_number: number; status_code: number | null; duration_ms: number; error: string | null; next_attempt_at: string | null; created_at: string; trigger: 'scheduled' | 'manual'; redelivery_of: string | null }>(
-      this.em,
-      statement.text,
-      statement.values,
-    );
+    const { statement, args } = deliveryLog(tenantId, subscriptionId, page, now);
+    const rows = await statement.rows(this.em, args);
     const items = rows.map((r) =>
       toDeliveryAttemptView({
       id: r.id,

@@ -1,38 +1,33 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode, QueryOrder } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ApiKey } from '../../../domain/api-key/api-key';
 import { ApiKeyPrincipal, ApiKeyRepository } from '../../../domain/api-key/api-key-repository.port';
-import { ApiKeyScope } from '../../../domain/api-key/api-key-scope';
-import { requireTransaction, sqlRows } from '../connection/sql-statement';
+import { requireTransaction } from '../connection/sql-statement';
+import { schema } from '../typed/database';
+import { typedStatement } from '../typed/statement';
+import { ApiKeyEntity, type ApiKeyRow } from '../entities/api-key.entity';
 
-interface ApiKeyRow {
-  id: string;
-  tenant_id: string;
-  key_hash: string;
-  display_prefix: string;
-  /** Null: full access (every key issued before scopes existed). */
-  scopes: ApiKeyScope[] | null;
-  // Timestamps come as text on this connection (no type parser): made Dates here.
-  created_at: string;
-  revoked_at: string | null;
-}
-
-const COLUMNS = 'id, tenant_id, key_hash, display_prefix, scopes, created_at, revoked_at';
-const SELECT_KEY = `SELECT ${COLUMNS} FROM api_keys WHERE id = $1`;
-const SELECT_KEY_FOR_UPDATE = `${SELECT_KEY} FOR UPDATE`;
-
+// The hot path of every request the key cache does not answer: one unique-index probe, no aggregate.
+const FIND_ACTIVE = typedStatement<{ keyHash: string }>()((arg) =>
+  schema.selectFrom('api_keys').select(['id', 'tenant_id', 'scopes']).where('key_hash', '=', arg('keyHash')).where('revoked_at', 'is', null),
+);
 const keyOf = (row: ApiKeyRow): ApiKey =>
   ApiKey.restore({
     id: row.id,
-    tenantId: row.tenant_id,
-    keyHash: row.key_hash,
-    displayPrefix: row.display_prefix,
+    tenantId: row.tenant.id,
+    keyHash: row.keyHash,
+    displayPrefix: row.displayPrefix,
     scopes: row.scopes,
-    createdAt: new Date(row.created_at),
-    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
   });
 
-/** API keys with plain statements, as every other repository (decisions.md 137). */
+/**
+ * API keys. The lookup by hash is on the path of every request the key cache does not answer: a
+ * typed statement, one unique-index probe and no entity. Issuing, listing and revoking keys are
+ * cold (the platform's CLI): the ORM's own calls (decisions.md 184), with the identity map left
+ * alone, since a repository hands out aggregates, never managed entities.
+ */
 @Injectable()
 export class SqlApiKeyRepository extends ApiKeyRepository {
   constructor(private readonly em: EntityManager) {
@@ -41,34 +36,27 @@ export class SqlApiKeyRepository extends ApiKeyRepository {
 
   async findById(id: string, options: { forUpdate?: boolean } = {}): Promise<ApiKey | null> {
     if (options.forUpdate) requireTransaction(this.em, 'an api key read for update');
-    const rows = await sqlRows<ApiKeyRow>(this.em, options.forUpdate ? SELECT_KEY_FOR_UPDATE : SELECT_KEY, [id]);
-    return rows.length === 0 ? null : keyOf(rows[0]);
+    const row = await this.em.findOne(ApiKeyEntity, { id }, { disableIdentityMap: true, ...(options.forUpdate && { lockMode: LockMode.PESSIMISTIC_WRITE }) });
+    return row ? keyOf(row) : null;
   }
 
   async findActiveByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {
-    // The hot path of every request the key cache does not answer: one unique-index probe, no aggregate.
-    const rows = await sqlRows<Pick<ApiKeyRow, 'id' | 'tenant_id' | 'scopes'>>(
-      this.em,
-      'SELECT id, tenant_id, scopes FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-      [keyHash],
-    );
-    return rows.length === 0 ? null : { apiKeyId: rows[0].id, tenantId: rows[0].tenant_id, scopes: rows[0].scopes };
+    const [row] = await FIND_ACTIVE.rows(this.em, { keyHash });
+    return row ? { apiKeyId: row.id, tenantId: row.tenant_id, scopes: row.scopes } : null;
   }
 
   async listByTenant(tenantId: string): Promise<ApiKey[]> {
-    const rows = await sqlRows<ApiKeyRow>(this.em, `SELECT ${COLUMNS} FROM api_keys WHERE tenant_id = $1 ORDER BY id DESC`, [tenantId]);
-    return rows.map(keyOf);
+    return (await this.em.find(ApiKeyEntity, { tenant: tenantId }, { orderBy: { id: QueryOrder.DESC }, disableIdentityMap: true })).map(keyOf);
   }
 
   async add(key: ApiKey): Promise<void> {
-    await sqlRows(
-      this.em,
-      `INSERT INTO api_keys (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [key.id, key.tenantId, key.keyHash, key.displayPrefix, key.scopes, key.createdAt, key.revokedAt],
-    );
+    await this.em.insert(ApiKeyEntity, {
+      id: key.id, tenant: key.tenantId, keyHash: key.keyHash, displayPrefix: key.displayPrefix,
+      scopes: key.scopes && [...key.scopes], createdAt: key.createdAt, revokedAt: key.revokedAt,
+    });
   }
 
   async save(key: ApiKey): Promise<void> {
-    await sqlRows(this.em, 'UPDATE api_keys SET revoked_at = $2 WHERE id = $1', [key.id, key.revokedAt]);
+    await this.em.nativeUpdate(ApiKeyEntity, { id: key.id }, { revokedAt: key.revokedAt });
   }
 }

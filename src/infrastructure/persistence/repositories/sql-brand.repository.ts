@@ -2,52 +2,31 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Brand } from '../../../domain/brand/brand';
 import { BrandRepository } from '../../../domain/brand/brand-repository.port';
-import { Appearance, BrandState } from '../../../domain/brand/brand.state';
+import { BrandState } from '../../../domain/brand/brand.state';
 import { BoundedMemo } from '../../memo/bounded-memo';
-import { Theme } from '../../../domain/brand/theme';
-import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
-import { requireTransaction, sqlRows } from '../connection/sql-statement';
+import { outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
+import { requireTransaction } from '../connection/sql-statement';
+import { sql } from 'kysely';
+import { schema } from '../typed/database';
+import { type RowOf, statementVariants, typedStatement } from '../typed/statement';
+import { INSERT_BRAND, ROW_VERSION, UPDATE_BRAND } from './brand-writes.sql';
 import { touched } from '../connection/after-commit';
 import { storedBrandView } from '../stored/stored-views';
-
-interface BrandRow {
-  /** The row version (ROW_VERSION), what an optimistic write checks (save with ifUnchanged). */
-  version: string;
-  id: string;
-  tenant_id: string;
-  name: string;
-  preferred_appearance: Appearance;
-  theme_light: Theme;
-  theme_dark: Theme;
-  company_home_page: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /** Brands whose last known state a process keeps (about 1.5 KB each). */
 const KNOWN_BRANDS = 2_000;
 
-const COLUMNS = 'id, tenant_id, name, preferred_appearance, theme_light, theme_dark, company_home_page, created_at, updated_at';
-
-// A row version: the xmin of the row's current tuple (every write changes it) with its
-// updated_at (every write moves it forward). xmin alone could in theory come round again (a
-// transaction id reused after wraparound, or after the database is restored to an earlier
-// point while this process kept a copy); both together cannot.
-const ROW_VERSION = `xmin::text || ' ' || updated_at::text`;
-// Texts made once: a text built per call cost the API its building and, as the key of its
-// prepared statement's name, hashing it again on every call.
-const SELECT_BRAND = `SELECT ${ROW_VERSION} AS version, ${COLUMNS} FROM brands WHERE id = $1 AND tenant_id = $2`;
-const INSERT_BRAND = `WITH brand AS (
-    INSERT INTO brands (${COLUMNS}, view_json) VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10) RETURNING ${ROW_VERSION} AS version),
-  event AS (${outboxInsert(11, { after: 'brand' })})
-  SELECT version FROM brand`;
-// With $10, a row version: only if the row is still that version (save with ifUnchanged).
-const UPDATE_BRAND = `WITH brand AS (
-    UPDATE brands SET name = $1, preferred_appearance = $2, theme_light = $3::json, theme_dark = $4::json, company_home_page = $5, updated_at = $6,
-      view_json = $7
-    WHERE id = $8 AND tenant_id = $9 AND ($10::text IS NULL OR ${ROW_VERSION} = $10::text) RETURNING ${ROW_VERSION} AS version),
-  event AS (${outboxInsert(11, { after: 'brand' })})
-  SELECT version FROM brand`;
+const FIND = statementVariants((lock: 'plain' | 'for update') =>
+  typedStatement<{ id: string; tenantId: string }>()((arg) =>
+    schema
+      .selectFrom('brands')
+      .select(sql<string>`${sql.raw(ROW_VERSION)}`.as('version'))
+      .select(['id', 'tenant_id', 'name', 'preferred_appearance', 'theme_light', 'theme_dark', 'company_home_page', 'created_at', 'updated_at'])
+      .where('id', '=', arg('id'))
+      .where('tenant_id', '=', arg('tenantId'))
+      .$if(lock === 'for update', (qb) => qb.forUpdate()),
+  ),
+);
 
 /**
  * Brands with plain statements instead of the ORM's change sets: a create is one statement (the
@@ -77,14 +56,10 @@ export class SqlBrandRepository extends BrandRepository {
 
   async findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<Brand | null> {
     if (options.forUpdate) requireTransaction(this.em, 'a brand read for update');
-    const rows = await sqlRows<BrandRow>(
-      this.em,
-      options.forUpdate ? `${SELECT_BRAND} FOR UPDATE` : SELECT_BRAND,
-      [id, tenantId],
-    );
-    if (rows.length === 0) return null;
-    const brand = toBrand(rows[0]);
-    this.remember(brand, rows[0].version);
+    const [row] = await FIND(options.forUpdate ? 'for update' : 'plain').rows(this.em, { id, tenantId });
+    if (!row) return null;
+    const brand = toBrand(row);
+    this.remember(brand, row.version);
     return touched(brand);
   }
 
@@ -165,7 +140,7 @@ function knownKey(tenantId: string, id: string): string {
   return `${tenantId} ${id}`;
 }
 
-function toBrand(row: BrandRow): Brand {
+function toBrand(row: RowOf<ReturnType<typeof FIND>>): Brand {
   return Brand.restore({
     id: row.id,
     tenantId: row.tenant_id,

@@ -2,37 +2,54 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { PageGroup, PageGroupStatus, PlatformObject } from '../../../domain/page-group/page-group';
 import { PageGroupRepository } from '../../../domain/page-group/page-group-repository.port';
-import { pagesCountOf } from '../stored/page-count.sql';
-import { requireTransaction, sqlQuery, sqlRows } from '../connection/sql-statement';
+import { pagesCountOfGroup } from '../stored/page-count';
+import { requireTransaction } from '../connection/sql-statement';
+import { schema } from '../typed/database';
+import { type Arg, asText, type RowOf, statementVariants, typedStatement } from '../typed/statement';
 import { touched } from '../connection/after-commit';
 import { storedPageGroupView } from '../stored/stored-views';
 import { writeAggregates } from '../outbox/outbox.writer';
 import { BoundedMemo } from '../../memo/bounded-memo';
 
-interface PageGroupRow {
-  id: string;
-  tenant_id: string;
-  brand_id: string | null;
-  name: string;
-  title: string | null;
-  page_context: string | null;
-  page_template_id: string | null;
-  header_action_id: string | null;
-  status: PageGroupStatus;
-  pages_count: number;
-  actions: PlatformObject[];
-  footer_links: PlatformObject[];
-  scripts: PlatformObject[];
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
+const READ_COLUMNS = [
+  'g.id', 'g.tenant_id', 'g.created_at', 'g.brand_id', 'g.name', 'g.title', 'g.page_context', 'g.page_template_id', 'g.header_action_id',
+  'g.status', 'g.actions', 'g.footer_links', 'g.scripts', 'g.updated_at', 'g.deleted_at',
+] as const;
 
-/** What a change may touch, the stored list item included. */
-const OWN_COLUMNS = `brand_id, name, title, page_context, page_template_id, header_action_id, status, actions, footer_links, scripts,
-  updated_at, deleted_at, view_head, view_tail`;
-const READ_COLUMNS = `g.brand_id, g.name, g.title, g.page_context, g.page_template_id, g.header_action_id, g.status, g.actions,
-  g.footer_links, g.scripts, g.updated_at, g.deleted_at`;
+const FIND_ACTIVE = statementVariants((lock: 'plain' | 'for update') =>
+  typedStatement<{ id: string; tenantId: string }>()((arg) =>
+    schema
+      .selectFrom('page_groups as g')
+      .select(READ_COLUMNS)
+      .select(pagesCountOfGroup().as('pages_count'))
+      .where('g.id', '=', arg('id'))
+      .where('g.tenant_id', '=', arg('tenantId'))
+      .where('g.deleted_at', 'is', null)
+      .$if(lock === 'for update', (qb) => qb.forUpdate(['g'])),
+  ),
+);
+const FIND_DEFAULTS = typedStatement<{ id: string; tenantId: string }>()((arg) =>
+  schema.selectFrom('page_groups').select('page_template_id').where('id', '=', arg('id')).where('tenant_id', '=', arg('tenantId')).where('deleted_at', 'is', null),
+);
+
+/** What a change may touch, the stored list item included: the columns of `ownFields`. */
+type Own = {
+  brandId: string | null; name: string; title: string | null; pageContext: string | null; pageTemplateId: string | null; headerActionId: string | null;
+  status: PageGroupStatus; actions: string; footerLinks: string; scripts: string; updatedAt: Date; deletedAt: Date | null; viewHead: string; viewTail: string;
+};
+const ownValues = (arg: Arg<Own>) => ({
+  brand_id: arg('brandId'), name: arg('name'), title: arg('title'), page_context: arg('pageContext'), page_template_id: arg('pageTemplateId'),
+  header_action_id: arg('headerActionId'), status: arg('status'),
+  actions: asText<PlatformObject[]>(arg('actions')), footer_links: asText<PlatformObject[]>(arg('footerLinks')), scripts: asText<PlatformObject[]>(arg('scripts')),
+  updated_at: arg('updatedAt'), deleted_at: arg('deletedAt'), view_head: arg('viewHead'), view_tail: arg('viewTail'),
+});
+type Keyed = { id: string; tenantId: string };
+const ADD = typedStatement<Own & Keyed & { createdAt: Date }>()((arg) =>
+  schema.insertInto('page_groups').values({ id: arg('id'), tenant_id: arg('tenantId'), created_at: arg('createdAt'), ...ownValues(arg) }),
+);
+const SAVE = typedStatement<Own & Keyed>()((arg) =>
+  schema.updateTable('page_groups').set(ownValues(arg)).where('id', '=', arg('id')).where('tenant_id', '=', arg('tenantId')),
+);
 
 /** Groups whose defaults a process keeps: 10,000 entries of about 150 bytes. */
 const DEFAULTS_KEPT = 10_000;
@@ -57,62 +74,43 @@ export class SqlPageGroupRepository extends PageGroupRepository {
 
   async findActiveById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<PageGroup | null> {
     if (options.forUpdate) requireTransaction(this.em, 'a page group read for update');
-    const rows = await sqlRows<PageGroupRow>(
-      this.em,
-      `SELECT g.id, g.tenant_id, g.created_at, ${READ_COLUMNS}, ${pagesCountOf('g.id')} AS pages_count FROM page_groups g
-       WHERE g.id = $1 AND g.tenant_id = $2 AND g.deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE OF g' : ''}`,
-      [id, tenantId],
-    );
-    return rows.length === 0 ? null : touched(toPageGroup(rows[0]));
+    const [row] = await FIND_ACTIVE(options.forUpdate ? 'for update' : 'plain').rows(this.em, { id, tenantId });
+    return row ? touched(toPageGroup(row)) : null;
   }
 
   async findDefaults(tenantId: string, id: string): Promise<{ pageTemplateId: string | null } | null> {
     const key = `${tenantId} ${id}`;
     const kept = this.defaults.get(key);
     if (kept) return kept;
-    const rows = await sqlRows<{ page_template_id: string | null }>(
-      this.em,
-      'SELECT page_template_id FROM page_groups WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL',
-      [id, tenantId],
-    );
-    if (rows.length === 0) return null;
-    const defaults = { pageTemplateId: rows[0].page_template_id };
+    const [row] = await FIND_DEFAULTS.rows(this.em, { id, tenantId });
+    if (!row) return null;
+    const defaults = { pageTemplateId: row.page_template_id };
     this.defaults.set(key, defaults);
     return defaults;
   }
 
   async add(group: PageGroup): Promise<void> {
-    await writeAggregates(
-      this.em,
-      [group],
-      `INSERT INTO page_groups (id, tenant_id, created_at, ${OWN_COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::json, $12::json, $13::json, $14, $15, $16, $17)`,
-      [group.id, group.tenantId, group.createdAt, ...this.ownFields(group)],
-    );
+    await writeAggregates(this.em, [group], ADD, { id: group.id, tenantId: group.tenantId, createdAt: group.createdAt, ...ownOf(group) });
   }
 
   async save(group: PageGroup): Promise<void> {
-    await writeAggregates(
-      this.em,
-      [group],
-      `UPDATE page_groups SET (${OWN_COLUMNS}) = ($1, $2, $3, $4, $5, $6, $7, $8::json, $9::json, $10::json, $11, $12, $13, $14)
-       WHERE id = $15 AND tenant_id = $16`,
-      [...this.ownFields(group), group.id, group.tenantId],
-    );
-  }
-
-  /** The values of OWN_COLUMNS, in order. */
-  private ownFields(group: PageGroup): unknown[] {
-    const view = storedPageGroupView(group);
-    return [
-      group.brandId, group.name, group.title, group.pageContext, group.pageTemplateId, group.headerActionId, group.status,
-      JSON.stringify(group.actions), JSON.stringify(group.footerLinks), JSON.stringify(group.scripts),
-      group.updatedAt, group.deletedAt, view.head, view.tail,
-    ];
+    await writeAggregates(this.em, [group], SAVE, { id: group.id, tenantId: group.tenantId, ...ownOf(group) });
   }
 }
 
-function toPageGroup(row: PageGroupRow): PageGroup {
+function ownOf(group: PageGroup): Own {
+  const view = storedPageGroupView(group);
+  return {
+    brandId: group.brandId, name: group.name, title: group.title, pageContext: group.pageContext, pageTemplateId: group.pageTemplateId,
+    headerActionId: group.headerActionId, status: group.status,
+    actions: JSON.stringify(group.actions), footerLinks: JSON.stringify(group.footerLinks), scripts: JSON.stringify(group.scripts),
+    updatedAt: group.updatedAt, deletedAt: group.deletedAt, viewHead: view.head, viewTail: view.tail,
+  };
+}
+
+type FoundRow = RowOf<ReturnType<typeof FIND_ACTIVE>>;
+
+function toPageGroup(row: FoundRow): PageGroup {
   return PageGroup.restore({
     id: row.id,
     tenantId: row.tenant_id,

@@ -6,21 +6,28 @@ import { PageVersion } from '../../../domain/page/page-version';
 import { PageRepository } from '../../../domain/page/page-repository.port';
 import { PageVersionRepository } from '../../../domain/page/page-version-repository.port';
 import { ConcurrentChangeError, NotFoundError } from '../../../domain/shared/domain-error';
-import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
-import { requireTransaction, sqlRows } from '../connection/sql-statement';
+import { outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
+import { requireTransaction } from '../connection/sql-statement';
+import { schema } from '../typed/database';
+import { type RowOf, statementVariants, typedStatement } from '../typed/statement';
+import { CREATE_PAGE, CREATE_VERSION, PAGE_COUNTER_SHARDS } from './page-writes.sql';
 import { touched } from '../connection/after-commit';
 
-interface PageRow {
-  id: string;
-  tenant_id: string;
-  page_group_id: string;
-  page_template_id: string | null;
-  supplementary_context: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+const FIND = statementVariants((lock: 'plain' | 'for update') =>
+  typedStatement<{ id: string; tenantId: string }>()((arg) =>
+    schema
+      .selectFrom('pages')
+      .select(['id', 'tenant_id', 'page_group_id', 'page_template_id', 'supplementary_context', 'created_at', 'updated_at'])
+      .where('id', '=', arg('id'))
+      .where('tenant_id', '=', arg('tenantId'))
+      .$if(lock === 'for update', (qb) => qb.forUpdate()),
+  ),
+);
+const LATEST_NUMBER = typedStatement<{ pageId: string; tenantId: string }>()((arg) =>
+  schema.selectFrom('page_versions').select((eb) => eb.fn.max('number').as('latest')).where('page_id', '=', arg('pageId')).where('tenant_id', '=', arg('tenantId')),
+);
 
-function toPage(row: PageRow): Page {
+function toPage(row: RowOf<ReturnType<typeof FIND>>): Page {
   return Page.restore({
     id: row.id,
     tenantId: row.tenant_id,
@@ -32,8 +39,7 @@ function toPage(row: PageRow): Page {
   });
 }
 
-/** Each group's count of pages is spread over this many rows (Migration...20261123000000). */
-export const PAGE_COUNTER_SHARDS = 8;
+export { PAGE_COUNTER_SHARDS };
 
 @Injectable()
 export class SqlPageRepository extends PageRepository {
@@ -43,13 +49,8 @@ export class SqlPageRepository extends PageRepository {
 
   async findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<Page | null> {
     if (options.forUpdate) requireTransaction(this.em, 'a page read for update');
-    const rows = await sqlRows<PageRow>(
-      this.em,
-      `SELECT id, tenant_id, page_group_id, page_template_id, supplementary_context, created_at, updated_at FROM pages
-       WHERE id = $1 AND tenant_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
-      [id, tenantId],
-    );
-    return rows.length === 0 ? null : touched(toPage(rows[0]));
+    const [row] = await FIND(options.forUpdate ? 'for update' : 'plain').rows(this.em, { id, tenantId });
+    return row ? touched(toPage(row)) : null;
   }
 
   async add(page: Page, firstVersion: PageVersion): Promise<void> {
@@ -74,29 +75,6 @@ export class SqlPageRepository extends PageRepository {
   }
 }
 
-const CREATE_PAGE = `
-  WITH p AS (SELECT $1::text AS page_group_id, $2::int AS shard, $3::text AS tenant_id),
-  free AS (
-    SELECT c.shard FROM page_group_counters c, p
-    WHERE c.page_group_id = p.page_group_id AND c.tenant_id = p.tenant_id AND c.live
-    ORDER BY (c.shard + ${PAGE_COUNTER_SHARDS} - p.shard) % ${PAGE_COUNTER_SHARDS}
-    LIMIT 1 FOR UPDATE OF c SKIP LOCKED),
-  counted AS (
-    UPDATE page_group_counters c SET pages_count = c.pages_count + 1
-    FROM p
-    WHERE c.page_group_id = p.page_group_id AND c.shard = coalesce((SELECT shard FROM free), p.shard) AND c.tenant_id = p.tenant_id AND c.live
-    RETURNING c.page_group_id, c.tenant_id),
-  page AS (
-    INSERT INTO pages (id, tenant_id, page_group_id, page_template_id, supplementary_context, created_at, updated_at)
-    SELECT $4::text, tenant_id, page_group_id, $5::text, $6::text, $7::timestamptz, $8::timestamptz FROM counted
-    RETURNING id, tenant_id, page_group_id),
-  version AS (
-    INSERT INTO page_versions (id, tenant_id, page_id, page_group_id, number, page_template_id, supplementary_context, created_at)
-    SELECT $9::text, tenant_id, id, page_group_id, $10::int, $5::text, $6::text, $11::timestamptz FROM page
-    RETURNING tenant_id),
-  event AS (${outboxInsert(12, { after: 'version' })})
-  SELECT count(*)::int AS n FROM counted`;
-
 @Injectable()
 export class SqlPageVersionRepository extends PageVersionRepository {
   constructor(private readonly em: EntityManager) {
@@ -104,12 +82,8 @@ export class SqlPageVersionRepository extends PageVersionRepository {
   }
 
   async latestNumber(tenantId: string, pageId: string): Promise<number> {
-    const rows = await sqlRows<{ latest: number | null }>(
-      this.em,
-      'SELECT max(number) AS latest FROM page_versions WHERE page_id = $1 AND tenant_id = $2',
-      [pageId, tenantId],
-    );
-    return rows[0]?.latest ?? 0;
+    const [row] = await LATEST_NUMBER.rows(this.em, { pageId, tenantId });
+    return row?.latest ?? 0;
   }
 
   /** One statement: the version, the page's new content and their events. */
@@ -127,14 +101,3 @@ export class SqlPageVersionRepository extends PageVersionRepository {
     }
   }
 }
-
-const CREATE_VERSION = `
-  WITH version AS (
-    INSERT INTO page_versions (id, tenant_id, page_id, page_group_id, number, page_template_id, supplementary_context, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-    RETURNING page_id, tenant_id, page_template_id, supplementary_context),
-  page AS (
-    UPDATE pages p SET page_template_id = v.page_template_id, supplementary_context = v.supplementary_context, updated_at = $9
-    FROM version v WHERE p.id = v.page_id AND p.tenant_id = v.tenant_id
-    RETURNING 1)
-  ${outboxInsert(10, { after: 'version' })}`;

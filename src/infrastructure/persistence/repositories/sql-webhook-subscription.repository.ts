@@ -4,10 +4,36 @@ import { WebhookSubscription } from '../../../domain/webhook/webhook-subscriptio
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { SecretCipher } from '../../crypto/secret-cipher';
 import { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
-import { healthOf, PACE_COLUMNS, paceOf, SubscriptionRow } from '../stored/webhook-subscription.row';
-import { requireTransaction, sqlRows } from '../connection/sql-statement';
+import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
+import { healthOf, paceColumns, paceOf } from '../stored/webhook-subscription-columns';
+import { requireTransaction } from '../connection/sql-statement';
 import { touched } from '../connection/after-commit';
-import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
+import { outboxParams, recordedEvents, writeAggregates } from '../outbox/outbox.writer';
+import { sql } from 'kysely';
+import { schema } from '../typed/database';
+import { statementVariants, typedStatement } from '../typed/statement';
+import { ADD_WITHIN_LIMIT, SAVE } from './subscription-writes.sql';
+
+type Keyed = { id: string; tenantId: string };
+const FIND = statementVariants((lock: 'plain' | 'for update') =>
+  typedStatement<Keyed>()((arg) =>
+    schema
+      .selectFrom('webhook_subscriptions')
+      .selectAll()
+      .select(paceColumns())
+      .where('id', '=', arg('id'))
+      .where('tenant_id', '=', arg('tenantId'))
+      .where('deleted_at', 'is', null)
+      .$if(lock === 'for update', (qb) => qb.forUpdate()),
+  ),
+);
+const HOLD_LIVE = typedStatement<Keyed>()((arg) =>
+  schema.selectFrom('webhook_subscriptions').select('events').where('id', '=', arg('id')).where('tenant_id', '=', arg('tenantId')).where('deleted_at', 'is', null).forShare(),
+);
+// NO KEY UPDATE: other writes that only reference the tenant are not held up.
+const TENANT_TURN = typedStatement<{ tenantId: string }>()((arg) =>
+  schema.selectFrom('tenants').select(sql<number>`1`.as('one')).where('id', '=', arg('tenantId')).forNoKeyUpdate(),
+);
 
 /**
  * The signing secret each subscription was loaded or added with, whichever repository instance
@@ -15,7 +41,7 @@ import { outboxInsert, outboxParams, recordedEvents, writeAggregates } from '../
  */
 const loadedSecrets = new WeakMap<WebhookSubscription, string>();
 
-/** Plain SQL rather than an entity mapping: the secret column is encrypted on the way in and out. */
+/** Typed statements, and SQL text for the two writes (subscription-writes.sql.ts); the secret columns are encrypted on the way in and out. */
 @Injectable()
 export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionRepository {
   constructor(
@@ -27,13 +53,8 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
 
   async findById(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<WebhookSubscription | null> {
     if (options.forUpdate) requireTransaction(this.em, 'a subscription read for update');
-    const rows = await sqlRows<SubscriptionRow>(
-      this.em,
-      `SELECT *, ${PACE_COLUMNS} FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE' : ''}`,
-      [id, tenantId],
-    );
-    if (rows.length === 0) return null;
-    const row = rows[0];
+    const [row] = await FIND(options.forUpdate ? 'for update' : 'plain').rows(this.em, { id, tenantId });
+    if (!row) return null;
     const subscription = WebhookSubscription.restore({
       id: row.id,
       tenantId: row.tenant_id,
@@ -41,9 +62,9 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
       events: row.events,
       active: row.active,
       signingSecret: this.cipher.decrypt(row.signing_secret_encrypted),
-      previousSecrets: row.previous_signing_secrets.map((old) => ({ secret: this.cipher.decrypt(old.secret), expiresAt: new Date(old.expiresAt) })),
+      previousSecrets: (row.previous_signing_secrets as StoredPreviousSecret[]).map((old) => ({ secret: this.cipher.decrypt(old.secret), expiresAt: new Date(old.expiresAt) })),
       rateLimitPerSecond: row.rate_limit_per_second,
-      filter: row.delivery_filter,
+      filter: row.delivery_filter as DeliveryFilter | null,
       ordering: row.ordering,
       health: healthOf(row),
       healthNotices: { failingSentAt: row.health_failing_sent_at === null ? null : new Date(row.health_failing_sent_at), recoveryOwed: row.health_recovery_owed },
@@ -58,8 +79,8 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
 
   async holdLive(tenantId: string, id: string): Promise<readonly string[] | null> {
     requireTransaction(this.em, 'holding a subscription');
-    const rows = await sqlRows<{ events: string[] }>(this.em, 'SELECT events FROM webhook_subscriptions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL FOR SHARE', [id, tenantId]);
-    return rows[0]?.events ?? null;
+    const [row] = await HOLD_LIVE.rows(this.em, { id, tenantId });
+    return row?.events ?? null;
   }
 
   async add(s: WebhookSubscription, limit: number): Promise<boolean> {
@@ -67,15 +88,12 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     // Creations for one tenant take turns on its row (NO KEY UPDATE: other writes that only
     // reference the tenant are not held up) until the unit of work commits; the count is then a
     // new statement, which sees what the one before committed.
-    await sqlRows(this.em, 'SELECT 1 FROM tenants WHERE id = $1 FOR NO KEY UPDATE', [s.tenantId]);
+    await TENANT_TURN.rows(this.em, { tenantId: s.tenantId });
     const inserted = await writeAggregates<{ id: string }>(
-        this.em,
-        [s],
-        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, active, signing_secret_encrypted, created_at, updated_at, deleted_at, rate_limit_per_second, delivery_filter, ordering)
-         SELECT $1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $11, $12::jsonb, $13
-         WHERE (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id = $2 AND deleted_at IS NULL) < $10
-         RETURNING id`,
-        [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit, s.rateLimitPerSecond, s.filter === null ? null : JSON.stringify(s.filter), s.ordering],
+      this.em,
+      [s],
+      ADD_WITHIN_LIMIT,
+      [s.id, s.tenantId, s.url, s.events, s.active, this.cipher.encrypt(s.signingSecret), s.createdAt, s.updatedAt, s.deletedAt, limit, s.rateLimitPerSecond, s.filter === null ? null : JSON.stringify(s.filter), s.ordering],
     );
     loadedSecrets.set(s, s.signingSecret);
     return inserted.length === 1;
@@ -98,15 +116,7 @@ export class SqlWebhookSubscriptionRepository extends WebhookSubscriptionReposit
     await writeAggregates(
       this.em,
       [s],
-      `WITH subscription AS (
-         UPDATE webhook_subscriptions SET url = $3, events = $4::text[], active = $5, updated_at = $6, deleted_at = $7, rate_limit_per_second = $8, delivery_filter = $9::jsonb, ordering = $26,
-           consecutive_failures = $10, last_success_at = $11, last_failure_at = $12, disable_at = $13, disabled_reason = $14, breaker_probe_at = $15, breaker_probes = $16,
-           health_failing_sent_at = $17, health_recovery_owed = $18, send_not_before = to_timestamp($19::float8 / 1000), held_release_at = $20, breaker_probe_delivery_id = $21,
-           signing_secret_encrypted = coalesce($22, signing_secret_encrypted),
-           previous_signing_secrets = coalesce($23::jsonb, (SELECT coalesce(jsonb_agg(old ORDER BY n), '[]'::jsonb)
-             FROM jsonb_array_elements(previous_signing_secrets) WITH ORDINALITY AS kept(old, n) WHERE old->>'expiresAt' = ANY($24::text[])))
-         WHERE id = $1 AND tenant_id = $2 RETURNING 1)
-       ${outboxInsert(25, { after: 'subscription' })}`,
+      SAVE,
       [
         s.id, s.tenantId, s.url, s.events, s.active, s.updatedAt, s.deletedAt, s.rateLimitPerSecond, s.filter === null ? null : JSON.stringify(s.filter),
         h.consecutiveFailures, h.lastSuccessAt, h.lastFailureAt, h.disableAt, h.disabledReason, h.nextProbeAt, h.probesMade,

@@ -1,8 +1,13 @@
-import type { DisabledReason } from '../../../domain/webhook/endpoint-health';
+import type { StoredColumns } from '../typed/statement';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { epochMs, fromEpochMs } from '../connection/json-rows';
 import { numberField, rowsLiteral, textField } from '../connection/record-literals';
 import { ATTEMPTS, dayPartition, DELIVERIES } from '../history/history-tables';
+
+// SQL text, not typed statements (decisions.md 184): each statement takes or records a whole group
+// of attempts from one JSON parameter (json-rows.ts) across the days' partitions, updating the
+// delivery and inserting its log row in one statement.
+
 
 // The two statements of an attempt (claims and records): texts fixed here, each run by its
 // GroupWriter for a group of attempts at once (SqlDeliveryClaims). Their plans are checked in
@@ -38,33 +43,17 @@ export interface ClaimRequest {
 }
 
 /** A taken attempt and what sending it needs. */
-export interface ClaimRow {
-  id: string;
-  attempt_count: number;
-  tenant_id: string;
-  subscription_id: string;
-  event_id: string;
-  event_type: string;
-  url: string;
-  active: boolean;
-  deleted: boolean;
-  events: string[];
-  secret: string;
-  previous_secrets: StoredPreviousSecret[];
-  manual: boolean;
-  redelivery_of: string | null;
-  body: string;
-  traceparent: string | null;
-  tracestate: string | null;
-  rate_limit_per_second: number | null;
-  send_not_before: Date | null;
-  paced_slot_at: Date | null;
-  healthy: boolean;
-  disabled_reason: DisabledReason | null;
-  breaker_probe_at: string | null;
-  probe: boolean;
-  order_key: string | null;
-}
+export type ClaimRow = StoredColumns<'webhook_deliveries', 'id' | 'attempt_count' | 'tenant_id' | 'subscription_id' | 'event_id' | 'event_type' | 'redelivery_of' | 'paced_slot_at' | 'order_key'> &
+  StoredColumns<'webhook_subscriptions', 'url' | 'active' | 'events' | 'rate_limit_per_second' | 'send_not_before' | 'disabled_reason' | 'breaker_probe_at'> &
+  StoredColumns<'outbox_events', 'body' | 'traceparent' | 'tracestate'> & {
+    /** Computed by the statement: */
+    deleted: boolean;
+    secret: string;
+    previous_secrets: StoredPreviousSecret[];
+    manual: boolean;
+    healthy: boolean;
+    probe: boolean;
+  };
 
 /**
  * Takes a group of attempts and reads what sending each needs, in one statement.

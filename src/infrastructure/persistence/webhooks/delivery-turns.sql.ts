@@ -1,3 +1,7 @@
+// SQL text, not typed statements (decisions.md 184): advisory locks per subscription and page,
+// a walk of the stalled turns across the days' indexes and the call of webhook_pass_turns, a
+// PL/pgSQL function of the schema (schema-exceptions.ts).
+
 // The statements of ordered delivery's turns (decisions.md 145), shared by the relay that makes
 // deliveries (relay-turns.ts) and the worker that passes turns on (SqlDeliveryTurns).
 //

@@ -5,30 +5,23 @@ import { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
 import { DeliveryOrdering, OrderPosition } from '../../../domain/webhook/delivery-ordering';
 import { decideTurns, OrderedDelivery } from './relay-turns';
 import { sqlRows } from '../connection/sql-statement';
-import { publishEventsWith, publishParameters } from '../outbox/event-feed.sql';
+import { publishParameters } from '../outbox/event-feed.sql';
+import { INSERT_AND_PUBLISH_SQL, INSERT_SQL } from './relay-new-deliveries.sql';
 import { DeliveryStateRow, deliveryStateOf } from './subscription-delivery-state.sql';
+import type { StoredColumns } from '../typed/statement';
 
 // The deliveries a relay round makes (SqlOutboxRelayStore): what each is, its first attempt as
 // the relay decides it, the page turns of ordered ones, and their insert.
 
-export interface Subscription extends DeliveryStateRow {
-  tenant_id: string;
-  url: string;
-  delivery_filter: DeliveryFilter | null;
-  ordering: DeliveryOrdering;
-}
+/** A subscription an event may go to: its delivery state and what matching and ordering read. */
+export type Subscription = DeliveryStateRow &
+  StoredColumns<'webhook_subscriptions', 'tenant_id' | 'url' | 'ordering'> & { delivery_filter: DeliveryFilter | null };
 
-export interface ClaimedEvent {
-  id: string;
-  tenant_id: string;
-  type: string;
-  /** As the relay's transaction reads it: PostgreSQL's text (publishParameters passes it back as it is). */
-  created_at: Date | string;
-  about: string | null;
-  body: string;
-  traceparent: string | null;
-  tracestate: string | null;
-}
+/**
+ * An event a round claimed, its created_at as PostgreSQL's text (publishParameters passes it
+ * back as it is), and `about`: the subscription a subscription's own event concerns.
+ */
+export type ClaimedEvent = StoredColumns<'outbox_events', 'id' | 'tenant_id' | 'type' | 'created_at' | 'body' | 'traceparent' | 'tracestate'> & { about: string | null };
 
 export interface NewDelivery {
   id: string;
@@ -84,17 +77,6 @@ export function firstAttempt(event: ClaimedEvent, s: Subscription, now: Date): P
   return { direct: { readAt: now.getTime(), subscriptionId: s.id, version: s.version, healthy: s.healthy, eventId: event.id, eventType: event.type, body: event.body, trace } };
 }
 
-/** The deliveries' insert: `rows` the parameter of their JSON (json-rows.ts), `now` the round's time. */
-const insertSql = (rows: string, now: string) => `INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, order_key, order_seq)
-  SELECT id, tenant_id, subscription_id, event_id, event_type, CASE WHEN waiting THEN 'waiting' ELSE 'pending' END, 0,
-         CASE WHEN held OR waiting THEN NULL ELSE ${now}::timestamptz END, ${now}, ${now}, order_key, order_seq
-  FROM json_to_recordset(${rows}::json)
-    AS d(id text, tenant_id text, subscription_id text, event_id text, event_type text, held bool, waiting bool, order_key text, order_seq bigint)
-  ON CONFLICT (event_id, subscription_id, manual_id) DO NOTHING RETURNING id`;
-const INSERT_SQL = insertSql('$1', '$2');
-/** The round's last chunk and its publish: publishParameters, then the rows ($4). */
-export const INSERT_AND_PUBLISH_SQL = publishEventsWith(insertSql('$4', '$1'));
-
 /**
  * Inserts one chunk of deliveries (held and waiting ones with no time); returns the jobs of those
  * made now (not made before), none for held or waiting ones. The rows go as one JSON parameter
@@ -110,7 +92,7 @@ export async function insertDeliveries(em: EntityManager, chunk: NewDelivery[], 
   );
   const ids = publishing
     ? ((await sqlRows<{ made: string[] | null }>(em, INSERT_AND_PUBLISH_SQL, [...publishParameters(now, publishing), rows]))[0]?.made ?? [])
-    : (await sqlRows<{ id: string }>(em, INSERT_SQL, [rows, now])).map((row) => row.id);
+    : (await sqlRows<StoredColumns<'webhook_deliveries', 'id'>>(em, INSERT_SQL, [rows, now])).map((row) => row.id);
   const made = new Set(ids);
   return chunk
     .filter((r) => made.has(r.id) && !r.held && !r.waiting)

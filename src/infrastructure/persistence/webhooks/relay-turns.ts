@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { ORDERED_EVENT_TYPES, orderPositionOf, PageTurn, turnTaker } from '../../../domain/webhook/delivery-ordering';
 import { sqlRows } from '../connection/sql-statement';
 import { LOCK_TURNS_SQL, TURN_STATES_SQL, UNRELAYED_EARLIER_SQL } from './delivery-turns.sql';
+import type { StoredColumns } from '../typed/statement';
 
 /** A delivery a relay round is making for a subscription that orders, of an event with a place in its page's order. */
 export interface OrderedDelivery {
@@ -33,7 +34,7 @@ export async function decideTurns(em: EntityManager, deliveries: readonly Ordere
   const keys = firsts.map((d) => d.orderKey);
   await sqlRows(em, LOCK_TURNS_SQL, [subscriptions, keys]);
   const states = new Map<string, PageTurn>();
-  for (const row of await sqlRows<{ subscription_id: string; order_key: string; taken: boolean; earliest_waiting: string | null }>(em, TURN_STATES_SQL, [subscriptions, keys])) {
+  for (const row of await sqlRows<StoredColumns<'webhook_deliveries', 'subscription_id'> & { order_key: string; taken: boolean; earliest_waiting: string | null }>(em, TURN_STATES_SQL, [subscriptions, keys])) {
     states.set(`${row.subscription_id} ${row.order_key}`, { taken: row.taken, earliestAhead: row.earliest_waiting === null ? null : Number(row.earliest_waiting) });
   }
   const unrelayed = await unrelayedEarliest(em, deliveries, round);
@@ -51,7 +52,7 @@ export async function decideTurns(em: EntityManager, deliveries: readonly Ordere
 async function unrelayedEarliest(em: EntityManager, deliveries: readonly OrderedDelivery[], round: readonly string[]): Promise<Map<string, number>> {
   const last = round.reduce((max, id) => (id > max ? id : max), '');
   const tenants = [...new Set(deliveries.map((d) => d.tenantId))];
-  const rows = await sqlRows<{ tenant_id: string; type: string; body: string }>(em, UNRELAYED_EARLIER_SQL, [last, round, tenants, ORDERED_EVENT_TYPES]);
+  const rows = await sqlRows<StoredColumns<'outbox_events', 'tenant_id' | 'type' | 'body'>>(em, UNRELAYED_EARLIER_SQL, [last, round, tenants, ORDERED_EVENT_TYPES]);
   const earliest = new Map<string, number>();
   for (const row of rows) {
     const position = orderPositionOf(row.type, row.body);

@@ -1,4 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { schema } from '../typed/database';
+import { typedStatement } from '../typed/statement';
 import { Injectable, Optional } from '@nestjs/common';
 import { AttemptResult, DeliveryClaim } from '../../../application/webhook/delivery/delivery-job';
 import { DeliveryClaims } from '../../../application/webhook/delivery/delivery-claims.port';
@@ -8,11 +11,21 @@ import { DecryptedSecrets } from '../../crypto/decrypted-secrets';
 import { GroupWriter } from '../connection/group-writer';
 import { RecordSession } from '../connection/record-session';
 import { DayRecords } from './day-records';
-import { sqlRows } from '../connection/sql-statement';
 import { AttemptRecord, ClaimRequest, ClaimRow } from './delivery-attempts.sql';
 import { byDeliveryId, claimAttempts, claimOf } from './attempt-claims';
 
 
+
+// Its event's day holds the delivery: by id alone only for a job made before history was kept by day.
+const EVENT_OF = typedStatement<{ deliveryId: string }>()((arg) => schema.selectFrom('webhook_deliveries').select('event_id').where('id', '=', arg('deliveryId')));
+const CANCEL = typedStatement<{ at: Date; deliveryId: string; eventId: string; status: 'cancelled' | 'failed' }>()((arg) =>
+  schema
+    .updateTable('webhook_deliveries')
+    .set({ status: arg('status'), locked_until: null, next_attempt_at: null, updated_at: arg('at'), finished_at: arg('at') })
+    .where('id', '=', arg('deliveryId'))
+    .where('event_id', '=', arg('eventId'))
+    .where('status', 'in', [sql.lit<'pending'>('pending'), sql.lit<'sending'>('sending')]),
+);
 /**
  * Claims and records of attempts in PostgreSQL. Workers have no request context, so every call
  * works on its own EntityManager fork. A claim is a conditional UPDATE on (status, attempt_count):
@@ -46,8 +59,8 @@ export class SqlDeliveryClaims extends DeliveryClaims {
    * every day once, by id (docs/decisions.md 147). Null when there is no such delivery.
    */
   private async eventOf(deliveryId: string): Promise<string | null> {
-    const rows = await sqlRows<{ event_id: string }>(this.orm.em, 'SELECT event_id FROM webhook_deliveries WHERE id = $1', [deliveryId]);
-    return rows[0]?.event_id ?? null;
+    const [row] = await EVENT_OF.rows(this.orm.em, { deliveryId });
+    return row?.event_id ?? null;
   }
 
   /**
@@ -120,11 +133,6 @@ export class SqlDeliveryClaims extends DeliveryClaims {
   }
 
   async cancel(claim: DeliveryClaim, at: Date, status: 'cancelled' | 'failed' = 'cancelled'): Promise<void> {
-    await sqlRows(
-      this.orm.em,
-      `UPDATE webhook_deliveries SET status = $3, locked_until = NULL, next_attempt_at = NULL, updated_at = $1, finished_at = $1
-       WHERE id = $2 AND event_id = $4 AND status IN ('pending', 'sending')`,
-      [at, claim.deliveryId, status, claim.eventId],
-    );
+    await CANCEL.count(this.orm.em, { at, deliveryId: claim.deliveryId, eventId: claim.eventId, status });
   }
 }

@@ -10,16 +10,11 @@ import { sqlRows } from '../connection/sql-statement';
 import { eventIdCeiling } from '../history/history-tables';
 import { CALL_PASS_TURNS_SQL, STALLED_TURNS_SQL } from './delivery-turns.sql';
 import { rowsWalkingIndexes } from '../connection/index-walk';
+import type { StoredColumns } from '../typed/statement';
 
-interface PassedRow {
-  id: string;
-  event_id: string;
-  tenant_id: string;
-  subscription_id: string;
-  order_key: string;
-  attempt_count: number;
-  url: string;
-}
+/** A delivery whose turn came: its columns, and its subscription's URL (an ordered delivery always has its order key). */
+type PassedRow = StoredColumns<'webhook_deliveries', 'id' | 'event_id' | 'tenant_id' | 'subscription_id' | 'attempt_count'> &
+  StoredColumns<'webhook_subscriptions', 'url'> & { order_key: string };
 
 /**
  * Ordered deliveries' turns in PostgreSQL (delivery-turns.sql.ts). Passes go in groups
@@ -50,7 +45,7 @@ export class SqlDeliveryTurns extends DeliveryTurns {
   private stalledAfter: [subscription: string, page: string] = ['', ''];
 
   async passStalled(now: Date, limit: number): Promise<DeliveryJob[]> {
-    const pages = await rowsWalkingIndexes<{ tenant_id: string; subscription_id: string; order_key: string; stalled: boolean }>(this.orm, STALLED_TURNS_SQL, [
+    const pages = await rowsWalkingIndexes<StoredColumns<'webhook_deliveries', 'tenant_id' | 'subscription_id'> & { order_key: string; stalled: boolean }>(this.orm, STALLED_TURNS_SQL, [
       ...this.stalledAfter,
       limit,
       eventIdCeiling(now.getTime()),

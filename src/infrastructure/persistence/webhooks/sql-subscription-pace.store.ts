@@ -2,7 +2,19 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { DeliveryClaim } from '../../../application/webhook/delivery/delivery-job';
 import { SubscriptionPace } from '../../../application/webhook/delivery/subscription-pace.port';
-import { sqlQuery } from '../connection/sql-statement';
+import { sql } from 'kysely';
+import { schema } from '../typed/database';
+import { typedStatement } from '../typed/statement';
+
+// The delivery waits for its time, still at the attempt the claim took (a later claim moved it on otherwise).
+const PUT_OFF = typedStatement<{ deliveryId: string; attemptCount: number; until: Date; slotAt: Date | null; at: Date }>()((arg) =>
+  schema
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: arg('until'), paced_slot_at: arg('slotAt'), locked_until: null, enqueued_at: arg('at'), updated_at: arg('at') })
+    .where('id', '=', arg('deliveryId'))
+    .where('attempt_count', '=', arg('attemptCount'))
+    .where('status', 'in', [sql.lit<'pending'>('pending'), sql.lit<'sending'>('sending')]),
+);
 
 /** Attempts put off to a rate slot or past a Retry-After, in PostgreSQL: the delivery waits for its time. */
 @Injectable()
@@ -12,11 +24,6 @@ export class SqlSubscriptionPace extends SubscriptionPace {
   }
 
   async putOff(claim: DeliveryClaim, until: Date, slotTaken: boolean, at: Date): Promise<void> {
-    await sqlQuery(
-      this.orm.em,
-      `UPDATE webhook_deliveries SET next_attempt_at = $3, paced_slot_at = $4, locked_until = NULL, enqueued_at = $5, updated_at = $5
-       WHERE id = $1 AND attempt_count = $2 AND status IN ('pending', 'sending')`,
-      [claim.deliveryId, claim.attempt - 1, until, slotTaken ? until : null, at],
-    );
+    await PUT_OFF.count(this.orm.em, { deliveryId: claim.deliveryId, attemptCount: claim.attempt - 1, until, slotAt: slotTaken ? until : null, at });
   }
 }

@@ -4,7 +4,8 @@ import { SubscriptionNow, SubscriptionTarget, SubscriptionTargets } from '../../
 import { GroupWriter } from '../connection/group-writer';
 import { DecryptedSecrets, StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { sqlQuery } from '../connection/sql-statement';
-import { DELIVERY_STATE_COLUMNS, DeliveryStateRow, deliveryStateOf, TARGET_VERSION_SQL } from './subscription-delivery-state.sql';
+import { DELIVERY_STATES_OF, DeliveryStateRow, deliveryStateOf, TARGET_OF } from './subscription-delivery-state.sql';
+import type { StoredColumns } from '../typed/statement';
 
 /** Subscriptions kept at most; past it the map starts again (a worker serves a few thousand). */
 const KEPT = 10_000;
@@ -37,11 +38,7 @@ export class SqlSubscriptionTargets extends SubscriptionTargets {
   private readonly states = new GroupWriter<string, SubscriptionNow | null>((ids) => this.readStates(ids), { maxInFlight: 1, maxBatch: 200 });
 
   private async readStates(ids: string[]): Promise<(SubscriptionNow | null)[]> {
-    const { rows } = await sqlQuery<DeliveryStateRow>(
-      this.orm.em,
-      `SELECT ${DELIVERY_STATE_COLUMNS} FROM webhook_subscriptions WHERE id = ANY($1::text[]) AND deleted_at IS NULL`,
-      [[...new Set(ids)]],
-    );
+    const { rows } = await sqlQuery<DeliveryStateRow>(this.orm.em, DELIVERY_STATES_OF, [[...new Set(ids)]]);
     const byId = new Map(rows.map((row) => [row.id, deliveryStateOf(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
@@ -56,10 +53,9 @@ export class SqlSubscriptionTargets extends SubscriptionTargets {
   }
 
   private async load(subscriptionId: string): Promise<{ version: string; target: SubscriptionTarget } | null> {
-    const { rows } = await sqlQuery<{ version: string; url: string; secret: string; previous: StoredPreviousSecret[] }>(
+    const { rows } = await sqlQuery<StoredColumns<'webhook_subscriptions', 'url'> & { version: string; secret: string; previous: StoredPreviousSecret[] }>(
       this.orm.em,
-      `SELECT ${TARGET_VERSION_SQL} AS version, url, signing_secret_encrypted AS secret, previous_signing_secrets AS previous
-       FROM webhook_subscriptions WHERE id = $1 AND deleted_at IS NULL`,
+      TARGET_OF,
       [subscriptionId],
     );
     if (rows.length === 0) {

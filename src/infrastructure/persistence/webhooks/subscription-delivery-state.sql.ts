@@ -1,5 +1,8 @@
 import type { SubscriptionNow } from '../../../application/webhook/delivery/subscription-targets.port';
-import type { DisabledReason } from '../../../domain/webhook/endpoint-health';
+import type { StoredColumns } from '../typed/statement';
+
+// SQL text (decisions.md 184): the target version is a digest computed in the statement, and the
+// relay's round embeds these columns in its own text (outbox-relay.sql.ts).
 
 /**
  * A subscription's target version: a digest of exactly what a kept target holds (URL and
@@ -13,23 +16,24 @@ export const TARGET_VERSION_SQL = `md5(url || signing_secret_encrypted || previo
 export const DELIVERY_STATE_COLUMNS = `id, active, events, ${TARGET_VERSION_SQL} AS version, consecutive_failures = 0 AND disabled_reason IS NULL AS healthy,
   rate_limit_per_second, send_not_before, disabled_reason, breaker_probe_at`;
 
-export interface DeliveryStateRow {
-  id: string;
-  active: boolean;
-  events: string[];
-  version: string;
-  healthy: boolean;
-  rate_limit_per_second: number | null;
-  send_not_before: Date | null;
-  disabled_reason: DisabledReason | null;
-  breaker_probe_at: Date | null;
-}
+/** The delivery states of the live subscriptions among ids $1 (the worker's fresh read). */
+export const DELIVERY_STATES_OF = `SELECT ${DELIVERY_STATE_COLUMNS} FROM webhook_subscriptions WHERE id = ANY($1::text[]) AND deleted_at IS NULL`;
+
+/** What sending to live subscription $1 needs, with its target version: the worker keeps targets by it. */
+export const TARGET_OF = `SELECT ${TARGET_VERSION_SQL} AS version, url, signing_secret_encrypted AS secret, previous_signing_secrets AS previous
+       FROM webhook_subscriptions WHERE id = $1 AND deleted_at IS NULL`;
+
+/** A row of DELIVERY_STATE_COLUMNS: the subscription's columns as the entity types them, and the two computed. */
+export type DeliveryStateRow = StoredColumns<
+  'webhook_subscriptions',
+  'id' | 'active' | 'events' | 'rate_limit_per_second' | 'send_not_before' | 'disabled_reason' | 'breaker_probe_at'
+> & { version: string; healthy: boolean };
 
 /** The one mapping of those columns to what deciding an attempt reads (a row selected is not deleted). */
 export function deliveryStateOf(row: DeliveryStateRow): SubscriptionNow {
   return {
-    subscription: { id: row.id, active: row.active, deleted: false, events: row.events, disabledReason: row.disabled_reason, nextProbeAt: row.breaker_probe_at && new Date(row.breaker_probe_at) },
-    pace: { ratePerSecond: row.rate_limit_per_second, notBefore: row.send_not_before && new Date(row.send_not_before), slotAt: null },
+    subscription: { id: row.id, active: row.active, deleted: false, events: row.events, disabledReason: row.disabled_reason, nextProbeAt: row.breaker_probe_at === null ? null : new Date(row.breaker_probe_at) },
+    pace: { ratePerSecond: row.rate_limit_per_second, notBefore: row.send_not_before === null ? null : new Date(row.send_not_before), slotAt: null },
     healthy: row.healthy,
     version: row.version,
   };

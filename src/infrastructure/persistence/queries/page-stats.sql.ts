@@ -2,24 +2,39 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UTM_KINDS, type UtmKind } from '../../../domain/page/page-session';
 import { UTM_TOP_CANDIDATES } from '../../../application/page/page.view';
 import { StatsRange } from '../../../domain/page/stats-range';
+import { sql } from 'kysely';
 import { sqlRows } from '../connection/sql-statement';
+import { schema } from '../typed/database';
+import { statementVariants, typedStatement } from '../typed/statement';
 
+// SQL text for TOP_UTM_VALUES, not a typed statement (decisions.md 184): it ranks each kind's
+// candidates with window functions over two laterals and a UNION ALL; its plan (two index entries
+// a candidate) was measured on this text, and a builder would be raw fragments in all but name.
+// The sessions per bucket are a typed statement.
+//
 // A page's statistics from its counters (Migration20261125060000_page_versions_and_stats), never
 // from its sessions: a 90-day range reads at most 2,160 hour rows, and at most two index entries
 // for each of UTM_TOP_CANDIDATES values per kind, however many values the page has.
 
-/** Sessions per bucket: the page's hour rows, added up by UTC day for interval=day. */
 /** Of the tenant's page only: the counters have no tenant column, so the page is checked in the same statement (one probe). */
 const ofTenant = (tenantParam: string) => `EXISTS (SELECT 1 FROM pages p WHERE p.id = $1 AND p.tenant_id = ${tenantParam})`;
 
+/** Sessions per bucket: the page's hour rows, added up by UTC day for interval=day. */
+const SESSIONS_PER_BUCKET = statementVariants((interval: StatsRange['interval']) =>
+  typedStatement<{ pageId: string; from: Date; to: Date; tenantId: string }>()((arg) =>
+    schema
+      .selectFrom('page_session_hours')
+      .select([(interval === 'day' ? sql<string>`date_trunc('day', hour, 'UTC')` : sql<string>`hour`).as('start'), sql<number>`sum(sessions)::int`.as('sessions')])
+      .where('page_id', '=', arg('pageId'))
+      .where('hour', '>=', arg('from'))
+      .where('hour', '<', arg('to'))
+      .where((eb) => eb.exists(eb.selectFrom('pages as p').select(sql<number>`1`.as('one')).where('p.id', '=', arg('pageId')).where('p.tenant_id', '=', arg('tenantId'))))
+      .groupBy(sql`1`),
+  ),
+);
+
 export async function sessionsPerBucket(em: EntityManager, tenantId: string, pageId: string, range: StatsRange): Promise<{ start: Date; sessions: number }[]> {
-  const bucket = range.interval === 'day' ? `date_trunc('day', hour, 'UTC')` : 'hour';
-  const rows = await sqlRows<{ start: Date; sessions: number }>(
-    em,
-    `SELECT ${bucket} AS start, sum(sessions)::int AS sessions FROM page_session_hours
-     WHERE page_id = $1 AND hour >= $2 AND hour < $3 AND ${ofTenant('$4')} GROUP BY 1`,
-    [pageId, range.from, range.to, tenantId],
-  );
+  const rows = await SESSIONS_PER_BUCKET(range.interval).rows(em, { pageId, from: range.from, to: range.to, tenantId });
   return rows.map((row) => ({ start: new Date(row.start), sessions: row.sessions }));
 }
 
