@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { hkdfSync, timingSafeEqual } from 'node:crypto';
+import { hmacSha256 } from './hmac-sha256';
 
 /** What a seal protects; each gets a key of its own, so that one can never stand for another. */
 export type SealPurpose = 'api-key-cache' | 'direct-attempt';
@@ -12,20 +13,19 @@ const SEAL_LENGTH = 22;
  * parts read the same.
  */
 export class RedisSeal {
-  private readonly key: Buffer;
+  private readonly mac: (message: string) => Buffer;
 
   constructor(secretsKey: Buffer, purpose: SealPurpose) {
-    this.key = Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), `landing-customer-api/redis-seal/${purpose}/v1`, 32));
+    this.mac = hmacSha256(Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), `landing-customer-api/redis-seal/${purpose}/v1`, 32)));
   }
 
   of(parts: readonly (string | number | boolean | null | undefined)[]): string {
-    const mac = createHmac('sha256', this.key);
+    let text = '';
     for (const part of parts) {
-      const text = part === null || part === undefined ? '' : String(part);
-      mac.update(`${part === null || part === undefined ? '-' : Buffer.byteLength(text)}:`);
-      mac.update(text);
+      const value = part === null || part === undefined ? '' : String(part);
+      text += `${part === null || part === undefined ? '-' : Buffer.byteLength(value)}:${value}`;
     }
-    return mac.digest('base64url').slice(0, SEAL_LENGTH);
+    return this.mac(text).toString('base64url').slice(0, SEAL_LENGTH);
   }
 
   holds(parts: readonly (string | number | boolean | null | undefined)[], seal: unknown): boolean {
