@@ -483,6 +483,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/portal_sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List portal sessions
+         * @description Newest first, live or not. The webhook portal: a page a tenant's people open to see and operate its webhooks. An extension of the spec.
+         */
+        get: operations["PortalSessionsController_list"];
+        put?: never;
+        /**
+         * Open a portal session
+         * @description Answers the portal URL for one person, with a one-use link in its fragment. The key must hold every scope the capabilities stand for (403 names the missing ones). The webhook portal: a page a tenant's people open to see and operate its webhooks. An extension of the spec.
+         */
+        post: operations["PortalSessionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/portal_sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling portal session
+         * @description For the portal page: the session its token belongs to. 404 for an API key. The webhook portal: a page a tenant's people open to see and operate its webhooks. An extension of the spec.
+         */
+        get: operations["PortalSessionsController_current"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/portal_sessions/{portal_session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a portal session
+         * @description The webhook portal: a page a tenant's people open to see and operate its webhooks. An extension of the spec.
+         */
+        get: operations["PortalSessionsController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a portal session
+         * @description Its page stops at its next request. Revoking a revoked session changes nothing. The webhook portal: a page a tenant's people open to see and operate its webhooks. An extension of the spec.
+         */
+        delete: operations["PortalSessionsController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/portal_sessions/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a portal link's token for a session token
+         * @description Called by the portal page, once per link; no API key (the link's token is the credential). 401 with the reason (unknown, used, expired, revoked) otherwise. The webhook portal: a page a tenant's people open to see and operate its webhooks. An extension of the spec.
+         */
+        post: operations["PortalSessionsController_exchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "page.version.created": {
@@ -1369,6 +1457,89 @@ export interface components {
             /** @description Present exactly when hasMore is true; send it as `cursor`. */
             nextCursor?: string;
         };
+        CreatePortalSessionRequest: {
+            /**
+             * @description What the viewer may do. `deliveries:read` is part of every session (alone: read-only); `deliveries:retry` redelivers and recovers, `events:test` sends test events, `subscriptions:manage` creates, changes and deletes subscriptions, `secrets:rotate` rotates signing secrets. The API key must hold every scope they stand for: deliveries:read needs webhooks:read and events:read; retry and manage need webhooks:write and events:read; test and rotate need webhooks:write.
+             * @example [
+             *       "deliveries:read",
+             *       "deliveries:retry"
+             *     ]
+             */
+            capabilities: ("deliveries:read" | "deliveries:retry" | "events:test" | "subscriptions:manage" | "secrets:rotate")[];
+            /**
+             * @description Seconds the session lives, from 5 minutes to 7 days.
+             * @example 3600
+             */
+            expiresIn: number;
+            /** @description Origins whose pages may embed the portal in an iframe (https; http only on loopback). Left out: the portal may not be embedded. */
+            allowedOrigins?: string[];
+            /** @description Narrows the session to these subscriptions (each one of yours). Left out: every subscription of the tenant. */
+            subscriptionIds?: string[];
+        };
+        CreatedPortalSessionResponse: {
+            /** @example portal_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            capabilities: ("deliveries:read" | "deliveries:retry" | "events:test" | "subscriptions:manage" | "secrets:rotate")[];
+            /** @description Null: every subscription of the tenant. */
+            subscriptionIds: string[] | null;
+            /** @description Null: the portal may not be embedded. */
+            allowedOrigins: string[] | null;
+            /** @description Whether the link was used: it opens the portal once. */
+            linkUsed: boolean;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /**
+             * Format: uri
+             * @description The portal's address for one person, shown only here. Its token is in the fragment, which browsers never send to a server or in a Referer; the page exchanges it once.
+             * @example https://api.example.com/portal#token=lpl_4rT0mB9Qp2c7Ye1Kx0Wd3Zs8Hn5Uf6Lj2Ga9Vt1Rb4E
+             */
+            url: string;
+        };
+        PortalSessionResponse: {
+            /** @example portal_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            capabilities: ("deliveries:read" | "deliveries:retry" | "events:test" | "subscriptions:manage" | "secrets:rotate")[];
+            /** @description Null: every subscription of the tenant. */
+            subscriptionIds: string[] | null;
+            /** @description Null: the portal may not be embedded. */
+            allowedOrigins: string[] | null;
+            /** @description Whether the link was used: it opens the portal once. */
+            linkUsed: boolean;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+        };
+        PortalSessionListResponse: {
+            items: components["schemas"]["PortalSessionResponse"][];
+            hasMore: boolean;
+            nextCursor?: string;
+        };
+        ExchangePortalLinkRequest: {
+            /**
+             * @description The token in the portal URL's fragment (`#token=…`): it opens the session once.
+             * @example lpl_4rT0mB9Qp2c7Ye1Kx0Wd3Zs8Hn5Uf6Lj2Ga9Vt1Rb4E
+             */
+            linkToken: string;
+        };
+        ExchangedPortalLinkResponse: {
+            /**
+             * @description Sent as `Authorization: Bearer <sessionToken>` on every /v0 request the portal makes; lives as long as the session.
+             * @example lps_Qm8cT3x1Vb7Nd2Kf9Hs4Wy6Ja0Lp5Ge8Rz1Uo3Ci7Xw
+             */
+            sessionToken: string;
+            session: components["schemas"]["PortalSessionResponse"];
+        };
         /** @description The envelope of `page.version.created`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
         PageVersionCreatedEvent: {
             /** @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
@@ -1567,7 +1738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1647,7 +1818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1761,7 +1932,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1853,7 +2024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1969,7 +2140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2047,7 +2218,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2136,7 +2307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2227,7 +2398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2338,7 +2509,7 @@ export interface operations {
                     "application/json": components["schemas"]["UtmParametersResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2426,7 +2597,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2516,7 +2687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2608,7 +2779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2736,7 +2907,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2825,7 +2996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2903,7 +3074,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2994,7 +3165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3117,7 +3288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3197,7 +3368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3311,7 +3482,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3388,7 +3559,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3488,7 +3659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3604,7 +3775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3683,7 +3854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManualDeliveryResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3796,7 +3967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3923,7 +4094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4037,7 +4208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManualDeliveryResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4150,7 +4321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4228,7 +4399,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key. */
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4248,6 +4419,509 @@ export interface operations {
             };
             /** @description NOT_FOUND: no such resource for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PortalSessionsController_list: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSessionListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PortalSessionsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters. A retry with the same key and request gets the first response again (`Idempotent-Replayed: true`) for 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePortalSessionRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPortalSessionResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description CONFLICT: a request with the same Idempotency-Key is still in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: body not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PortalSessionsController_current: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSessionResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PortalSessionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                portal_session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSessionResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PortalSessionsController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                portal_session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSessionResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PortalSessionsController_exchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExchangePortalLinkRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangedPortalLinkResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: body not declared as JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

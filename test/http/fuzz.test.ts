@@ -21,7 +21,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
 let t: TestApp;
 let tenant: TestTenant;
-let ids: { brand: string; group: string; template: string; subscription: string; delivery: string; page: string; event: string };
+let ids: { brand: string; group: string; template: string; subscription: string; delivery: string; page: string; event: string; portalSession: string };
 const runsPerEndpoint: Record<string, number> = {};
 /** Lines the API logged at error level or above (a 500 logs one). */
 const errorsLogged: string[] = [];
@@ -46,9 +46,10 @@ beforeAll(async () => {
     [delivery.id, tenant.tenantId, subscription.body.id, delivery.event],
   );
   const page = await t.http.post(`/v0/page_groups/${group.pageGroupId}/pages`).set('x-api-key', tenant.apiKey).send({});
+  const portalSession = await t.http.post('/v0/portal_sessions').set('x-api-key', tenant.apiKey).send({ capabilities: ['deliveries:read'], expiresIn: 3600 });
   ids = {
     brand: brand.body.brandId, group: group.pageGroupId, template: template.pageTemplateId, subscription: subscription.body.id, delivery: delivery.id,
-    page: page.body.pageId, event: delivery.event,
+    page: page.body.pageId, event: delivery.event, portalSession: portalSession.body.id,
   };
 });
 afterAll(async () => {
@@ -68,10 +69,12 @@ async function footprint(): Promise<string> {
             (SELECT count(*) FROM outbox_events WHERE tenant_id = ?) AS events,
             (SELECT count(*) FROM idempotency_keys WHERE tenant_id = ?) AS idempotency,
             (SELECT count(*) FROM webhook_deliveries WHERE tenant_id = ?) AS deliveries,
+            (SELECT count(*) FROM portal_sessions WHERE tenant_id = ?) AS portal_sessions,
+            (SELECT string_agg(coalesce(revoked_at::text, '-'), ',' ORDER BY id) FROM portal_sessions WHERE tenant_id = ?) AS portal_revocations,
             (SELECT string_agg(signing_secret_encrypted || previous_signing_secrets::text, ',' ORDER BY id) FROM webhook_subscriptions WHERE tenant_id = ?) AS secrets,
             (SELECT string_agg(updated_at::text, ',' ORDER BY id) FROM brands WHERE tenant_id = ?) AS brand_versions,
             (SELECT string_agg(updated_at::text, ',' ORDER BY id) FROM webhook_subscriptions WHERE tenant_id = ?) AS subscription_versions`,
-    Array(11).fill(tenant.tenantId),
+    Array(13).fill(tenant.tenantId),
   );
   return JSON.stringify(counts[0]);
 }
@@ -230,6 +233,17 @@ const ENDPOINTS: Endpoint[] = [
     realId: () => ids.subscription,
     body: () => ({ expiresInSeconds: 60 }),
   },
+  {
+    name: 'POST /v0/portal_sessions',
+    method: 'post',
+    path: () => '/v0/portal_sessions',
+    realId: () => '',
+    body: () => ({ capabilities: ['deliveries:read', 'deliveries:retry'], expiresIn: 3600, allowedOrigins: ['https://app.example.com'], subscriptionIds: [ids.subscription] }),
+  },
+  { name: 'GET /v0/portal_sessions', method: 'get', path: () => '/v0/portal_sessions', realId: () => '', cursorList: () => 'portal_sessions' },
+  { name: 'GET /v0/portal_sessions/{id}', method: 'get', path: (id) => `/v0/portal_sessions/${id}`, realId: () => ids.portalSession },
+  { name: 'DELETE /v0/portal_sessions/{id}', method: 'delete', path: (id) => `/v0/portal_sessions/${id}`, realId: () => ids.portalSession },
+  { name: 'POST /v0/portal_sessions/exchange', method: 'post', path: () => '/v0/portal_sessions/exchange', realId: () => '', body: () => ({ linkToken: `lpl_${'A'.repeat(43)}` }) },
 ];
 
 /** Percent-encodes the UTF-8 bytes of any string (encodeURIComponent throws on lone surrogates). */
@@ -333,7 +347,7 @@ describe.each(ENDPOINTS)('fuzzing $name', (endpoint) => {
 describe('hostile ids in every path parameter', () => {
   const realIds = () => ({
     brand_id: ids.brand, page_group_id: ids.group, page_id: ids.page, template_id: ids.template,
-    subscription_id: ids.subscription, delivery_id: ids.delivery, event_id: ids.event,
+    subscription_id: ids.subscription, delivery_id: ids.delivery, event_id: ids.event, portal_session_id: ids.portalSession,
   }) as Record<string, string>;
   const hostile = (prefix: string): string[] => {
     const other = prefix === 'brand' ? 'whsub' : 'brand';
@@ -365,7 +379,7 @@ describe('hostile ids in every path parameter', () => {
         }
       }
     }
-    // Every operation with a path parameter, every parameter: 24 operations of 7 names today.
+    // Every operation with a path parameter, every parameter: 26 operations of 8 names today.
     expect(new Set(sent.map((s) => s.split(' ').slice(0, 2).join(' '))).size).toBeGreaterThan(20);
     expect(new Set(sent.map((s) => s.split(' ')[2]))).toEqual(new Set(Object.keys(PATH_IDS)));
   }, 180_000);

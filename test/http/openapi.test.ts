@@ -10,6 +10,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const schema = (name: string) => doc.components.schemas[name];
+const LINK_EXCHANGE = 'post /v0/portal_sessions/exchange';
 
 describe('OpenAPI document at /docs-json', () => {
   it('is OpenAPI 3 with the x-api-key security scheme, and the scope it needs, on every /v0 operation', () => {
@@ -17,7 +18,11 @@ describe('OpenAPI document at /docs-json', () => {
     expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       if (!path.startsWith('/v0')) continue;
-      for (const operation of Object.values<any>(item)) expect(operation.security).toEqual([{ apiKey: [operation['x-required-scope']] }]);
+      for (const [method, operation] of Object.entries<any>(item)) {
+        // The portal link's exchange takes no key: the link's token is its credential (decisions.md 186).
+        if (`${method} ${path}` === LINK_EXCHANGE) expect(operation.security).toEqual([]);
+        else expect(operation.security).toEqual([{ apiKey: [operation['x-required-scope']] }]);
+      }
     }
   });
 
@@ -125,7 +130,8 @@ describe('OpenAPI document at /docs-json', () => {
       if (!path.startsWith('/v0')) continue;
       for (const [method, op] of Object.entries<any>(item)) {
         expect(op.responses['429']).toBeDefined();
-        if (method !== 'post') continue;
+        // A link opens once: its exchange is not repeatable, so it takes no Idempotency-Key.
+        if (method !== 'post' || `${method} ${path}` === LINK_EXCHANGE) continue;
         expect(op.parameters.find((p: any) => p.name === 'Idempotency-Key' && p.in === 'header')).toBeDefined();
         expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['409', '422']));
       }
@@ -134,7 +140,7 @@ describe('OpenAPI document at /docs-json', () => {
 
   it('defines every tag once, in the order of the resources, and none without an operation', () => {
     const defined = doc.tags.map((tag: { name: string }) => tag.name);
-    expect(defined).toEqual(['Brands', 'Page groups', 'Pages', 'Templates', 'Webhook subscriptions', 'Events', 'Health']);
+    expect(defined).toEqual(['Brands', 'Page groups', 'Pages', 'Templates', 'Webhook subscriptions', 'Events', 'Portal sessions', 'Health']);
     const used = new Set<string>();
     for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) for (const tag of op.tags ?? []) used.add(tag);
     expect([...used].sort()).toEqual([...defined].sort());

@@ -98,9 +98,11 @@ describe('every documented request example', () => {
     const page = (await client.POST('/v0/page_groups/{page_group_id}/pages', { params: { path: { page_group_id: group.pageGroupId } }, body: {} })).data;
     // Ids in examples name nothing of this tenant's: the ids of what was just made stand in. A
     // moment in an example is of the day it was written, so a recent one stands in (recover takes 30 days).
-    const ids: Record<string, string> = {
+    // A portal link opens once: a link of its own stands in for the exchange's example.
+    const portal = (await client.POST('/v0/portal_sessions', { body: { capabilities: ['deliveries:read'], expiresIn: 600 } })).data;
+    const ids: Record<string, unknown> = {
       brand_id: brand.brandId, page_group_id: group.pageGroupId, page_id: page.pageId, template_id: template.pageTemplateId, subscription_id: subscription.id, pageTemplateId: template.pageTemplateId,
-      since: new Date(Date.now() - 60_000).toISOString(),
+      since: new Date(Date.now() - 60_000).toISOString(), subscriptionIds: [subscription.id], linkToken: decodeURIComponent(new URL(portal.url).hash.slice('#token='.length)),
     };
     const sent: string[] = [];
     for (const [path, item] of Object.entries<any>(committed.paths)) {
@@ -116,7 +118,7 @@ describe('every documented request example', () => {
         sent.push(`${method.toUpperCase()} ${path}`);
       }
     }
-    expect(sent).toHaveLength(9);
+    expect(sent).toHaveLength(11);
   });
 
   it('types URLs and template ids as strings, so a TypeScript user sends them without a cast', async () => {

@@ -1,3 +1,4 @@
+import { PortalSessionsController } from '../../interfaces/http/portal/portal-sessions.controller';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { BrandsController } from '../../interfaces/http/brands/brands.controller';
@@ -12,7 +13,7 @@ import { WebhookSubscriptionsController } from '../../interfaces/http/webhooks/w
 import { WebhookOperationsController } from '../../interfaces/http/webhooks/webhook-operations.controller';
 
 @Module({
-  controllers: [HealthController, BrandsController, PageGroupsController, PagesController, TemplatesController, WebhookSubscriptionsController, WebhookOperationsController, EventsController],
+  controllers: [HealthController, BrandsController, PageGroupsController, PagesController, TemplatesController, WebhookSubscriptionsController, WebhookOperationsController, EventsController, PortalSessionsController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_FILTER, useClass: ErrorFilter },

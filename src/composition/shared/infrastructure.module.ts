@@ -37,6 +37,10 @@ import { ReadinessProbe } from '../../application/health/readiness-probe.port';
 import { HistoryDays } from '../../application/webhook/delivery/history-days.port';
 import { SqlHistoryDays } from '../../infrastructure/persistence/history/sql-history-days';
 import { ApiKeySecrets } from '../../domain/api-key/api-key-secrets.port';
+import { PortalSecrets } from '../../domain/portal/portal-secrets.port';
+import { PortalSessionRepository } from '../../domain/portal/portal-session-repository.port';
+import { Sha256PortalSecrets } from '../../infrastructure/crypto/sha256-portal-secrets';
+import { SqlPortalSessionRepository } from '../../infrastructure/persistence/repositories/sql-portal-session.repository';
 import { ApiKeyRepository } from '../../domain/api-key/api-key-repository.port';
 import { BrandRepository } from '../../domain/brand/brand-repository.port';
 import { Clock } from '../../domain/shared/clock.port';
@@ -103,6 +107,8 @@ export class InfrastructureModule {
         },
       },
       { provide: ApiKeySecrets, useClass: Sha256ApiKeySecrets },
+      { provide: PortalSecrets, useClass: Sha256PortalSecrets },
+      { provide: PortalSessionRepository, useClass: SqlPortalSessionRepository },
       { provide: TenantRepository, useClass: SqlTenantRepository },
       { provide: ApiKeyRepository, useClass: SqlApiKeyRepository },
       { provide: BrandRepository, useClass: SqlBrandRepository },

@@ -39,11 +39,20 @@ import { RotateSigningSecret } from '../../application/webhook/subscriptions/rot
 import { SendTestEvent } from '../../application/webhook/subscriptions/send-test-event.use-case';
 import { MakeHistoryDaysAhead } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
 import { UpdateWebhookSubscription } from '../../application/webhook/subscriptions/update-webhook-subscription.use-case';
+import { OpenPortalSession } from '../../application/portal/open-portal-session.use-case';
+import { GetPortalSession, ListPortalSessions, RevokePortalSession } from '../../application/portal/manage-portal-sessions.use-case';
+import { AuthenticatePortalSession, ExchangePortalLink } from '../../application/portal/portal-access.use-case';
 
 /** Every use case, for the composition roots to provide. */
 export const USE_CASES = [
   MakeHistoryDaysAhead,
   AuthenticateApiKey,
+  OpenPortalSession,
+  ListPortalSessions,
+  GetPortalSession,
+  RevokePortalSession,
+  ExchangePortalLink,
+  AuthenticatePortalSession,
   CreateApiKey,
   ListApiKeys,
   RevokeApiKey,

@@ -5,7 +5,7 @@ import { parseTypeId } from './type-id';
  * status and an API code in a `Record` over this union, so a new code does not compile until it
  * is mapped (DOMAIN_ERRORS in interfaces/http/errors/api-error.ts).
  */
-export type DomainErrorCode = 'VALIDATION_ERROR' | 'INSUFFICIENT_SCOPE' | 'NOT_FOUND' | 'CONFLICT' | 'LIMIT_EXCEEDED' | 'RATE_LIMITED';
+export type DomainErrorCode = 'VALIDATION_ERROR' | 'UNAUTHENTICATED' | 'INSUFFICIENT_SCOPE' | 'NOT_FOUND' | 'CONFLICT' | 'LIMIT_EXCEEDED' | 'RATE_LIMITED';
 
 /**
  * The base of every error the core raises on purpose. The kinds shared by every aggregate are

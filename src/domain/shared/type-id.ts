@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   deliveryAttempt: 'whatt',
   request: 'req',
   session: 'pagesession',
+  portalSession: 'portal',
 } as const;
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];
 

@@ -1,5 +1,5 @@
 import { CliCommand } from './cli-context';
-import { apiKeyCreateCommand, apiKeyListCommand, apiKeyRevokeCommand, migrateCommand, tenantCreateCommand } from './foundation.commands';
+import { apiKeyCreateCommand, apiKeyListCommand, apiKeyRevokeCommand, migrateCommand, portalCreateCommand, tenantCreateCommand } from './foundation.commands';
 import {
   demoSeedCommand,
   pageGroupCreateCommand,
@@ -19,6 +19,7 @@ export const CLI_COMMANDS: CliCommand[] = [
   apiKeyCreateCommand,
   apiKeyListCommand,
   apiKeyRevokeCommand,
+  portalCreateCommand,
   templateCreateSystemCommand,
   pageGroupCreateCommand,
   pageGroupSetStatusCommand,

@@ -4,6 +4,8 @@ import { API_KEY_SCOPES } from '../../domain/api-key/api-key-scope';
 import { RevokeApiKey } from '../../application/api-key/revoke-api-key.use-case';
 import { CreateTenant } from '../../application/tenant/create-tenant.use-case';
 import { CliCommand } from './cli-context';
+import { OpenPortalSession } from '../../application/portal/open-portal-session.use-case';
+import { PORTAL_CAPABILITIES } from '../../domain/portal/portal-capability';
 
 // The platform side of tenants and keys (platform-cli.md). Each command is one use case call,
 // so each writes in one transaction or not at all.
@@ -77,5 +79,33 @@ export const apiKeyRevokeCommand: CliCommand = {
   text: (result) => {
     const { apiKeyId, revokedAt } = result as { apiKeyId: string; revokedAt: string };
     return `api key ${apiKeyId} revoked at ${revokedAt}`;
+  },
+};
+
+export const portalCreateCommand: CliCommand = {
+  name: 'portal:create',
+  summary: "open a webhook portal session for a tenant's people; its URL is shown only now (decision 186)",
+  usage: `portal:create --tenant T --capabilities ${PORTAL_CAPABILITIES.slice(0, 2).join(',')},… --expires-in SECONDS [--origins O1,O2] [--subscriptions S1,S2] [--base-url URL]`,
+  required: ['tenant', 'capabilities', 'expires-in'],
+  optional: ['origins', 'subscriptions', 'base-url'],
+  run: async (context, options) => {
+    const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean));
+    const seconds = Number(options['expires-in']);
+    const { session, linkToken } = await context.get(OpenPortalSession).execute({
+      tenantId: options.tenant,
+      apiKeyId: null,
+      grant: null,
+      capabilities: list(options.capabilities) ?? [],
+      expiresInSeconds: seconds,
+      allowedOrigins: list(options.origins),
+      subscriptionIds: list(options.subscriptions),
+    });
+    // The operator's own address for the API (the CLI has no request to take it from).
+    const base = (options['base-url'] ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+    return { ...session, url: `${base}/portal#token=${encodeURIComponent(linkToken)}` };
+  },
+  text: (result) => {
+    const { id, capabilities, expiresAt, url } = result as { id: string; capabilities: string[]; expiresAt: string; url: string };
+    return `portal session opened: ${id}\ncapabilities: ${capabilities.join(', ')}\nexpires: ${expiresAt}\nurl (shown once, opens the portal once): ${url}`;
   },
 };

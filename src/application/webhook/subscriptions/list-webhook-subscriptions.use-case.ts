@@ -7,7 +7,8 @@ import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscri
 export class ListWebhookSubscriptions {
   constructor(private readonly queries: WebhookSubscriptionQueries) {}
 
-  execute(input: { tenantId: string } & ListRequest): Promise<ListSlice<WebhookSubscriptionView>> {
-    return this.queries.list(input.tenantId, { limit: input.limit, after: input.after });
+  /** `only`: the subscriptions a portal session is narrowed to (null: all of the tenant's). */
+  execute(input: { tenantId: string; only?: readonly string[] | null } & ListRequest): Promise<ListSlice<WebhookSubscriptionView>> {
+    return this.queries.list(input.tenantId, { limit: input.limit, after: input.after }, input.only ?? null);
   }
 }

@@ -17,6 +17,7 @@ import { PageUtmRunningEntity } from './page-utm-running.entity';
 import { PageUtmValueEntity } from './page-utm-value.entity';
 import { PageVersionEntity } from './page-version.entity';
 import { PageEntity } from './page.entity';
+import { PortalSessionEntity } from './portal-session.entity';
 import { TemplateEntity } from './template.entity';
 import { TenantEntity } from './tenant.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
@@ -42,6 +43,7 @@ export const ENTITIES = [
   PageUtmValueEntity,
   PageVersionEntity,
   PageEntity,
+  PortalSessionEntity,
   TemplateEntity,
   TenantEntity,
   WebhookDeliveryAttemptEntity,

@@ -51,14 +51,15 @@ const DELIVERY_LOG = statementVariants((variant: `${number} ${'after' | 'first'}
   );
 });
 
-const LIST = statementVariants((from: 'after' | 'first') =>
-  typedStatement<{ tenantId: string; after: string; limit: number }>()((arg) =>
+const LIST = statementVariants((variant: `${'after' | 'first'} ${'only' | 'all'}`) =>
+  typedStatement<{ tenantId: string; after: string; limit: number; only: readonly string[] }>()((arg) =>
     schema
       .selectFrom('webhook_subscriptions')
       .select(['id', 'url', 'events', 'active', 'rate_limit_per_second', 'delivery_filter', 'ordering', 'created_at', 'updated_at', ...HEALTH_COLUMNS])
       .where('tenant_id', '=', arg('tenantId'))
       .where('deleted_at', 'is', null)
-      .$if(from === 'after', (qb) => qb.where('id', '<', arg('after')))
+      .$if(variant.startsWith('after'), (qb) => qb.where('id', '<', arg('after')))
+      .$if(variant.endsWith('only'), (qb) => qb.where('id', '=', sql<string>`any(${arg('only')}::text[])`))
       .orderBy('id', 'desc')
       .limit(arg('limit')),
   ),
@@ -70,8 +71,9 @@ export class SqlWebhookSubscriptionQueries extends WebhookSubscriptionQueries {
     super();
   }
 
-  async list(tenantId: string, page: ListRequest): Promise<ListSlice<WebhookSubscriptionView>> {
-    const rows = await LIST(page.after ? 'after' : 'first').rows(this.em, { tenantId, after: page.after ?? '', limit: page.limit + 1 });
+  async list(tenantId: string, page: ListRequest, only: readonly string[] | null = null): Promise<ListSlice<WebhookSubscriptionView>> {
+    const variant = `${page.after ? 'after' : 'first'} ${only === null ? 'all' : 'only'}` as const;
+    const rows = await LIST(variant).rows(this.em, { tenantId, after: page.after ?? '', limit: page.limit + 1, only: only ?? [] });
     const items = rows.map((r) =>
       toSubscriptionView({ id: r.id, url: r.url, events: r.events, active: r.active, rateLimitPerSecond: r.rate_limit_per_second, filter: r.delivery_filter as DeliveryFilter | null, ordering: r.ordering, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), health: healthOf(r) }),
     );

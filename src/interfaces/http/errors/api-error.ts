@@ -56,6 +56,17 @@ export class ApiError extends Error {
     return new ApiError(412, 'PRECONDITION_FAILED', `The resource has changed since the ETag in If-Match; its current ETag is ${currentETag}.`, { currentETag }, { ETag: currentETag });
   }
 
+  /** A portal token that opens nothing; the reason lets the page say which (decisions.md 186). */
+  static portalRefused(reason: string): ApiError {
+    return new ApiError(401, 'UNAUTHORIZED', `This portal session opens nothing (${reason}); ask for a new link.`, { reason }, { 'WWW-Authenticate': 'Bearer realm="portal"' });
+  }
+
+  /** An operation a portal session's capabilities do not include, or that is not open to portal sessions. */
+  static portalNotAllowed(requiredCapability: string | null, capabilities: readonly string[]): ApiError {
+    const needs = requiredCapability === null ? 'is not open to portal sessions' : `needs the portal capability ${requiredCapability}`;
+    return new ApiError(403, 'INSUFFICIENT_SCOPE', `This operation ${needs}.`, { requiredCapability, capabilities: [...capabilities] });
+  }
+
   static unauthorized(): ApiError {
     // One body for a missing, malformed, unknown or revoked key: it must not tell which.
     return new ApiError(401, 'UNAUTHORIZED', 'A valid API key is required in the x-api-key header.', undefined, {
@@ -70,6 +81,7 @@ export class ApiError extends Error {
  */
 export const DOMAIN_ERRORS: Record<DomainErrorCode, { status: number; code: ErrorCode }> = {
   VALIDATION_ERROR: { status: 400, code: 'VALIDATION_ERROR' },
+  UNAUTHENTICATED: { status: 401, code: 'UNAUTHORIZED' },
   INSUFFICIENT_SCOPE: { status: 403, code: 'INSUFFICIENT_SCOPE' },
   NOT_FOUND: { status: 404, code: 'NOT_FOUND' },
   CONFLICT: { status: 409, code: 'CONFLICT' },

@@ -4,7 +4,7 @@ import { ErrorResponse } from './error.response';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it.',
-  401: 'UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key.',
+  401: 'UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`).',
   404: 'NOT_FOUND: no such resource for this tenant.',
   413: 'PAYLOAD_TOO_LARGE: body over 1 MiB.',
   409: 'CONFLICT: a request with the same Idempotency-Key is still in progress.',

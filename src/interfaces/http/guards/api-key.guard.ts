@@ -12,6 +12,10 @@ import type { ApiRequest } from '../api-request';
 import { readJsonBody } from '../body/json-body.reader';
 import { ApiError } from '../errors/api-error';
 import { REQUIRED_SCOPE } from './required-scope.decorator';
+import { PORTAL_CAPABILITY, type PortalRule } from './portal-capability.decorator';
+import { AuthenticatePortalSession } from '../../../application/portal/portal-access.use-case';
+import { PortalRefusedError } from '../../../domain/portal/portal-session';
+import { NotFoundError } from '../../../domain/shared/domain-error';
 import { callerOf } from './client-address';
 
 const PUBLIC = 'public-route';
@@ -30,6 +34,8 @@ export const Public = () => SetMetadata(PUBLIC, true);
  * 4. the key's scopes must allow the operation (RequiresScope), else 403 INSUFFICIENT_SCOPE; they
  *    came with the principal, so this costs no round trip;
  * 5. only then is the body read and parsed, and a body problem (size, type, depth, JSON) raised.
+ * A portal session's token (`Authorization: Bearer lps_…`, no key) stands in for a key in 1–4
+ * (admitPortal): its routes are those open to its capabilities (PortalCapable).
  * If the rate-limit store is unreachable the request goes through (fail open) and it is logged.
  */
 @Injectable()
@@ -38,6 +44,7 @@ export class ApiKeyGuard implements CanActivate {
 
   constructor(
     private readonly authenticate: AuthenticateApiKey,
+    private readonly portal: AuthenticatePortalSession,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitSettings,
     private readonly reflector: Reflector,
@@ -46,14 +53,19 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const res = context.switchToHttp().getResponse<Response>();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) {
+      // A public route with a body (the portal link's exchange) has it read as every other route's.
+      await readJsonBody(req, res);
+      return true;
+    }
     const windowMs = this.limits.windowSeconds * 1000;
 
     const header = req.headers['x-api-key'];
     const presented = typeof header === 'string' ? header : undefined;
-    const admitted = await this.admit(presented, req, windowMs);
+    const portalToken = presented === undefined ? bearerToken(req) : undefined;
+    const admitted = portalToken === undefined ? await this.admit(presented, req, windowMs) : await this.admitPortal(portalToken, req, context, windowMs);
     const { principal, budget } = admitted;
     req.principal = principal;
     req.admitted = admitted;
@@ -80,6 +92,31 @@ export class ApiKeyGuard implements CanActivate {
     const failed = await this.limiter.hit(caller().failuresKey, this.limits.authFailuresMax, windowMs);
     if (failed && !failed.allowed) throw this.limited('ip', failed);
     throw ApiError.unauthorized();
+  }
+
+  /**
+   * A portal session's request (decisions.md 186): the session looked up afresh (a revocation
+   * stops it at once), the route open to its capability and, where the route names a
+   * subscription, to that subscription; its budget is the session's own.
+   */
+  private async admitPortal(token: string, req: ApiRequest, context: ExecutionContext, windowMs: number): Promise<Admission> {
+    const portal = await this.portal.execute(token).catch(async (error: unknown) => {
+      if (!(error instanceof PortalRefusedError)) throw error;
+      const failed = await this.limiter.hit(callerOf(req, this.limits).failuresKey, this.limits.authFailuresMax, windowMs);
+      if (failed && !failed.allowed) throw this.limited('ip', failed);
+      throw ApiError.portalRefused(error.reason);
+    });
+    const rule = this.reflector.get<PortalRule | undefined>(PORTAL_CAPABILITY, context.getHandler());
+    if (!rule || !portal.capabilities.includes(rule.capability) || (rule.unnarrowed && portal.subscriptionIds !== null)) {
+      throw ApiError.portalNotAllowed(rule?.capability ?? null, portal.capabilities);
+    }
+    const subscriptionId = rule.subscriptionParam === undefined ? undefined : (req.params as Record<string, string | undefined>)[rule.subscriptionParam];
+    if (subscriptionId !== undefined && portal.subscriptionIds !== null && !portal.subscriptionIds.includes(subscriptionId)) {
+      throw new NotFoundError('webhook subscription', subscriptionId);
+    }
+    req.portal = portal;
+    const budget = await this.limiter.hit(`portal:${portal.portalSessionId}`, this.limits.max, windowMs);
+    return { principal: { apiKeyId: portal.portalSessionId, tenantId: portal.tenantId, scopes: portal.scopes }, budget, refund: () => false };
   }
 
   /** A route that declares no scope (none should: a test checks) is open to full-access keys only. */
@@ -116,11 +153,18 @@ export function refundBudget(req: ApiRequest, res: Response): void {
   if (admitted.budget) res.setHeader('RateLimit-Remaining', String(Math.min(admitted.budget.limit, admitted.budget.remaining + 1)));
 }
 
+/** A portal session token in `Authorization: Bearer lps_…`; any other Authorization is not ours to read. */
+function bearerToken(req: ApiRequest): string | undefined {
+  const authorization = req.headers.authorization;
+  return authorization !== undefined && authorization.startsWith('Bearer lps_') ? authorization.slice('Bearer '.length) : undefined;
+}
+
 function resetSeconds(decision: RateLimitDecision): number {
   return Math.max(1, Math.ceil(decision.resetMs / 1000));
 }
 
-function rateLimited(decision: RateLimitDecision): ApiError {
+/** The 429 of a budget spent, with its Retry-After. */
+export function rateLimited(decision: RateLimitDecision): ApiError {
   const seconds = resetSeconds(decision);
   const retryAt = new Date(Date.now() + seconds * 1000).toISOString();
   return new ApiError(429, 'RATE_LIMITED', `Too many requests; retry after ${seconds} s.`, { retryAfterSeconds: seconds, retryAt }, { 'Retry-After': String(seconds) });

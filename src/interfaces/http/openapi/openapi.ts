@@ -34,6 +34,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Templates', 'System and custom page templates.')
     .addTag('Webhook subscriptions', 'Signed deliveries of events to your endpoints; redeliver, recover, test, rotate the secret.')
     .addTag('Events', 'Every event, as its deliveries carried it, for reconciliation.')
+    .addTag('Portal sessions', "The webhook portal: a page a tenant's people open to see and operate its webhooks.")
     .addTag('Health', 'Liveness and readiness probes; no key needed.')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Tenant API key (shown once at creation). The scopes an operation lists are what a scoped key needs for it.' }, 'apiKey')
     .build();

@@ -15,6 +15,7 @@ export const PATH_IDS: Readonly<Record<string, { resource: string; prefix: IdPre
   subscription_id: { resource: 'webhook subscription', prefix: ID_PREFIXES.webhookSubscription },
   delivery_id: { resource: 'delivery', prefix: ID_PREFIXES.delivery },
   event_id: { resource: 'event', prefix: ID_PREFIXES.event },
+  portal_session_id: { resource: 'portal session', prefix: ID_PREFIXES.portalSession },
 };
 
 /**

@@ -8,6 +8,7 @@ import { ManualDelivery } from '../../../application/webhook/subscriptions/deliv
 import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { ApiErrors } from '../errors/error-responses.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
+import { PortalCapable } from '../guards/portal-capability.decorator';
 import { Grant, TenantId } from '../guards/tenant.decorator';
 import type { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
 import { RecoverDeliveriesDto, RotateSigningSecretDto } from './webhook-operations.dto';
@@ -34,6 +35,7 @@ export class WebhookOperationsController {
 
   @Post('deliveries/:delivery_id/redeliver')
   @RequiresScope('webhooks:write')
+  @PortalCapable('deliveries:retry', { subscriptionParam: 'subscription_id' })
   @HttpCode(202)
   @Idempotent()
   @ApiExtension('x-extension', true)
@@ -52,6 +54,7 @@ export class WebhookOperationsController {
 
   @Post('recover')
   @RequiresScope('webhooks:write')
+  @PortalCapable('deliveries:retry', { subscriptionParam: 'subscription_id' })
   @HttpCode(202)
   @Idempotent()
   @ApiExtension('x-extension', true)
@@ -71,6 +74,7 @@ export class WebhookOperationsController {
 
   @Post('rotate_secret')
   @RequiresScope('webhooks:write')
+  @PortalCapable('secrets:rotate', { subscriptionParam: 'subscription_id' })
   @HttpCode(200)
   @Idempotent()
   @ApiExtension('x-extension', true)
@@ -89,6 +93,7 @@ export class WebhookOperationsController {
 
   @Post('test')
   @RequiresScope('webhooks:write')
+  @PortalCapable('events:test', { subscriptionParam: 'subscription_id' })
   @HttpCode(202)
   @Idempotent()
   @ApiExtension('x-extension', true)

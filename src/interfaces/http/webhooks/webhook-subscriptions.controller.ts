@@ -14,7 +14,8 @@ import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import type { Precondition } from '../../../application/shared/precondition';
 import { ApiErrors } from '../errors/error-responses.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
-import { Grant, TenantId } from '../guards/tenant.decorator';
+import { PortalCapable } from '../guards/portal-capability.decorator';
+import { Grant, PortalReach, TenantId } from '../guards/tenant.decorator';
 import type { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { ListQueryDto } from '../pagination/list-query.dto';
@@ -46,6 +47,7 @@ export class WebhookSubscriptionsController {
 
   @Post()
   @RequiresScope('webhooks:write')
+  @PortalCapable('subscriptions:manage', { unnarrowed: true })
   @HttpCode(201)
   @Idempotent()
   @ApiOperation({ summary: 'Create a webhook subscription', description: `The response is the only place the signing secret is ever shown. ${RECEIVE_SCOPES_RULE}` })
@@ -58,6 +60,7 @@ export class WebhookSubscriptionsController {
 
   @Patch(':subscription_id')
   @RequiresScope('webhooks:write')
+  @PortalCapable('subscriptions:manage', { subscriptionParam: 'subscription_id' })
   @ConditionalWrite()
   @ApiOperation({ summary: 'Update a webhook subscription', description: `Fields left out keep their value. The secret is not returned. ${RECEIVE_SCOPES_RULE} The kinds listed before and after the change both count.` })
   @ApiBody({ type: UpdateWebhookSubscriptionDto })
@@ -77,16 +80,18 @@ export class WebhookSubscriptionsController {
 
   @Get()
   @RequiresScope('webhooks:read')
+  @PortalCapable('deliveries:read')
   @ApiExtension('x-extension', true)
   @ApiOperation({ summary: 'List webhook subscriptions', description: `Newest first. ${EXTENSION}` })
   @ApiOkResponse({ type: WebhookSubscriptionListResponse })
   @ApiErrors(400)
-  async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<ListEnvelope<WebhookSubscriptionView>> {
-    return toEnvelope('webhook_subscriptions', await this.listSubscriptions.execute({ tenantId, ...toListRequest('webhook_subscriptions', 'whsub', query) }));
+  async list(@TenantId() tenantId: string, @PortalReach() only: readonly string[] | null, @Query() query: ListQueryDto): Promise<ListEnvelope<WebhookSubscriptionView>> {
+    return toEnvelope('webhook_subscriptions', await this.listSubscriptions.execute({ tenantId, only, ...toListRequest('webhook_subscriptions', 'whsub', query) }));
   }
 
   @Get(':subscription_id')
   @RequiresScope('webhooks:read')
+  @PortalCapable('deliveries:read', { subscriptionParam: 'subscription_id' })
   @ConditionalRead()
   @ApiExtension('x-extension', true)
   @ApiOperation({ summary: 'Fetch a webhook subscription', description: `Without the secret. ${EXTENSION}` })
@@ -98,6 +103,7 @@ export class WebhookSubscriptionsController {
 
   @Delete(':subscription_id')
   @RequiresScope('webhooks:write')
+  @PortalCapable('subscriptions:manage', { subscriptionParam: 'subscription_id' })
   @ConditionalWrite()
   @HttpCode(204)
   @ApiExtension('x-extension', true)
@@ -110,6 +116,7 @@ export class WebhookSubscriptionsController {
 
   @Get(':subscription_id/deliveries')
   @RequiresScope('webhooks:read')
+  @PortalCapable('deliveries:read', { subscriptionParam: 'subscription_id' })
   @ApiExtension('x-extension', true)
   @ApiOperation({ summary: 'Delivery attempts of a subscription', description: `Every attempt, newest first: status code, duration, error, next attempt. ${EXTENSION}` })
   @ApiOkResponse({ type: DeliveryAttemptListResponse })
