@@ -571,6 +571,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/webhook_deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search deliveries
+         * @description Newest first, across the tenant's subscriptions (or a portal session's), narrowed by any of status, event type, subscription, page or brand, and time. Kept as long as events are (WEBHOOK_RETENTION_DAYS). The cursor holds the filters: a cursor of one search is refused by another. An extension of the spec (docs/webhooks.md, Finding a delivery).
+         */
+        get: operations["WebhookDeliveriesController_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/webhook_deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its attempts
+         * @description Each attempt with the headers it sent (but the signatures), the status code, the start of an answer that was not a 2xx (at most 2,048 bytes), how long it took, why it failed and when the next one is due. An extension of the spec (docs/webhooks.md, Finding a delivery).
+         */
+        get: operations["WebhookDeliveriesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/webhook_subscriptions/{subscription_id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery metrics of a subscription
+         * @description Attempts, success rate and latency percentiles (p50, p95, p99) by hour over the last 24 hours or 7 days, manual attempts included. An extension of the spec (docs/webhooks.md, Endpoint health).
+         */
+        get: operations["SubscriptionMetricsController_metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "page.version.created": {
@@ -1539,6 +1599,227 @@ export interface components {
              */
             sessionToken: string;
             session: components["schemas"]["PortalSessionResponse"];
+        };
+        WebhookDeliveryResponse: {
+            /** @example whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            subscriptionId: string;
+            /** @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled" | "webhook.test";
+            /**
+             * @description The page, brand or subscription the event is about; null for a test event.
+             * @example pagevar_01jdq8x0m2f3e4r5t6y7u8i9o0
+             */
+            subjectId: string | null;
+            /**
+             * @description `pending`: to be sent, or retrying; `waiting`: for its page's turn; `delivered`, `failed` (retries exhausted or the receiver gone) and `cancelled` are final.
+             * @enum {string}
+             */
+            status: "pending" | "sending" | "waiting" | "delivered" | "failed" | "cancelled";
+            /**
+             * @description `manual`: asked for by redeliver, recover or test.
+             * @enum {string}
+             */
+            trigger: "scheduled" | "manual";
+            /**
+             * @description For a redelivery, the delivery it sends again.
+             * @example null
+             */
+            redeliveryOf: string | null;
+            /** @example 1 */
+            attemptCount: number;
+            /**
+             * @description The last attempt's status code; null before one, or when none came back.
+             * @example 204
+             */
+            lastStatusCode: number | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null when none is scheduled (final, held with an open breaker, or waiting).
+             */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        WebhookDeliveryListResponse: {
+            items: components["schemas"]["WebhookDeliveryResponse"][];
+            hasMore: boolean;
+            nextCursor?: string;
+        };
+        AttemptRequestResponse: {
+            /**
+             * @description The headers sent, but the signatures.
+             * @example {
+             *       "content-type": "application/json",
+             *       "webhook-id": "evt_01jdq8x0m2f3e4r5t6y7u8i9o0",
+             *       "webhook-timestamp": "1764979200"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description Headers sent that are not shown: the signatures.
+             * @example [
+             *       "webhook-signature",
+             *       "x-webhook-signature-256"
+             *     ]
+             */
+            omittedHeaders: string[];
+        };
+        DeliveryAttemptDetailResponse: {
+            /** @example whatt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            /** @example 1 */
+            attemptNumber: number;
+            /**
+             * Format: date-time
+             * @description When the request went (its webhook-timestamp).
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @description When its outcome was recorded.
+             */
+            createdAt: string;
+            /** @example 84 */
+            durationMs: number;
+            /** @description Null for attempts recorded before requests were kept. */
+            request: components["schemas"]["AttemptRequestResponse"] | null;
+            /** @example 500 */
+            statusCode: number | null;
+            /**
+             * @description Why it failed: a status that is not 2xx, no answer in time, a failed connection, or a target unreachable or not allowed. Null for a success.
+             * @enum {string|null}
+             */
+            errorKind: "http_status" | "timeout" | "connection" | "unreachable" | null;
+            /**
+             * @description Why no answer came, in a few words.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * @description The start of an answer that was not a 2xx, as text: at most 2,048 bytes. Null for a success or an empty body.
+             * @example {"error":"database unavailable"}
+             */
+            responseExcerpt: string | null;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+        };
+        WebhookDeliveryDetailResponse: {
+            /** @example whdlv_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            id: string;
+            /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            subscriptionId: string;
+            /** @example evt_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled" | "webhook.test";
+            /**
+             * @description The page, brand or subscription the event is about; null for a test event.
+             * @example pagevar_01jdq8x0m2f3e4r5t6y7u8i9o0
+             */
+            subjectId: string | null;
+            /**
+             * @description `pending`: to be sent, or retrying; `waiting`: for its page's turn; `delivered`, `failed` (retries exhausted or the receiver gone) and `cancelled` are final.
+             * @enum {string}
+             */
+            status: "pending" | "sending" | "waiting" | "delivered" | "failed" | "cancelled";
+            /**
+             * @description `manual`: asked for by redeliver, recover or test.
+             * @enum {string}
+             */
+            trigger: "scheduled" | "manual";
+            /**
+             * @description For a redelivery, the delivery it sends again.
+             * @example null
+             */
+            redeliveryOf: string | null;
+            /** @example 1 */
+            attemptCount: number;
+            /**
+             * @description The last attempt's status code; null before one, or when none came back.
+             * @example 204
+             */
+            lastStatusCode: number | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null when none is scheduled (final, held with an open breaker, or waiting).
+             */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["DeliveryAttemptDetailResponse"][];
+        };
+        LatencyResponse: {
+            /** @example 42 */
+            p50: number;
+            /** @example 180 */
+            p95: number;
+            /** @example 950 */
+            p99: number;
+        };
+        AttemptFiguresResponse: {
+            /** @example 120 */
+            attempts: number;
+            /** @example 118 */
+            succeeded: number;
+            /** @example 2 */
+            failed: number;
+            /**
+             * @description succeeded ÷ attempts; null with no attempt.
+             * @example 0.9833
+             */
+            successRate: number | null;
+            /** @description Attempt durations in ms at these percentiles (nearest rank); null with no attempt. */
+            latencyMs: components["schemas"]["LatencyResponse"] | null;
+        };
+        HourFiguresResponse: {
+            /** @example 120 */
+            attempts: number;
+            /** @example 118 */
+            succeeded: number;
+            /** @example 2 */
+            failed: number;
+            /**
+             * @description succeeded ÷ attempts; null with no attempt.
+             * @example 0.9833
+             */
+            successRate: number | null;
+            /** @description Attempt durations in ms at these percentiles (nearest rank); null with no attempt. */
+            latencyMs: components["schemas"]["LatencyResponse"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-12-06T10:00:00.000Z
+             */
+            start: string;
+        };
+        SubscriptionMetricsResponse: {
+            /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */
+            subscriptionId: string;
+            /** @enum {string} */
+            window: "24h" | "7d";
+            /**
+             * Format: date-time
+             * @description The window's start: a whole hour.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The window's end: the end of the current hour.
+             */
+            to: string;
+            total: components["schemas"]["AttemptFiguresResponse"];
+            /** @description Every hour of the window, oldest first, empty hours included. */
+            hours: components["schemas"]["HourFiguresResponse"][];
         };
         /** @description The envelope of `page.version.created`: the same bytes on every attempt, and in GET /v0/events/{event_id}. */
         PageVersionCreatedEvent: {
@@ -4922,6 +5203,260 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE: body not declared as JSON. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    WebhookDeliveriesController_search: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Only deliveries in this status. `pending` includes those retrying; `waiting`: for their page's turn. */
+                status?: "pending" | "sending" | "waiting" | "delivered" | "failed" | "cancelled";
+                /** @description Only deliveries of events of this type. */
+                eventType?: "page.version.created" | "brand.created" | "brand.updated" | "webhook_subscription.failing" | "webhook_subscription.recovered" | "webhook_subscription.disabled" | "webhook.test";
+                /** @description Only deliveries to this subscription. */
+                subscriptionId?: string;
+                /** @description Only deliveries of this page's events. */
+                pageId?: string;
+                /** @description Only deliveries of this brand's events. */
+                brandId?: string;
+                /** @description Only deliveries made after this moment (exclusive). */
+                createdAfter?: string;
+                /** @description Only deliveries made before this moment (exclusive). */
+                createdBefore?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    WebhookDeliveriesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetailResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: over the budget of this key (or too many failed authentications from this address); see Retry-After and details.retryAfterSeconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    SubscriptionMetricsController_metrics: {
+        parameters: {
+            query?: {
+                /** @description The last 24 hours or 7 days, by hour. */
+                window?: "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionMetricsResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body, query or header value is invalid; `details.field` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked x-api-key (or portal session token, with `details.reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key's scopes do not include `webhooks:read` (or `webhooks:write`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this tenant. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

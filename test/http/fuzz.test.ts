@@ -213,6 +213,15 @@ const ENDPOINTS: Endpoint[] = [
     cursorList: (_, id) => `deliveries:${id}`,
   },
   {
+    name: 'GET /v0/webhook_deliveries',
+    method: 'get',
+    path: () => '/v0/webhook_deliveries',
+    realId: () => '',
+    cursorList: (q) => `webhook_deliveries:${[q.status, q.eventType, q.subscriptionId, q.pageId, q.brandId, q.createdAfter, q.createdBefore].map((v) => v ?? '*').join(':')}`,
+  },
+  { name: 'GET /v0/webhook_deliveries/{id}', method: 'get', path: (id) => `/v0/webhook_deliveries/${id}`, realId: () => ids.delivery },
+  { name: 'GET /v0/webhook_subscriptions/{id}/metrics', method: 'get', path: (id) => `/v0/webhook_subscriptions/${id}/metrics`, realId: () => ids.subscription },
+  {
     name: 'POST /v0/webhook_subscriptions/{id}/deliveries/{delivery_id}/redeliver',
     method: 'post',
     path: (id) => `/v0/webhook_subscriptions/${ids.subscription}/deliveries/${id}/redeliver`,
@@ -291,7 +300,7 @@ describe.each(ENDPOINTS)('fuzzing $name', (endpoint) => {
         : fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
       rawJson: fc.boolean(),
       contentType: fc.constantFrom(...CONTENT_TYPES),
-      query: fc.dictionary(fc.constantFrom('limit', 'cursor', 'status', 'x', 'limit[]', 'type', 'createdAfter', 'from', 'to', 'interval'), queryValue),
+      query: fc.dictionary(fc.constantFrom('limit', 'cursor', 'status', 'x', 'limit[]', 'type', 'createdAfter', 'from', 'to', 'interval', 'eventType', 'subscriptionId', 'pageId', 'brandId', 'createdBefore', 'window'), queryValue),
       // On a list: half the runs carry a cursor with a valid tag around a hostile last id (and no
       // other parameter, which could be refused first).
       forged: endpoint.cursorList ? fc.option(hostileLastId, { nil: undefined, freq: 2 }) : fc.constant(undefined),

@@ -21,7 +21,13 @@ describe('OpenAPI document at /docs-json', () => {
       for (const [method, operation] of Object.entries<any>(item)) {
         // The portal link's exchange takes no key: the link's token is its credential (decisions.md 186).
         if (`${method} ${path}` === LINK_EXCHANGE) expect(operation.security).toEqual([]);
-        else expect(operation.security).toEqual([{ apiKey: [operation['x-required-scope']] }]);
+        else {
+          // A portal session's bearer token is the other way in, where the operation is open to it.
+          const capability = operation['x-portal-capability'];
+          const expected = [{ apiKey: [operation['x-required-scope']] }, ...(capability ? [{ portalSession: [capability] }] : [])];
+          expect(operation.security).toHaveLength(expected.length);
+          expect(operation.security).toEqual(expect.arrayContaining(expected));
+        }
       }
     }
   });
@@ -140,7 +146,7 @@ describe('OpenAPI document at /docs-json', () => {
 
   it('defines every tag once, in the order of the resources, and none without an operation', () => {
     const defined = doc.tags.map((tag: { name: string }) => tag.name);
-    expect(defined).toEqual(['Brands', 'Page groups', 'Pages', 'Templates', 'Webhook subscriptions', 'Events', 'Portal sessions', 'Health']);
+    expect(defined).toEqual(['Brands', 'Page groups', 'Pages', 'Templates', 'Webhook subscriptions', 'Webhook deliveries', 'Events', 'Portal sessions', 'Health']);
     const used = new Set<string>();
     for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) for (const tag of op.tags ?? []) used.add(tag);
     expect([...used].sort()).toEqual([...defined].sort());

@@ -1,3 +1,4 @@
+import { newTypeId } from '../../src/domain/shared/type-id';
 import { CreateApiKey } from '../../src/application/api-key/create-api-key.use-case';
 import { MemoryRateLimiter } from '../../src/infrastructure/rate-limit/memory-rate-limiter';
 import { PORTAL_CAPABILITIES, PortalCapability } from '../../src/domain/portal/portal-capability';
@@ -116,6 +117,8 @@ describe('portal sessions', () => {
     expect((await as(`/v0/webhook_subscriptions/${subscriptionId}`)).status).toBe(200);
     expect((await as(`/v0/webhook_subscriptions/${otherSubscriptionId}`)).status).toBe(404);
     expect((await as(`/v0/webhook_subscriptions/${otherSubscriptionId}/deliveries`)).status).toBe(404);
+    expect((await as(`/v0/webhook_subscriptions/${otherSubscriptionId}/metrics`)).status).toBe(404);
+    expect((await as(`/v0/webhook_deliveries?subscriptionId=${otherSubscriptionId}`)).body.items).toEqual([]);
   });
 });
 
@@ -126,6 +129,9 @@ describe('what a portal session may do, capability by operation', () => {
     { name: 'list subscriptions', capability: 'deliveries:read', send: (tk) => t.http.get('/v0/webhook_subscriptions').set('authorization', `Bearer ${tk}`) },
     { name: 'fetch a subscription', capability: 'deliveries:read', send: (tk) => t.http.get(`/v0/webhook_subscriptions/${subscriptionId}`).set('authorization', `Bearer ${tk}`) },
     { name: 'delivery log', capability: 'deliveries:read', send: (tk) => t.http.get(`/v0/webhook_subscriptions/${subscriptionId}/deliveries`).set('authorization', `Bearer ${tk}`) },
+    { name: 'search deliveries', capability: 'deliveries:read', send: (tk) => t.http.get('/v0/webhook_deliveries?status=failed').set('authorization', `Bearer ${tk}`) },
+    { name: 'fetch a delivery', capability: 'deliveries:read', send: (tk) => t.http.get(`/v0/webhook_deliveries/${newTypeId('whdlv')}`).set('authorization', `Bearer ${tk}`) },
+    { name: 'subscription metrics', capability: 'deliveries:read', send: (tk) => t.http.get(`/v0/webhook_subscriptions/${subscriptionId}/metrics`).set('authorization', `Bearer ${tk}`) },
     {
       name: 'recover',
       capability: 'deliveries:retry',

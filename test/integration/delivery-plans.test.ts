@@ -88,7 +88,7 @@ describe('the claim and record plans with a backlog the statistics do not know o
     const [rows, events] = recordParameters(
       ids.map((id) => ({
         id: `whatt_${id.slice(6)}`, tenantId: 'tenant_plan', deliveryId: id, subscriptionId: 'whsub_plan', eventId: `evt_${id.slice(6)}`, eventType: 'page.version.created',
-        attempt: 1, statusCode: 204, durationMs: 3, error: null, nextAttemptAt: null, at: now, status: 'delivered', finishedAt: now, trigger: 'scheduled', redeliveryOf: null,
+        attempt: 1, statusCode: 204, durationMs: 3, error: null, nextAttemptAt: null, at: now, status: 'delivered', finishedAt: now, trigger: 'scheduled', redeliveryOf: null, sentAt: null, responseExcerpt: null,
       })),
     );
     await pg.query(`PREPARE record_plan (webhook_attempt_record[], text[]) AS ${RECORD_ATTEMPTS_SQL}`);

@@ -49,14 +49,16 @@ describe('rows as one array of a composite type', () => {
     const record: AttemptRecord = {
       id: newTypeId('whatt'), tenantId: 'tenant_"x"', deliveryId: newTypeId('whdlv'), subscriptionId: 'whsub_1', eventId: newTypeId('evt'), eventType: 'page.version.created',
       attempt: 3, statusCode: null, durationMs: 2000, error: 'connection failed (ECONNRESET)', nextAttemptAt: new Date(at.getTime() + 60_000), at, status: 'pending',
-      finishedAt: null, trigger: 'manual', redeliveryOf: 'whdlv_0',
+      finishedAt: null, trigger: 'manual', redeliveryOf: 'whdlv_0', sentAt: new Date(at.getTime() - 2000),
+      responseExcerpt: '{"error": "over (quota)", "path": "C:\\\\x"}\nline two, é',
     };
     const { rows } = await pg.query('SELECT * FROM unnest($1::webhook_attempt_record[])', [recordRows([record])]);
     expect(rows).toEqual([
       {
         id: record.id, tenant_id: 'tenant_"x"', delivery_id: record.deliveryId, subscription_id: 'whsub_1', event_id: record.eventId, event_type: 'page.version.created',
         attempt_number: 3, status_code: null, duration_ms: 2000, error: 'connection failed (ECONNRESET)', next_attempt_at: at.getTime() + 60_000, created_at: at.getTime(),
-        status: 'pending', finished_at: null, trigger: 'manual', redelivery_of: 'whdlv_0',
+        status: 'pending', finished_at: null, trigger: 'manual', redelivery_of: 'whdlv_0', sent_at: at.getTime() - 2000,
+        response_excerpt: record.responseExcerpt,
       },
     ]);
   });

@@ -46,7 +46,7 @@ describe("the worker's record session", () => {
   const recordsOf = (deliveries: { id: string; eventId: string }[]): AttemptRecord[] =>
     deliveries.map((d) => ({
       id: newTypeId('whatt'), tenantId: 'tenant_r', deliveryId: d.id, subscriptionId: 'whsub_r', eventId: d.eventId, eventType: 'page.version.created',
-      attempt: 1, statusCode: 204, durationMs: 3, error: null, nextAttemptAt: null, at: new Date(), status: 'delivered', finishedAt: new Date(), trigger: 'scheduled', redeliveryOf: null,
+      attempt: 1, statusCode: 204, durationMs: 3, error: null, nextAttemptAt: null, at: new Date(), status: 'delivered', finishedAt: new Date(), trigger: 'scheduled', redeliveryOf: null, sentAt: null, responseExcerpt: null,
     }));
   const states = async (deliveries: { id: string }[]) =>
     (

@@ -62,7 +62,7 @@ describe("the worker's sessions, with statistics that know nothing of the queue 
     const now = new Date();
     const records = today.slice(0, attempts).map((d) => ({
       id: newTypeId('whatt'), tenantId: 'tenant_q', deliveryId: d.id, subscriptionId: 'whsub_q', eventId: d.eventId, eventType: 'page.version.created',
-      attempt: 1, statusCode: 204, durationMs: 3, error: null, nextAttemptAt: null, at: now, status: 'delivered', finishedAt: now, trigger: 'scheduled' as const, redeliveryOf: null,
+      attempt: 1, statusCode: 204, durationMs: 3, error: null, nextAttemptAt: null, at: now, status: 'delivered', finishedAt: now, trigger: 'scheduled' as const, redeliveryOf: null, sentAt: null, responseExcerpt: null,
     }));
     const rows = await explain(`EXPLAIN ${RECORD_ATTEMPTS_SQL}`, recordParameters(records));
     return rows.map((r) => r['QUERY PLAN']).join('\n');

@@ -16,6 +16,8 @@ export interface ReceivedDelivery {
 export interface Answer {
   status: number;
   delayMs?: number;
+  /** The answer's body (none by default). */
+  body?: string | Buffer;
 }
 
 /**
@@ -32,7 +34,7 @@ export class WebhookReceiver {
   private waiters: { done: () => boolean; resolve: () => void }[] = [];
   port = 0;
   /** Answers to give in turn: a status, or a status with headers (e.g. Retry-After). */
-  script: (number | { status: number; headers: Record<string, string> })[] = [];
+  script: (number | { status: number; headers?: Record<string, string>; body?: string | Buffer })[] = [];
   fallback = 204;
   delayMs = 0;
   /** When set, decides each request's answer from its path and body, before the script. */
@@ -74,9 +76,9 @@ export class WebhookReceiver {
         const body = safeJson(rawBody);
         const decided = this.respond?.({ path: req.url ?? '', body });
         const next = decided ? decided.status : (this.script.shift() ?? this.fallback);
-        const [status, headers] = typeof next === 'number' ? [next, {}] : [next.status, next.headers];
+        const [status, headers, answerBody] = typeof next === 'number' ? [next, {}, decided?.body] : [next.status, next.headers ?? {}, next.body];
         const answer = () => {
-          res.writeHead(status, headers).end();
+          res.writeHead(status, headers).end(answerBody);
           this.received.push({ path: req.url ?? '', headers: req.headers, rawBody, body, status, receivedAt: Date.now() });
           this.waiters = this.waiters.filter((w) => (w.done() ? (w.resolve(), false) : true));
         };

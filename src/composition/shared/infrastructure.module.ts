@@ -31,6 +31,10 @@ import { resolveEncryptionKey } from '../../infrastructure/crypto/encryption-key
 import { RandomSigningSecretGenerator } from '../../infrastructure/crypto/random-signing-secret.generator';
 import { SecretCipher } from '../../infrastructure/crypto/secret-cipher';
 import { SqlWebhookSubscriptionQueries } from '../../infrastructure/persistence/queries/sql-webhook-subscription.queries';
+import { SqlWebhookDeliveryQueries } from '../../infrastructure/persistence/queries/sql-webhook-delivery.queries';
+import { WebhookDeliveryQueries } from '../../application/webhook/deliveries/webhook-delivery-queries.port';
+import { WebhookSigner } from '../../application/webhook/delivery/webhook-signer.port';
+import { HmacWebhookSigner } from '../../infrastructure/webhooks/hmac-webhook.signer';
 import { SqlWebhookSubscriptionRepository } from '../../infrastructure/persistence/repositories/sql-webhook-subscription.repository';
 import { AddressTargetPolicy } from '../../infrastructure/webhooks/address-target.policy';
 import { ReadinessProbe } from '../../application/health/readiness-probe.port';
@@ -139,6 +143,9 @@ export class InfrastructureModule {
       { provide: WebhookLimits, useValue: { subscriptionsPerTenant: deps.config.webhooks.subscriptionsPerTenant, manualPendingPerTenant: deps.config.webhooks.manualPendingPerTenant } },
       { provide: WebhookSubscriptionRepository, useClass: SqlWebhookSubscriptionRepository },
       { provide: WebhookSubscriptionQueries, useClass: SqlWebhookSubscriptionQueries },
+      { provide: WebhookDeliveryQueries, useClass: SqlWebhookDeliveryQueries },
+      // The worker signs with it; the API shows an attempt's headers but the signatures.
+      { provide: WebhookSigner, useClass: HmacWebhookSigner },
       { provide: HistoryDays, useClass: SqlHistoryDays },
       { provide: ReadinessProbe, useClass: DatabaseReadinessProbe },
     ];

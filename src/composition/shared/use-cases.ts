@@ -32,6 +32,9 @@ import { CreateWebhookSubscription } from '../../application/webhook/subscriptio
 import { DeleteWebhookSubscription } from '../../application/webhook/subscriptions/delete-webhook-subscription.use-case';
 import { GetWebhookSubscription } from '../../application/webhook/subscriptions/get-webhook-subscription.use-case';
 import { ListDeliveryAttempts } from '../../application/webhook/subscriptions/list-delivery-attempts.use-case';
+import { SearchWebhookDeliveries } from '../../application/webhook/deliveries/search-webhook-deliveries.use-case';
+import { GetWebhookDelivery } from '../../application/webhook/deliveries/get-webhook-delivery.use-case';
+import { GetSubscriptionMetrics } from '../../application/webhook/deliveries/get-subscription-metrics.use-case';
 import { ListWebhookSubscriptions } from '../../application/webhook/subscriptions/list-webhook-subscriptions.use-case';
 import { RecoverDeliveries } from '../../application/webhook/subscriptions/recover-deliveries.use-case';
 import { Redeliver } from '../../application/webhook/subscriptions/redeliver.use-case';
@@ -88,6 +91,9 @@ export const USE_CASES = [
   ListWebhookSubscriptions,
   DeleteWebhookSubscription,
   ListDeliveryAttempts,
+  SearchWebhookDeliveries,
+  GetWebhookDelivery,
+  GetSubscriptionMetrics,
   Redeliver,
   RecoverDeliveries,
   RotateSigningSecret,

@@ -11,7 +11,6 @@ import { OutboxRelayStore } from '../../application/webhook/delivery/outbox-rela
 import { Random } from '../../application/webhook/delivery/random.port';
 import { WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
 import { WebhookSettings } from '../../application/webhook/delivery/webhook-settings.port';
-import { WebhookSigner } from '../../application/webhook/delivery/webhook-signer.port';
 import { RetentionSettings } from '../../application/webhook/delivery/retention-settings.port';
 import { WORKER_USE_CASES } from './worker-use-cases';
 import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
@@ -27,7 +26,6 @@ import { SqlSubscriptionPace } from '../../infrastructure/persistence/webhooks/s
 import { SqlHeldDeliveries } from '../../infrastructure/persistence/webhooks/sql-held-deliveries.store';
 import { SqlOutboxRelayStore } from '../../infrastructure/persistence/webhooks/sql-outbox-relay.store';
 import { ConfigWebhookSettings, MathRandom } from '../../infrastructure/webhooks/config-webhook.settings';
-import { HmacWebhookSigner } from '../../infrastructure/webhooks/hmac-webhook.signer';
 import { HttpWebhookSender } from '../../infrastructure/webhooks/http-webhook.sender';
 
 /** The webhook worker's adapters and use cases, on top of the InfrastructureModule. */
@@ -47,7 +45,6 @@ export class WebhookWorkerModule {
       { provide: HeldDeliveries, useClass: SqlHeldDeliveries },
       { provide: OutboxRelayStore, useClass: SqlOutboxRelayStore },
       { provide: RetentionSettings, useValue: { retentionDays: webhooks.retentionDays, sessionRetentionDays: webhooks.sessionRetentionDays } },
-      { provide: WebhookSigner, useClass: HmacWebhookSigner },
       {
         provide: WebhookSender,
         useValue: new HttpWebhookSender({

@@ -32,15 +32,17 @@ export class HmacWebhookSigner extends WebhookSigner {
     const standard = [input.signingSecret, ...(input.previousSecrets ?? [])]
       .map((secret) => `v1,${this.keysOf(secret).standard(signed).toString('base64')}`)
       .join(' ');
+    return { ...this.shownHeaders(input, timestamp), 'x-webhook-signature-256': `sha256=${spec}`, 'webhook-signature': standard };
+  }
+
+  shownHeaders(input: { eventId: string; eventType: string; sentAt: Date }, timestamp = Math.floor(input.sentAt.getTime() / 1000).toString()): Record<string, string> {
     return {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       'x-webhook-id': input.eventId,
       'x-webhook-event': input.eventType,
-      'x-webhook-signature-256': `sha256=${spec}`,
       'webhook-id': input.eventId,
       'webhook-timestamp': timestamp,
-      'webhook-signature': standard,
     };
   }
 

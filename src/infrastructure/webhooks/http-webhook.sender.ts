@@ -1,15 +1,21 @@
 import { isIP } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import { Agent, buildConnector, request } from 'undici';
 import { AttemptResult, TraceCarrier } from '../../application/webhook/delivery/delivery-job';
 import { AttemptLabel, WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
 import { attemptSpan } from '../tracing/attempt-span';
 import { parseRetryAfter } from '../../domain/webhook/retry-policy';
+import { connectionFailedMessage, TARGET_UNREACHABLE, timeoutMessage } from '../../domain/webhook/attempt-error';
 import { forbiddenClass } from './address-policy';
 import { ForbiddenTargetError, LookupSettings, resolvingLookup } from './guarded-lookup';
+
+export { TARGET_UNREACHABLE };
 
 /** What is read of a receiver's answer, at most, and for how long, after its status came. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 const RESPONSE_BODY_MS = 1000;
+/** How much of an answer that is not a 2xx the attempt's log keeps, as text (docs/webhooks.md, decisions.md 187). */
+export const RESPONSE_EXCERPT_BYTES = 2048;
 
 /**
  * POSTs deliveries with undici (keep-alive; half the CPU of global fetch here). A 2xx status
@@ -62,14 +68,16 @@ export class HttpWebhookSender extends WebhookSender {
       });
       clearTimeout(timer);
       const durationMs = elapsed();
-      await readBriefly(response);
+      // A success's body is dropped unread; a failure's start is kept for the person looking into it.
+      const failed = response.statusCode < 200 || response.statusCode > 299;
+      const responseExcerpt = failed ? await readExcerpt(response.body) : (await readBriefly(response), null);
       // A receiver that is overloaded or rate-limits us says when to come back (Standard Webhooks).
       if (response.statusCode === 429 || response.statusCode === 503) {
         const header = response.headers['retry-after'];
         const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, new Date());
-        if (retryAfterMs !== null) return { statusCode: response.statusCode, durationMs, error: null, retryAfterMs };
+        if (retryAfterMs !== null) return { statusCode: response.statusCode, durationMs, error: null, retryAfterMs, responseExcerpt };
       }
-      return { statusCode: response.statusCode, durationMs, error: null };
+      return { statusCode: response.statusCode, durationMs, error: null, ...(failed && { responseExcerpt }) };
     } catch (error) {
       return { statusCode: null, durationMs: elapsed(), ...describe(error, this.options.timeoutMs) };
     } finally {
@@ -97,12 +105,38 @@ async function readBriefly(response: { statusCode: number; headers: Record<strin
 }
 
 /**
+ * The first RESPONSE_EXCERPT_BYTES of an answer's body as text, read for at most RESPONSE_BODY_MS;
+ * null for an empty body. A character cut at the bound is left out (StringDecoder holds it back)
+ * and NUL, which PostgreSQL's text cannot hold, is dropped. A body longer than the bound, or slower
+ * than the time, is cut there: its connection closes instead of returning to the pool.
+ */
+async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string | null> {
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  let size = 0;
+  const timer = setTimeout(() => body.destroy(), RESPONSE_BODY_MS);
+  try {
+    for await (const chunk of body) {
+      const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - size);
+      text += decoder.write(part);
+      size += part.length;
+      if (size >= RESPONSE_EXCERPT_BYTES) break;
+    }
+  } catch {
+    // Cut short (the time bound, the receiver hung up): what came is the excerpt.
+  } finally {
+    clearTimeout(timer);
+  }
+  text = text.replaceAll('\0', '');
+  return text === '' ? null : text;
+}
+
+/**
  * The tenant-visible message says as little as the sender knows for sure: a target that is
  * refused by the address policy, does not resolve, or whose name server does not answer is one
  * message, so a tenant cannot use the log to tell internal names (resolving to forbidden
  * addresses) from names that do not exist. The exact reason stays in `detail`, for the operator.
  */
-export const TARGET_UNREACHABLE = 'target not reachable or not allowed';
 const UNRESOLVED_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL', 'EREFUSED', 'EDNSTIMEOUT', 'EFORBIDDENTARGET']);
 
 /** A short reason without secrets or internals, and for the operator's log its detail where it says more. */
@@ -114,7 +148,7 @@ function describe(error: unknown, timeoutMs: number): { error: string; detail?: 
     return { error: TARGET_UNREACHABLE, detail: (unresolved ?? e).message ?? unresolved?.code ?? 'unresolved' };
   }
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { error: `no answer within ${timeoutMs} ms` };
+    return { error: timeoutMessage(timeoutMs) };
   }
-  return { error: code ? `connection failed (${code})` : 'connection failed' };
+  return { error: connectionFailedMessage(code) };
 }

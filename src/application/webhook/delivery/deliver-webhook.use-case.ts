@@ -179,7 +179,7 @@ export class DeliverWebhook {
     // A manual delivery is one attempt: its own schedule is empty, the original's is left alone.
     let next = nextStep(claim.attempt, outcome, manual ? [] : this.settings.retrySchedule, now, this.random.next());
     if (heldAfterAttempt({ manual, breakerOpen, next: next.status, reason: next.status === 'failed' ? next.reason : undefined })) next = { status: 'pending', nextAttemptAt: null };
-    await this.deliveries.record(claim, result, next, now);
+    await this.deliveries.record(claim, { ...result, sentAt }, next, now);
     // The breaker opened: what waits for it is held now, so its jobs find nothing to take.
     if (change === 'breaker-opened') await this.held.holdAll(subscription.id, now, HOLD_AT_ONCE);
     if (change === 'recovered') await this.wake.releasePage(claim.tenantId, subscription.id, now);

@@ -67,6 +67,10 @@ export interface AttemptResult {
   detail?: string | null;
   /** A 429 or 503 with Retry-After: how long the receiver asked us to wait (ms), before any bound. */
   retryAfterMs?: number | null;
+  /** The start of an answer that was not a 2xx, as text (bounded by the sender); kept in the attempt's log. */
+  responseExcerpt?: string | null;
+  /** When the request went, its `webhook-timestamp` (set by the attempt, not the sender); kept in the log. */
+  sentAt?: Date;
   /** The attempt's trace and span (the ones its `traceparent` named), for its log line. */
   traceId?: string;
   spanId?: string;

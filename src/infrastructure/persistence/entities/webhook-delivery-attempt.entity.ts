@@ -18,6 +18,10 @@ export class WebhookDeliveryAttemptRow {
   /** What made the attempt: the schedule, or a manual redelivery (the column's check admits only these). */
   trigger: ('scheduled' | 'manual') & Opt = 'scheduled';
   redeliveryOf: string | null = null;
+  /** When the request went (its webhook-timestamp); null for attempts recorded before it was kept. */
+  sentAt: Date | null = null;
+  /** The start of the receiver's answer when it was not a 2xx (RESPONSE_EXCERPT_BYTES, docs/webhooks.md). */
+  responseExcerpt: string | null = null;
 }
 
 export const WebhookDeliveryAttemptEntity = defineEntity({
@@ -51,5 +55,7 @@ export const WebhookDeliveryAttemptEntity = defineEntity({
     createdAt: p.datetime().length(3),
     trigger: p.text().$type<'scheduled' | 'manual'>(),
     redeliveryOf: p.text().nullable().collation('C'),
+    sentAt: p.datetime().length(3).nullable(),
+    responseExcerpt: p.text().nullable(),
   },
 });

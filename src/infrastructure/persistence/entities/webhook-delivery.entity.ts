@@ -22,6 +22,8 @@ export class WebhookDeliveryRow {
   pacedSlotAt: Date | null = null;
   orderKey: string | null = null;
   orderSeq: bigint | null = null;
+  /** What the event is about (a page, a brand, a subscription), for the delivery search; null for a test event. */
+  subjectId: string | null = null;
 }
 
 export const WebhookDeliveryStatusValues = {
@@ -40,6 +42,20 @@ export const WebhookDeliveryEntity = defineEntity({
   tableName: 'webhook_deliveries',
   partitionBy: partitionedByDay('webhook_deliveries', 'event_id', 'evt'),
   indexes: [
+    // The delivery search (GET /v0/webhook_deliveries), newest first by id: the tenant's, one
+    // subscription's, one subject's, and the ones not delivered by status (a small share, and the
+    // one a person looks for). Delivered deliveries leave the last index when their record commits.
+    // Its predicate lists the other statuses rather than `<> 'delivered'`: the claim's and the
+    // record's `status NOT IN (…)` must not prove it, or their plans could leave the primary key
+    // for it (delivery-attempts.sql.ts; test/integration/delivery-plans.test.ts).
+    { name: 'webhook_deliveries_tenant_idx', properties: ['tenantId', 'id'] },
+    { name: 'webhook_deliveries_subscription_idx', properties: ['subscriptionId', 'id'] },
+    { name: 'webhook_deliveries_subject_idx', where: 'subject_id IS NOT NULL', properties: ['tenantId', 'subjectId', 'id'] },
+    {
+      name: 'webhook_deliveries_undelivered_idx',
+      where: 'status = ANY (ARRAY[\'pending\'::text, \'sending\'::text, \'waiting\'::text, \'failed\'::text, \'cancelled\'::text])',
+      properties: ['tenantId', 'status', 'id'],
+    },
     {
       name: 'webhook_deliveries_held_idx',
       where: '(status = ANY (ARRAY[\'pending\'::text, \'sending\'::text])) AND (next_attempt_at IS NULL) AND (manual_id IS NULL)',
@@ -113,5 +129,6 @@ export const WebhookDeliveryEntity = defineEntity({
     pacedSlotAt: p.datetime().length(3).nullable(),
     orderKey: p.text().nullable().collation('C'),
     orderSeq: p.bigint().nullable(),
+    subjectId: p.text().nullable().collation('C'),
   },
 });

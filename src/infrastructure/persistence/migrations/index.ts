@@ -43,6 +43,7 @@ import { Migration20261206030000_idempotency_per_api_key } from './Migration2026
 // An explicit list, not a folder scan: the same migrations run from ts (tests) and dist (start),
 // with nothing to discover and nothing silently skipped (a folder scan finds .ts or .js, not both, depending on how the process was started).
 import { Migration20261206092215_portal_sessions } from './Migration20261206092215_portal_sessions';
+import { Migration20261206110940_delivery_search } from './Migration20261206110940_delivery_search';
 export const MIGRATIONS = [
   { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
   { name: 'Migration20261122010000_pages', class: Migration20261122010000_pages },
@@ -86,4 +87,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261206020000_pass_turns_function', class: Migration20261206020000_pass_turns_function },
   { name: 'Migration20261206030000_idempotency_per_api_key', class: Migration20261206030000_idempotency_per_api_key },
   { name: 'Migration20261206092215_portal_sessions', class: Migration20261206092215_portal_sessions },
+  { name: 'Migration20261206110940_delivery_search', class: Migration20261206110940_delivery_search },
 ];

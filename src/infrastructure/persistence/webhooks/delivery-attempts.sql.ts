@@ -31,6 +31,8 @@ export interface AttemptRecord {
   at: Date;
   status: string;
   finishedAt: Date | null;
+  sentAt: Date | null;
+  responseExcerpt: string | null;
 }
 
 /** One job's request to take its attempt of a delivery. */
@@ -109,13 +111,13 @@ const recordSql = (deliveries: string, attempts: string, days: string) => `WITH 
        r AS (
          SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error,
                 ${fromEpochMs('next_attempt_at')} AS next_attempt_at, ${fromEpochMs('created_at')} AS created_at, status,
-                ${fromEpochMs('finished_at')} AS finished_at, trigger, redelivery_of
+                ${fromEpochMs('finished_at')} AS finished_at, trigger, redelivery_of, ${fromEpochMs('sent_at')} AS sent_at, response_excerpt
          FROM unnest($1::webhook_attempt_record[])),
        logged AS (
          INSERT INTO ${attempts} (id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at,
-                                                created_at, trigger, redelivery_of)
+                                                created_at, trigger, redelivery_of, sent_at, response_excerpt)
          SELECT id, tenant_id, delivery_id, subscription_id, event_id, event_type, attempt_number, status_code, duration_ms, error, next_attempt_at, created_at,
-                trigger, redelivery_of FROM r
+                trigger, redelivery_of, sent_at, response_excerpt FROM r
          ON CONFLICT (delivery_id, attempt_number, event_id) DO NOTHING)
        UPDATE ${deliveries} d SET status = r.status, attempt_count = r.attempt_number, next_attempt_at = r.next_attempt_at, locked_until = NULL, paced_slot_at = NULL,
          last_status_code = r.status_code, updated_at = r.created_at, finished_at = r.finished_at
@@ -150,7 +152,8 @@ export function recordRows(records: readonly AttemptRecord[]): string {
       (r) =>
         `${textField(r.id)},${textField(r.tenantId)},${textField(r.deliveryId)},${textField(r.subscriptionId)},${textField(r.eventId)},${textField(r.eventType)},` +
         `${numberField(r.attempt)},${numberField(r.statusCode)},${numberField(r.durationMs)},${textField(r.error)},${numberField(epochMs(r.nextAttemptAt))},` +
-        `${numberField(r.at.getTime())},${textField(r.status)},${numberField(epochMs(r.finishedAt))},${textField(r.trigger)},${textField(r.redeliveryOf)}`,
+        `${numberField(r.at.getTime())},${textField(r.status)},${numberField(epochMs(r.finishedAt))},${textField(r.trigger)},${textField(r.redeliveryOf)},` +
+        `${numberField(epochMs(r.sentAt))},${textField(r.responseExcerpt)}`,
     ),
   );
 }

@@ -8,7 +8,7 @@ import { outboxInsert } from '../outbox/outbox.writer';
 
 /** A manual delivery row: `manual_id` is its own id; the relay hands it to the queue (enqueued_at NULL). */
 const INSERT_MANUAL = `INSERT INTO webhook_deliveries
-  (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, manual_id, redelivery_of)`;
+  (id, tenant_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at, manual_id, redelivery_of, subject_id)`;
 
 /** Delivery `d` has a redelivery in one of `statuses`. */
 const redeliveryIn = (...statuses: string[]) =>
@@ -32,7 +32,8 @@ export const LOCK_DELIVERY = `SELECT id, event_id, event_type, status IN ('pendi
 export const REDELIVERY_WAITS = `SELECT 1 FROM webhook_deliveries d WHERE d.id = $1 AND ${REDELIVERY_WAITING}`;
 
 /** A redelivery: $1 its id, $2 tenant, $3 subscription, $4 event, $5 its type, $6 now, $7 the original. */
-export const INSERT_REDELIVERY = `${INSERT_MANUAL} VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6, $1, $7)`;
+export const INSERT_REDELIVERY = `${INSERT_MANUAL} SELECT $1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6, $1, $7, o.subject_id
+       FROM webhook_deliveries o WHERE o.id = $7 AND o.event_id = $4`;
 
 /** Through webhook_deliveries_recoverable_idx: its predicate is repeated here word for word. */
 export const RECOVERABLE = `SELECT d.id FROM webhook_deliveries d
@@ -45,14 +46,14 @@ export const RECOVERABLE = `SELECT d.id FROM webhook_deliveries d
 
 /** Redeliveries of the locked deliveries $2 with ids $1, checked again under the lock. */
 export const INSERT_RECOVERIES = `${INSERT_MANUAL}
-       SELECT n.id, d.tenant_id, d.subscription_id, d.event_id, d.event_type, 'pending', 0, $3, $3, $3, n.id, d.id
+       SELECT n.id, d.tenant_id, d.subscription_id, d.event_id, d.event_type, 'pending', 0, $3, $3, $3, n.id, d.id, d.subject_id
        FROM unnest($1::text[], $2::text[]) AS n(id, origin) JOIN webhook_deliveries d ON d.id = n.origin
        WHERE NOT ${REDELIVERY_WAITING_OR_DONE}
        RETURNING id`;
 
 /** The test event in the log as relayed already ($5), and its only delivery written by the same statement. */
 export const ADD_TEST = `WITH event AS (${outboxInsert(5, { relayed: true })} RETURNING id, type)
-       ${INSERT_MANUAL} SELECT $1, $2, $3, event.id, event.type, 'pending', 0, $4, $4, $4, $1, NULL FROM event`;
+       ${INSERT_MANUAL} SELECT $1, $2, $3, event.id, event.type, 'pending', 0, $4, $4, $4, $1, NULL, NULL FROM event`;
 
 /** The tenant $1's manual requests take turns from here to their commit. */
 export const MANUAL_TURN = `SELECT pg_advisory_xact_lock(hashtextextended('manual-deliveries:' || $1, 0))`;

@@ -30,6 +30,8 @@ export interface NewDelivery {
   eventId: string;
   type: string;
   endpoint: string;
+  /** What the event is about (deliverySubjectOf), for the delivery search. */
+  subject: string | null;
   direct?: DirectFirstAttempt;
   /** Made held with its subscription (open breaker, Retry-After): no job; the worker's wake-up moves it. */
   held?: true;
@@ -87,7 +89,7 @@ export async function insertDeliveries(em: EntityManager, chunk: NewDelivery[], 
   const rows = JSON.stringify(
     chunk.map((r) => ({
       id: r.id, tenant_id: r.tenantId, subscription_id: r.subscriptionId, event_id: r.eventId, event_type: r.type,
-      held: r.held === true, waiting: r.waiting === true, order_key: r.order?.key ?? null, order_seq: r.order?.seq ?? null,
+      held: r.held === true, waiting: r.waiting === true, order_key: r.order?.key ?? null, order_seq: r.order?.seq ?? null, subject_id: r.subject,
     })),
   );
   const ids = publishing

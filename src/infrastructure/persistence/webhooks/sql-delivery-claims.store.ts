@@ -114,6 +114,8 @@ export class SqlDeliveryClaims extends DeliveryClaims {
       at,
       status: next.status,
       finishedAt: next.status === 'pending' ? null : at,
+      sentAt: result.sentAt ?? null,
+      responseExcerpt: result.responseExcerpt ?? null,
     });
   }
 

@@ -1,3 +1,4 @@
+import { deliverySubjectOf } from '../../../domain/webhook/delivery-subject';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
@@ -72,6 +73,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
       };
       const made: NewDelivery[] = [];
       for (const { event, to } of events) {
+        const subject = to.length > 0 ? deliverySubjectOf(event.type, event.body) : null;
         for (const s of to) {
           const order = orderFor(s.ordering, () => positionOf(event));
           made.push({
@@ -81,6 +83,7 @@ export class SqlOutboxRelayStore extends OutboxRelayStore {
             eventId: event.id,
             type: event.type,
             endpoint: endpointKey(event.tenant_id, s.url),
+            subject,
             ...(order && { order }),
             ...firstAttempt(event, s, now),
           });

@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiExtension } from '@nestjs/swagger';
+import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
 import { PortalCapability } from '../../../domain/portal/portal-capability';
 
 export const PORTAL_CAPABILITY = 'portal-capability';
@@ -17,8 +17,12 @@ export interface PortalRule {
  * Opens an operation to portal sessions (`Authorization: Bearer lps_…`) that hold `capability`
  * (domain/portal/portal-capability.ts). Every other operation refuses them with 403: the portal
  * reaches only what is listed, route by route (decisions.md 186). In the OpenAPI document it is
- * the `x-portal-capability` extension.
+ * the `x-portal-capability` extension and a second security requirement, the `portalSession` bearer.
  */
 export function PortalCapable(capability: PortalCapability, options: Omit<PortalRule, 'capability'> = {}) {
-  return applyDecorators(SetMetadata(PORTAL_CAPABILITY, { capability, ...options } satisfies PortalRule), ApiExtension('x-portal-capability', capability));
+  return applyDecorators(
+    SetMetadata(PORTAL_CAPABILITY, { capability, ...options } satisfies PortalRule),
+    ApiSecurity('portalSession', [capability]),
+    ApiExtension('x-portal-capability', capability),
+  );
 }

@@ -33,10 +33,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Pages', 'One page of a group: its versions and statistics.')
     .addTag('Templates', 'System and custom page templates.')
     .addTag('Webhook subscriptions', 'Signed deliveries of events to your endpoints; redeliver, recover, test, rotate the secret.')
+    .addTag('Webhook deliveries', 'Every delivery of the tenant\'s, searchable, each with its attempts: what was sent and what came back.')
     .addTag('Events', 'Every event, as its deliveries carried it, for reconciliation.')
     .addTag('Portal sessions', "The webhook portal: a page a tenant's people open to see and operate its webhooks.")
     .addTag('Health', 'Liveness and readiness probes; no key needed.')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Tenant API key (shown once at creation). The scopes an operation lists are what a scoped key needs for it.' }, 'apiKey')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'lps_…',
+        description: 'A portal session token (POST /v0/portal_sessions, then …/exchange): reaches only the operations whose `x-portal-capability` the session holds.',
+      },
+      'portalSession',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config);
   describeWebhooks(document);

@@ -118,6 +118,9 @@ class FakeSigner extends WebhookSigner {
   headers(input: { signingSecret: string; previousSecrets?: string[]; body: string }) {
     return { 'x-signed-with': [input.signingSecret, ...(input.previousSecrets ?? [])].map((secret) => `${secret}:${input.body.length}`).join(' ') };
   }
+  shownHeaders() {
+    return {};
+  }
 }
 
 function setup() {

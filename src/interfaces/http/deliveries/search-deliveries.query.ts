@@ -1,0 +1,53 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsString, ValidateBy } from 'class-validator';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../application/webhook/deliveries/webhook-delivery.view';
+import { LOGGED_EVENT_TYPES, type LoggedEventType } from '../../../domain/events/event-catalogue';
+import { ID_PREFIXES, type IdPrefix, isTypeId } from '../../../domain/shared/type-id';
+import { ListQueryDto } from '../pagination/list-query.dto';
+import { IsInstant, Optional } from '../validation/decorators';
+
+const DATE_TIME = 'must be an ISO 8601 date-time with its offset, e.g. 2026-11-01T00:00:00Z';
+
+/** An id of one kind: a filter naming another kind, or nothing, is the caller's mistake (400), not an empty list. */
+const IsIdOf = (prefix: IdPrefix) =>
+  ValidateBy({ name: 'isIdOf', validator: { validate: (value: unknown) => isTypeId(value, prefix), defaultMessage: () => `must be an id of the form ${prefix}_…` } });
+
+export class SearchDeliveriesQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES, description: 'Only deliveries in this status. `pending` includes those retrying; `waiting`: for their page\'s turn.' })
+  @Optional()
+  @IsIn(DELIVERY_STATUSES, { message: `must be one of: ${DELIVERY_STATUSES.join(', ')}` })
+  status?: DeliveryStatus;
+
+  @ApiPropertyOptional({ enum: LOGGED_EVENT_TYPES, description: 'Only deliveries of events of this type.' })
+  @Optional()
+  @IsIn(LOGGED_EVENT_TYPES, { message: `must be one of: ${LOGGED_EVENT_TYPES.join(', ')}` })
+  eventType?: LoggedEventType;
+
+  @ApiPropertyOptional({ example: 'whsub_01jdq8x0m2f3e4r5t6y7u8i9o0', description: 'Only deliveries to this subscription.' })
+  @Optional()
+  @IsIdOf(ID_PREFIXES.webhookSubscription)
+  @IsString({ message: 'must be a single string' })
+  subscriptionId?: string;
+
+  @ApiPropertyOptional({ example: 'pagevar_01jdq8x0m2f3e4r5t6y7u8i9o0', description: "Only deliveries of this page's events." })
+  @Optional()
+  @IsIdOf(ID_PREFIXES.page)
+  @IsString({ message: 'must be a single string' })
+  pageId?: string;
+
+  @ApiPropertyOptional({ example: 'brand_01jdq8x0m2f3e4r5t6y7u8i9o0', description: "Only deliveries of this brand's events." })
+  @Optional()
+  @IsIdOf(ID_PREFIXES.brand)
+  @IsString({ message: 'must be a single string' })
+  brandId?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Only deliveries made after this moment (exclusive).', example: '2026-11-01T00:00:00Z' })
+  @Optional()
+  @IsInstant(DATE_TIME)
+  createdAfter?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Only deliveries made before this moment (exclusive).', example: '2026-11-02T00:00:00Z' })
+  @Optional()
+  @IsInstant(DATE_TIME)
+  createdBefore?: string;
+}
