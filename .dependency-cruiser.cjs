@@ -44,6 +44,13 @@ module.exports = {
       to: { pathNot: ['^src/composition', '^node_modules/reflect-metadata'] },
     },
     {
+      name: 'portal-page-is-a-client-of-the-public-api',
+      comment: 'The portal page (a browser bundle) reaches the server only through the typed client of the public API.',
+      severity: 'error',
+      from: { path: '^src/interfaces/portal-page' },
+      to: { pathNot: ['^src/interfaces/portal-page', '^client/', '^node_modules/(preact|uplot|openapi-fetch)/'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

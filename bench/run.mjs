@@ -20,6 +20,7 @@ import { BASE, createServices, ROOT } from './lib/services.mjs';
 import { round, scenarioLines } from './lib/stats.mjs';
 import { benchWebhooks } from './lib/webhooks.mjs';
 import { benchLongPoll } from './lib/long-poll.mjs';
+import { benchPortalPage } from './lib/portal-page.mjs';
 
 const LONG_POLL = 'long poll (event feed)';
 import { missingTools } from './lib/generators.mjs';
@@ -59,7 +60,7 @@ async function main(services, host) {
   await services.settleDatabase();
   await host.autovacuum();
   const diskFlush = services.probeDiskFlush();
-  const { tenantId, apiKey, brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId } = seed.sample;
+  const { tenantId, apiKey, brandId, pageGroupId, templateId, pageId, widePageGroupId, widePageId, deliverySubscriptionId } = seed.sample;
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
 
   await host.pinServices();
@@ -70,7 +71,7 @@ async function main(services, host) {
   const tenantBrands = await (await fetch(`${BASE}/v0/brands?limit=100`, { headers })).json();
   const brandEtag = (await fetch(`${BASE}/v0/brands/${brandId}`, { headers })).headers.get('etag');
   const patchPaths = tenantBrands.items.filter((b) => b.brandId !== brandId).map((b) => `/v0/brands/${b.brandId}`);
-  const scenarios = endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths }, options.only);
+  const scenarios = endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, templateId, pageId, widePageGroupId, widePageId, deliverySubscriptionId, patchPaths }, options.only);
   const measured = await measureEndpoints({ services, host, options, log, scenarios, headers, apiPid: api.pid });
   const apiRss = stopApiRss();
 
@@ -83,6 +84,8 @@ async function main(services, host) {
   }
   // The event feed's long poll, against the same API process (its resident memory with 1,000 parked reads).
   const longPoll = options.webhooks && (!options.only || LONG_POLL.includes(options.only)) ? await benchLongPoll({ services, options, log, apiPid: api.pid }) : null;
+  const portalPage = !options.only || 'portal page'.includes(options.only) ? await benchPortalPage({ base: BASE, headers, log }) : null;
+  if (portalPage) portalPage.deliveries = seed.deliveries;
   await services.stopProcess(api);
   const utmAtScale = !options.only || 'utm at scale'.includes(options.only) ? services.utmAtScale() : null;
 
@@ -99,6 +102,7 @@ async function main(services, host) {
     requestCosts: measured.requestCosts,
     webhooks: webhooks.summary,
     longPoll,
+    portalPage,
     rssMb: { api: apiRss, worker: webhooks.workerRss },
     utmAtScale,
     seconds: Math.round((Date.now() - started) / 1000),

@@ -1557,7 +1557,7 @@ export interface components {
             /**
              * Format: uri
              * @description The portal's address for one person, shown only here. Its token is in the fragment, which browsers never send to a server or in a Referer; the page exchanges it once.
-             * @example https://api.example.com/portal#token=lpl_4rT0mB9Qp2c7Ye1Kx0Wd3Zs8Hn5Uf6Lj2Ga9Vt1Rb4E
+             * @example https://api.example.com/portal?session=portal_01jdq8x0m2f3e4r5t6y7z8k9w0#token=lpl_4rT0mB9Qp2c7Ye1Kx0Wd3Zs8Hn5Uf6Lj2Ga9Vt1Rb4E
              */
             url: string;
         };

@@ -47,7 +47,7 @@ export function parseOptions(argv, env = {}) {
     redisUrl: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     attemptsPerJob: Number(env.WEBHOOK_ATTEMPTS_PER_JOB ?? 4),
     seedSizes: quick
-      ? ['--tenants', '10', '--brands', '10000', '--page-groups', '100', '--sessions', '100000', '--hot-group-share', '1', '--wide-utm-sessions', '100000']
-      : ['--tenants', '100', '--brands', '100000', '--page-groups', '1000', '--sessions', '1000000', '--hot-group-share', '1', '--wide-utm-sessions', '100000'],
+      ? ['--tenants', '10', '--brands', '10000', '--page-groups', '100', '--sessions', '100000', '--hot-group-share', '1', '--wide-utm-sessions', '100000', '--deliveries', '100000']
+      : ['--tenants', '100', '--brands', '100000', '--page-groups', '1000', '--sessions', '1000000', '--hot-group-share', '1', '--wide-utm-sessions', '100000', '--deliveries', '1000000'],
   };
 }

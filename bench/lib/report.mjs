@@ -32,6 +32,9 @@ export function table(result, recorded) {
     result.longPoll
       ? `long poll: ${result.longPoll.consumers} parked consumers cost the API ${round1(result.longPoll.apiRssParkedMb - result.longPoll.apiRssIdleMb)} MB (${result.longPoll.apiRssIdleMb} → ${result.longPoll.apiRssParkedMb}); at ${result.longPoll.eventsPerSecond} events/s, 201 → consumer p50 ${result.longPoll.p50Ms} ms, p99 ${result.longPoll.p99Ms} ms (${result.longPoll.delivered} of ${result.longPoll.events}, errors ${result.longPoll.errors})`
       : 'long poll: not measured',
+    result.portalPage
+      ? `portal page (${result.portalPage.runs} sessions): link → subscriptions p50 ${result.portalPage.linkToSubscriptions.p50Ms} ms, p95 ${result.portalPage.linkToSubscriptions.p95Ms} ms; Deliveries → first row p50 ${result.portalPage.deliveriesTabToFirstRow.p50Ms} ms, p95 ${result.portalPage.deliveriesTabToFirstRow.p95Ms} ms`
+      : 'portal page: not measured',
     `resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB`,
     recorded ? `results: bench/results/latest.json, docs/performance.md (${result.seconds} s)` : `partial run, not recorded: bench/data/last-partial-run.json (${result.seconds} s)`,
     '',
@@ -177,7 +180,7 @@ ${rows.join('\n')}
 ${requestCostTable(result.requestCosts)}
 Webhooks: **${w.deliveriesPerSecond} deliveries/s** sustained by one worker process (${w.attemptsPerJob ?? 1} attempts to a queue job at most) to a local receiver that verifies every signature${w.orderedDeliveriesPerSecond !== undefined ? ` (**${w.orderedDeliveriesPerSecond}/s** with \`ordering: "page"\`, ${w.orderedDrain.pages} pages of ${w.orderedDrain.versions} versions each, one delivery per page at a time)` : ''}${w.ceilingDeliveriesPerSecond ? `, against a ceiling measured in the same run with BullMQ alone and no database (bench/processes/bullmq-baseline.mjs: the same receiver, signer, sender and concurrency) of ${w.ceilingDeliveriesPerSecond}/s with one POST per job and ${w.groupedCeilingDeliveriesPerSecond}/s with ${w.attemptsPerJob} per job` : ''}; at ${w.eventsPerSecond} events/s, API 201 → receiver p50 **${w.latencyP50Ms} ms**, p99 **${w.latencyP99Ms} ms** (${w.delivered} events, ${w.badSignatures} bad signatures${w.fromCreationP50Ms !== undefined ? `; from the event's creation in the API, which adds the API's own answer time: p50 ${w.fromCreationP50Ms} ms, p99 ${w.fromCreationP99Ms} ms` : ''}).
 
-${webhookCosts(w)}${longPollLine(result.longPoll)}${historySection(history)}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
+${webhookCosts(w)}${longPollLine(result.longPoll)}${portalPageLine(result.portalPage)}${historySection(history)}Resident memory under load: API ${result.rssMb.api} MB, worker ${result.rssMb.worker} MB.
 
 ![latency against load](performance-latency.svg)
 
@@ -208,6 +211,12 @@ ${rows.join('\n')}
 
 function round1(n) {
   return Math.round(n * 10) / 10;
+}
+
+/** The portal page in Chromium (bench/lib/portal-page.mjs), when the run measured it. */
+function portalPageLine(p) {
+  if (!p) return '';
+  return `Portal page in Chromium (bench/lib/portal-page.mjs), ${p.runs} sessions of the sample tenant (${p.deliveries ?? 'its'} deliveries): opening the link to the subscriptions shown p50 **${p.linkToSubscriptions.p50Ms} ms**, p95 ${p.linkToSubscriptions.p95Ms} ms; pressing Deliveries to the first delivery drawn p50 **${p.deliveriesTabToFirstRow.p50Ms} ms**, p95 ${p.deliveriesTabToFirstRow.p95Ms} ms.\n\n`;
 }
 
 /** The event feed's long poll (bench/lib/long-poll.mjs), when the run measured it. */

@@ -7,7 +7,7 @@ const FLOOR_BASE = `http://127.0.0.1:${FLOOR_PORT}`;
 export const BASELINES = { bare: 'bare NestJS (a)', rawPg: 'bare NestJS + raw pg list (b)', rawWrite: 'bare NestJS + raw pg write (b-w)', floor: 'bare node:http + raw pg list (c)' };
 
 /** The scenarios of a seeded data set (its sample ids), those whose name contains `only` besides the baselines. */
-export function endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, templateId, pageId, widePageGroupId, widePageId, patchPaths }, only = '', now = new Date()) {
+export function endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, templateId, pageId, widePageGroupId, widePageId, deliverySubscriptionId, patchPaths }, only = '', now = new Date()) {
   const brandBody = JSON.stringify({ name: 'Bench brand', preferredAppearance: 'dark', themeLight: { borderColor: '#e5e7eb' }, themeDark: {} });
   return [
     { name: BASELINES.bare, path: '/bench/constant', method: 'GET', baseline: true },
@@ -36,6 +36,16 @@ export function endpointScenarios({ tenantId, brandId, brandEtag, pageGroupId, t
     // same 90 days: what the statistics' cost must not grow with (docs/decisions.md 86).
     ...(widePageId
       ? [{ name: 'GET page stats (100,000 utm_content values)', path: `/v0/page_groups/${widePageGroupId}/pages/${widePageId}/stats?${statsRange(now)}`, method: 'GET' }]
+      : []),
+    // The sample tenant's webhook history: 1,000,000 final deliveries over 24 hours, 1.5 % failed
+    // (bench/lib/options.mjs, seed-deliveries.ts): the delivery search as the portal's log uses it.
+    ...(deliverySubscriptionId
+      ? [
+          { name: 'GET /v0/webhook_deliveries (newest 20)', path: '/v0/webhook_deliveries', method: 'GET' },
+          { name: 'GET /v0/webhook_deliveries?status=failed', path: '/v0/webhook_deliveries?status=failed', method: 'GET' },
+          { name: 'GET /v0/webhook_deliveries?pageId', path: `/v0/webhook_deliveries?pageId=${pageId}`, method: 'GET' },
+          { name: 'GET /v0/webhook_deliveries?subscriptionId&status=failed', path: `/v0/webhook_deliveries?subscriptionId=${deliverySubscriptionId}&status=failed`, method: 'GET' },
+        ]
       : []),
   ].filter((s) => s.baseline || s.name.includes(only));
 }

@@ -1,15 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { brandBody } from '../support/builders/request-bodies';
 import { createTenant, startTestApp, TestApp, TestTenant } from '../support/test-app';
+import { launchChromium, SCREENSHOTS, step as browserStep } from '../support/chromium';
 
 // Issue 32: Swagger UI is the maintainers' way into the API, so a real browser opens it in every
 // run. Debian's chromium (.ci/run installs it), driven by puppeteer-core; every host but loopback
 // resolves to nothing, so the page can reach no one else even if an asset asked to.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = join(__dirname, '..', '..', 'test-results');
 const BRAND_NAME = 'Browser-tested Brand';
 const EVENT_KINDS = [
   'brand.created',
@@ -28,28 +27,13 @@ let page: Page;
 let docsUrl: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`);
   t = await startTestApp();
   tenant = await createTenant(t);
   const created = await t.http.post('/v0/brands').set('x-api-key', tenant.apiKey).send(brandBody({ name: BRAND_NAME }));
   expect(created.status).toBe(201);
   await t.app.listen(0, '127.0.0.1');
   docsUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}/docs`;
-  const { launch } = await import('puppeteer-core');
-  browser = await launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 1800 });
 }, 60_000);
@@ -59,17 +43,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Runs one browser step; on failure saves a screenshot and names it in the error. */
-async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    const file = join(SCREENSHOTS, `swagger-ui-${name}.png`);
-    await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-    throw new Error(`Swagger UI, step "${name}" failed (screenshot: ${file}): ${(error as Error).message}`);
-  }
-}
+/** Runs one browser step; on failure saves a screenshot under test-results/ and names it in the error. */
+const step = <T>(name: string, run: () => Promise<T>): Promise<T> => browserStep(page, `swagger-ui-${name}`, run);
 
 describe('Swagger UI at /docs in Chromium', () => {
   it('authorizes with a key, tries GET /v0/brands and shows 200 with the brand; lists every webhook event', async () => {

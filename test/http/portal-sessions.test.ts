@@ -45,7 +45,7 @@ describe('portal sessions', () => {
     expect(opened.body).toMatchObject({ capabilities: ['deliveries:read', 'deliveries:retry'], status: 'active', linkUsed: false, subscriptionIds: null, allowedOrigins: null });
     const url = new URL(opened.body.url);
     expect(url.pathname).toBe('/portal');
-    expect(url.search).toBe('');
+    expect(url.search).toBe(`?session=${opened.body.id}`);
     expect(url.hash).toMatch(/^#token=lpl_[A-Za-z0-9_-]{43}$/);
     const exchange = () => t.http.post('/v0/portal_sessions/exchange').send({ linkToken: linkOf(opened.body.url) });
     const first = await exchange();

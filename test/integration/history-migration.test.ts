@@ -46,7 +46,7 @@ describe('partitioning a history that holds rows', () => {
       await pg.query('UPDATE event_feed_counter SET last_position = 41');
 
       const run = await migrateLocked(orm);
-      expect(run.applied).toEqual(['Migration20261128080000_partitioned_history', 'Migration20261129000000_feed_positions_sequence', 'Migration20261129100000_narrow_publish', 'Migration20261129200000_delivery_subscription_key', 'Migration20261129300000_attempt_record_type', 'Migration20261206000000_bounded_turns', 'Migration20261206010000_history_holds', 'Migration20261206020000_pass_turns_function', 'Migration20261206030000_idempotency_per_api_key', 'Migration20261206092215_portal_sessions', 'Migration20261206110940_delivery_search']);
+      expect(run.applied).toEqual(['Migration20261128080000_partitioned_history', 'Migration20261129000000_feed_positions_sequence', 'Migration20261129100000_narrow_publish', 'Migration20261129200000_delivery_subscription_key', 'Migration20261129300000_attempt_record_type', 'Migration20261206000000_bounded_turns', 'Migration20261206010000_history_holds', 'Migration20261206020000_pass_turns_function', 'Migration20261206030000_idempotency_per_api_key', 'Migration20261206092215_portal_sessions', 'Migration20261206110940_delivery_search', 'Migration20261206120333_fewer_search_indexes']);
       expect((await pg.query(`SELECT nextval('event_feed_positions')::int AS next`)).rows).toEqual([{ next: 42 }]);
       expect((await pg.query(`SELECT to_regclass('event_feed_counter') AS counter`)).rows).toEqual([{ counter: null }]);
 

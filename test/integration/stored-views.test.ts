@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
+import { SqlWebhookDeliveryQueries } from '../../src/infrastructure/persistence/queries/sql-webhook-delivery.queries';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/connection/mikro-orm-unit-of-work';
 import { toBrandView } from '../../src/domain/brand/brand.view';
@@ -111,11 +114,21 @@ describe('page groups: view_head and view_tail around the count', () => {
 });
 
 describe('the bulk seeder', () => {
-  it('stores the same views as the repositories', async () => {
-    const result = await new SqlBulkSeeder(orm.em, new Sha256ApiKeySecrets(), new MikroOrmUnitOfWork(orm.em)).seed(
-      { tenants: 1, brands: 3, pageGroups: 3, pagesPerGroup: 2, sessions: 4, hotGroupShare: 0.5, wideUtmSessions: 0 },
+  it('stores the same views as the repositories, and a webhook history of final deliveries the search finds', async () => {
+    const result = await new SqlBulkSeeder(orm.em, new Sha256ApiKeySecrets(), new MikroOrmUnitOfWork(orm.em), new SecretCipher(randomBytes(32))).seed(
+      { tenants: 1, brands: 3, pageGroups: 3, pagesPerGroup: 2, sessions: 4, hotGroupShare: 0.5, wideUtmSessions: 0, deliveries: 1000 },
       () => undefined,
     );
+    const history = new SqlWebhookDeliveryQueries(orm.em.fork());
+    const all = await history.search(result.sample.tenantId, {}, { limit: 100 }, new Date(Date.now() + 1000));
+    expect(all.items).toHaveLength(100);
+    // Every one final: nothing for a worker or the sweeper to take up.
+    expect(all.items.filter((d) => !['delivered', 'failed', 'cancelled'].includes(d.status))).toEqual([]);
+    const cancelled = await history.search(result.sample.tenantId, { status: 'cancelled' }, { limit: 100 }, new Date(Date.now() + 1000));
+    expect(cancelled.items).toHaveLength(5);
+    const failed = await history.search(result.sample.tenantId, { status: 'failed' }, { limit: 100 }, new Date(Date.now() + 1000));
+    expect(failed.items).toHaveLength(15);
+    expect(failed.items.every((d) => d.subjectId !== null && d.attemptCount === 5)).toBe(true);
     const { tenantId } = result.sample;
     const brands = await new SqlBrandQueries(orm.em.fork()).list(tenantId, { limit: 100 });
     expect(brands.items).toHaveLength(3);

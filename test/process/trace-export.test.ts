@@ -95,6 +95,7 @@ async function scenario(otlpEnv: (collector: OtlpReceiver) => Record<string, str
   const requestId = created.headers.get('x-request-id');
   return {
     apiKey,
+    base,
     call,
     traceId,
     callerSpanId,
@@ -184,10 +185,20 @@ describe('OpenTelemetry export over OTLP/HTTP', () => {
       // Redis commands (the refused address's count, the relay's enqueue) by their names alone.
       const redis = spans.filter((s) => s.attributes['db.system.name'] === 'redis');
       for (const span of redis) expect(String(span.attributes['db.query.text'])).toMatch(/^[a-z]+$/);
-      // Nothing exported holds the key, its hash, the receiver's path, a parameter's value or a client address's key.
+      // A portal session: its link exchanged, its token used on the delivery search (decisions.md 186).
+      const opened = (await (await run.call('/v0/portal_sessions', { method: 'POST', body: JSON.stringify({ capabilities: ['deliveries:read'], expiresIn: 600 }) })).json()) as { url: string };
+      const linkToken = decodeURIComponent(new URL(opened.url).hash.replace(/^#token=/, ''));
+      const { sessionToken } = (await (await run.call('/v0/portal_sessions/exchange', { method: 'POST', body: JSON.stringify({ linkToken }) })).json()) as { sessionToken: string };
+      const searched = await fetch(`${run.base}/v0/webhook_deliveries`, { headers: { authorization: `Bearer ${sessionToken}` } });
+      expect(searched.status).toBe(200);
+      await run.service.waitFor((l) => l.msg === 'request' && l.requestId === searched.headers.get('x-request-id'));
+      await eventually(async () => run.collector.spans(), (all) => all.some((s) => s.name === 'GET /v0/webhook_deliveries'), 15_000);
+      // Nothing exported or logged holds a key or token, their hashes, the receiver's path, a parameter's value or a client address's key.
       const exported = Buffer.concat(run.collector.requests.map((r) => r.body)).toString();
-      const keyHash = createHash('sha256').update(run.apiKey).digest('hex');
-      for (const secret of [run.apiKey, keyHash, secretPath, parameterValue, 'authfail:']) expect(exported).not.toContain(secret);
+      const logged = run.service.lines.map((l) => JSON.stringify(l)).join('\n');
+      const sha = (value: string) => createHash('sha256').update(value).digest('hex');
+      for (const secret of [run.apiKey, sha(run.apiKey), linkToken, sha(linkToken), sessionToken, sha(sessionToken), secretPath, parameterValue, 'authfail:']) expect(exported).not.toContain(secret);
+      for (const secret of [run.apiKey, sha(run.apiKey), linkToken, sha(linkToken), sessionToken, sha(sessionToken)]) expect(logged).not.toContain(secret);
       // The test can fail: the statements of the page's write were exported, as their text.
       expect(spans.some((s) => s.traceId === run.traceId && String(s.attributes['db.query.text']).includes('INSERT'))).toBe(true);
     } finally {

@@ -1,15 +1,19 @@
 import 'reflect-metadata';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { migrate } from '../../src/infrastructure/persistence/migrations/migrate';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { ISOLATED_PREFIX, templateDatabaseUrl, testDatabaseUrl, withAdmin } from './test-database-url';
 
 /**
- * Once per run: a template database with the production migrations (never connected to after
+ * Once per run: the portal page's assets, a template database with the production migrations (never connected to after
  * this, so `CREATE DATABASE … TEMPLATE` can copy it), and the shared test database made from it.
  */
 export default async function globalSetup(): Promise<void> {
+  // The portal page's assets, which the API serves from dist/portal (npm run build makes them too).
+  execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'build-portal.mjs')], { stdio: 'inherit' });
   const url = new URL(testDatabaseUrl());
   const template = templateDatabaseUrl();
   await recreate(template);

@@ -12,6 +12,8 @@ export interface BulkSeedSizes {
    * its own: a page whose visitors gave it that many distinct values (0 for none).
    */
   wideUtmSessions: number;
+  /** Final webhook deliveries of the sample tenant over the last 24 hours, for the delivery search (0 for none). */
+  deliveries: number;
 }
 
 export interface BulkSeedResult {
@@ -21,9 +23,14 @@ export interface BulkSeedResult {
   pages: number;
   sessions: number;
   utmValues: number;
+  deliveries: number;
   seconds: number;
   /** A tenant of the seed with a working key, its hot group and a brand, for benchmarks. */
-  sample: { tenantId: string; apiKey: string; pageGroupId: string; brandId: string; templateId: string; pageId: string; widePageGroupId: string; widePageId: string };
+  sample: {
+    tenantId: string; apiKey: string; pageGroupId: string; brandId: string; templateId: string; pageId: string; widePageGroupId: string; widePageId: string;
+    /** One of the seeded deliveries' subscriptions; empty with no deliveries. */
+    deliverySubscriptionId: string;
+  };
 }
 
 export type ProgressListener = (stage: string, done: number, total: number) => void;

@@ -9,13 +9,14 @@ import { PageGroupsController } from '../../interfaces/http/page-groups/page-gro
 import { PagesController } from '../../interfaces/http/pages/pages.controller';
 import { EventsController } from '../../interfaces/http/events/events.controller';
 import { TemplatesController } from '../../interfaces/http/templates/templates.controller';
+import { PortalPageController } from '../../interfaces/http/portal/portal-page.controller';
 import { WebhookDeliveriesController } from '../../interfaces/http/deliveries/webhook-deliveries.controller';
 import { SubscriptionMetricsController } from '../../interfaces/http/deliveries/subscription-metrics.controller';
 import { WebhookSubscriptionsController } from '../../interfaces/http/webhooks/webhook-subscriptions.controller';
 import { WebhookOperationsController } from '../../interfaces/http/webhooks/webhook-operations.controller';
 
 @Module({
-  controllers: [HealthController, BrandsController, PageGroupsController, PagesController, TemplatesController, WebhookSubscriptionsController, WebhookOperationsController, EventsController, PortalSessionsController, WebhookDeliveriesController, SubscriptionMetricsController],
+  controllers: [HealthController, BrandsController, PageGroupsController, PagesController, TemplatesController, WebhookSubscriptionsController, WebhookOperationsController, EventsController, PortalSessionsController, WebhookDeliveriesController, SubscriptionMetricsController, PortalPageController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_FILTER, useClass: ErrorFilter },

@@ -32,6 +32,7 @@ import { CreateWebhookSubscription } from '../../application/webhook/subscriptio
 import { DeleteWebhookSubscription } from '../../application/webhook/subscriptions/delete-webhook-subscription.use-case';
 import { GetWebhookSubscription } from '../../application/webhook/subscriptions/get-webhook-subscription.use-case';
 import { ListDeliveryAttempts } from '../../application/webhook/subscriptions/list-delivery-attempts.use-case';
+import { PortalFraming } from '../../application/portal/portal-framing.use-case';
 import { SearchWebhookDeliveries } from '../../application/webhook/deliveries/search-webhook-deliveries.use-case';
 import { GetWebhookDelivery } from '../../application/webhook/deliveries/get-webhook-delivery.use-case';
 import { GetSubscriptionMetrics } from '../../application/webhook/deliveries/get-subscription-metrics.use-case';
@@ -92,6 +93,7 @@ export const USE_CASES = [
   DeleteWebhookSubscription,
   ListDeliveryAttempts,
   SearchWebhookDeliveries,
+  PortalFraming,
   GetWebhookDelivery,
   GetSubscriptionMetrics,
   Redeliver,

@@ -8,5 +8,7 @@ export abstract class PortalSessionRepository {
   /** The session a link token opens, locked for its one exchange. */
   abstract findByLinkHash(linkTokenHash: string): Promise<PortalSession | null>;
   abstract findBySessionHash(sessionTokenHash: string): Promise<PortalSession | null>;
+  /** The session with this id whatever its tenant: only for what the page's own address may tell (its framing). */
+  abstract findAnyById(id: string): Promise<PortalSession | null>;
   abstract listByTenant(tenantId: string, page: { after?: string; limit: number }): Promise<PortalSession[]>;
 }

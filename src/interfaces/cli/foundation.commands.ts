@@ -1,3 +1,4 @@
+import { portalAddress } from '../http/portal/portal-url';
 import { CreateApiKey } from '../../application/api-key/create-api-key.use-case';
 import { ListApiKeys } from '../../application/api-key/list-api-keys.use-case';
 import { API_KEY_SCOPES } from '../../domain/api-key/api-key-scope';
@@ -101,8 +102,7 @@ export const portalCreateCommand: CliCommand = {
       subscriptionIds: list(options.subscriptions),
     });
     // The operator's own address for the API (the CLI has no request to take it from).
-    const base = (options['base-url'] ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
-    return { ...session, url: `${base}/portal#token=${encodeURIComponent(linkToken)}` };
+    return { ...session, url: portalAddress(options['base-url'] ?? 'http://127.0.0.1:3000', session.id, linkToken) };
   },
   text: (result) => {
     const { id, capabilities, expiresAt, url } = result as { id: string; capabilities: string[]; expiresAt: string; url: string };

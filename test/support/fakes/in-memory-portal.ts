@@ -21,6 +21,9 @@ export class InMemoryPortalSessions extends PortalSessionRepository {
   async findBySessionHash(sessionTokenHash: string): Promise<PortalSession | null> {
     return [...this.rows.values()].find((s) => s.sessionTokenHash === sessionTokenHash) ?? null;
   }
+  async findAnyById(id: string): Promise<PortalSession | null> {
+    return this.rows.get(id) ?? null;
+  }
   async listByTenant(tenantId: string, page: { after?: string; limit: number }): Promise<PortalSession[]> {
     return [...this.rows.values()]
       .filter((s) => s.tenantId === tenantId && (page.after === undefined || s.id < page.after))

@@ -11,6 +11,7 @@ const SQL_TEXT_ELSEWHERE: Record<string, string> = {
   'src/infrastructure/persistence/history/sql-history-days.ts': 'partition upkeep: the days read from the catalog, detached and dropped by DDL',
   'src/infrastructure/persistence/history/held-history-days.ts': 'retention of a day: statements on the day partition named at run time, by ctid in steps',
   'src/infrastructure/persistence/seeding/sql-bulk-seeder.ts': 'benchmark data: INSERT … SELECT FROM unnest of parameter arrays, a batch per statement',
+  'src/infrastructure/persistence/seeding/seed-deliveries.ts': 'benchmark data: the webhook history, as the bulk seed above',
   'src/infrastructure/persistence/connection/database-location.ts': 'the embedded default: CREATE DATABASE before any schema exists',
   'src/infrastructure/persistence/connection/database-readiness.probe.ts': 'readiness: SELECT 1 on a connection of the pool',
   'src/infrastructure/persistence/connection/pg-listener.ts': 'LISTEN on a connection of its own, and its keep-alive',

@@ -43,13 +43,14 @@ export const WebhookDeliveryEntity = defineEntity({
   partitionBy: partitionedByDay('webhook_deliveries', 'event_id', 'evt'),
   indexes: [
     // The delivery search (GET /v0/webhook_deliveries), newest first by id: the tenant's, one
-    // subscription's, one subject's, and the ones not delivered by status (a small share, and the
-    // one a person looks for). Delivered deliveries leave the last index when their record commits.
-    // Its predicate lists the other statuses rather than `<> 'delivered'`: the claim's and the
-    // record's `status NOT IN (…)` must not prove it, or their plans could leave the primary key
-    // for it (delivery-attempts.sql.ts; test/integration/delivery-plans.test.ts).
+    // subject's, and the ones not delivered by status (a small share, and the one a person looks
+    // for). Delivered deliveries leave the last index when their record commits. Its predicate
+    // lists the other statuses rather than `<> 'delivered'`: the claim's and the record's
+    // `status NOT IN (…)` must not prove it, or their plans could leave the primary key for it
+    // (delivery-attempts.sql.ts; test/integration/delivery-plans.test.ts). Every index here costs
+    // the drain an entry per delivery and per record (decisions.md 187): one subscription's
+    // deliveries are read from the tenant's, a tenant having few subscriptions.
     { name: 'webhook_deliveries_tenant_idx', properties: ['tenantId', 'id'] },
-    { name: 'webhook_deliveries_subscription_idx', properties: ['subscriptionId', 'id'] },
     { name: 'webhook_deliveries_subject_idx', where: 'subject_id IS NOT NULL', properties: ['tenantId', 'subjectId', 'id'] },
     {
       name: 'webhook_deliveries_undelivered_idx',

@@ -44,6 +44,7 @@ import { Migration20261206030000_idempotency_per_api_key } from './Migration2026
 // with nothing to discover and nothing silently skipped (a folder scan finds .ts or .js, not both, depending on how the process was started).
 import { Migration20261206092215_portal_sessions } from './Migration20261206092215_portal_sessions';
 import { Migration20261206110940_delivery_search } from './Migration20261206110940_delivery_search';
+import { Migration20261206120333_fewer_search_indexes } from './Migration20261206120333_fewer_search_indexes';
 export const MIGRATIONS = [
   { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
   { name: 'Migration20261122010000_pages', class: Migration20261122010000_pages },
@@ -88,4 +89,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261206030000_idempotency_per_api_key', class: Migration20261206030000_idempotency_per_api_key },
   { name: 'Migration20261206092215_portal_sessions', class: Migration20261206092215_portal_sessions },
   { name: 'Migration20261206110940_delivery_search', class: Migration20261206110940_delivery_search },
+  { name: 'Migration20261206120333_fewer_search_indexes', class: Migration20261206120333_fewer_search_indexes },
 ];

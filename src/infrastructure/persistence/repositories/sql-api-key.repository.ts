@@ -11,6 +11,14 @@ import { ApiKeyEntity, type ApiKeyRow } from '../entities/api-key.entity';
 const FIND_ACTIVE = typedStatement<{ keyHash: string }>()((arg) =>
   schema.selectFrom('api_keys').select(['id', 'tenant_id', 'scopes']).where('key_hash', '=', arg('keyHash')).where('revoked_at', 'is', null),
 );
+// The key's hash is bound as a parameter: the ORM's own insert writes values into the
+// statement's text (MikroORM 7, mikro-orm#8001), which spans and pg_stat_activity show.
+const INSERT = typedStatement<{ id: string; tenantId: string; keyHash: string; displayPrefix: string; scopes: string[] | null; createdAt: Date; revokedAt: Date | null }>()((arg) =>
+  schema.insertInto('api_keys').values({
+    id: arg('id'), tenant_id: arg('tenantId'), key_hash: arg('keyHash'), display_prefix: arg('displayPrefix'), scopes: arg('scopes') as never,
+    created_at: arg('createdAt'), revoked_at: arg('revokedAt'),
+  }),
+);
 const keyOf = (row: ApiKeyRow): ApiKey =>
   ApiKey.restore({
     id: row.id,
@@ -24,9 +32,9 @@ const keyOf = (row: ApiKeyRow): ApiKey =>
 
 /**
  * API keys. The lookup by hash is on the path of every request the key cache does not answer: a
- * typed statement, one unique-index probe and no entity. Issuing, listing and revoking keys are
- * cold (the platform's CLI): the ORM's own calls (decisions.md 184), with the identity map left
- * alone, since a repository hands out aggregates, never managed entities.
+ * typed statement, one unique-index probe and no entity. Issuing a key binds its hash (above).
+ * Listing and revoking keys are cold (the platform's CLI): the ORM's own calls (decisions.md 185),
+ * with the identity map left alone, since a repository hands out aggregates, never managed entities.
  */
 @Injectable()
 export class SqlApiKeyRepository extends ApiKeyRepository {
@@ -50,8 +58,8 @@ export class SqlApiKeyRepository extends ApiKeyRepository {
   }
 
   async add(key: ApiKey): Promise<void> {
-    await this.em.insert(ApiKeyEntity, {
-      id: key.id, tenant: key.tenantId, keyHash: key.keyHash, displayPrefix: key.displayPrefix,
+    await INSERT.count(this.em, {
+      id: key.id, tenantId: key.tenantId, keyHash: key.keyHash, displayPrefix: key.displayPrefix,
       scopes: key.scopes && [...key.scopes], createdAt: key.createdAt, revokedAt: key.revokedAt,
     });
   }

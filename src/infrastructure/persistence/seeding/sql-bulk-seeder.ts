@@ -10,6 +10,8 @@ import { UTM_KINDS } from '../../../domain/page/page-session';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { sqlQuery } from '../connection/sql-statement';
 import { storedBrandView, storedPageGroupView } from '../stored/stored-views';
+import { SecretCipher } from '../../crypto/secret-cipher';
+import { seedDeliveries } from './seed-deliveries';
 
 const BATCH = 5000;
 const VOCABULARY: Record<(typeof UTM_KINDS)[number], string[]> = {
@@ -31,6 +33,7 @@ export class SqlBulkSeeder extends BulkSeeder {
     private readonly em: EntityManager,
     private readonly secrets: ApiKeySecrets,
     private readonly unitOfWork: UnitOfWork,
+    private readonly cipher: SecretCipher,
   ) {
     super();
   }
@@ -174,6 +177,12 @@ export class SqlBulkSeeder extends BulkSeeder {
       });
     }
     await this.unitOfWork.run(() => this.countSessions(this.em, pages.map((p) => p.id), onProgress));
+    const { subscriptionIds } = await seedDeliveries(
+      this.em,
+      this.cipher,
+      { tenantId: hot.tenantId, pageIds: hotPages.map((p) => p.id), brandIds: brandIds.filter((_, i) => i % tenants.length === 0), count: sizes.deliveries, now },
+      (stage, total, insert) => this.batches(stage, total, onProgress, insert),
+    );
     await sqlQuery(this.em, 'ANALYZE');
 
     return {
@@ -183,9 +192,11 @@ export class SqlBulkSeeder extends BulkSeeder {
       pages: pages.length,
       sessions: sizes.sessions + (wide ? sizes.wideUtmSessions : 0),
       utmValues,
+      deliveries: sizes.deliveries,
       seconds: Math.round((Date.now() - started) / 100) / 10,
       sample: { tenantId: tenants[0], apiKey: key.plainKey, pageGroupId: hot.id, brandId: brandIds[0] ?? '', templateId, pageId: hotPages[0]?.id ?? '',
-        widePageGroupId: wide && sizes.wideUtmSessions > 0 ? wide.groupId : '', widePageId: wide && sizes.wideUtmSessions > 0 ? wide.id : '' },
+        widePageGroupId: wide && sizes.wideUtmSessions > 0 ? wide.groupId : '', widePageId: wide && sizes.wideUtmSessions > 0 ? wide.id : '',
+        deliverySubscriptionId: sizes.deliveries > 0 ? subscriptionIds[0] : '' },
     };
   }
 

@@ -52,7 +52,7 @@ export class PortalSessionsController {
       tenantId, apiKeyId: req.principal!.apiKeyId, grant, capabilities: body.capabilities, expiresInSeconds: body.expiresIn,
       allowedOrigins: body.allowedOrigins, subscriptionIds: body.subscriptionIds,
     });
-    return { ...opened.session, url: portalUrl(req, opened.linkToken) };
+    return { ...opened.session, url: portalUrl(req, opened.session.id, opened.linkToken) };
   }
 
   @Get()
