@@ -1310,6 +1310,16 @@ export interface components {
              * @description While failing: when it is turned off if no attempt succeeds before. Null otherwise.
              */
             disableAt: string | null;
+            /**
+             * @description `open`: WEBHOOK_BREAKER_FAILURES attempts in a row failed, so deliveries are held and one probe at a time is sent.
+             * @enum {string}
+             */
+            breaker: "closed" | "open";
+            /**
+             * Format: date-time
+             * @description While the breaker is open: the earliest time of its next probe. Null otherwise.
+             */
+            nextProbeAt: string | null;
         };
         CreatedWebhookSubscriptionResponse: {
             /** @example whsub_01jdq8x0m2f3e4r5t6y7u8i9o0 */

@@ -151,9 +151,11 @@ describe('the webhook portal page', () => {
     const foreignSubscription = await subscribe(other);
     const { id, link } = await portalLink(tenant, ['deliveries:read']);
     const first = await newTab();
+    // Each step waits for the page's last request (a subscription's chart): the session is ended
+    // only then, so that it is the next click that meets the end.
     await step(first.page, 'portal-ended-open', async () => {
       await first.page.goto(link);
-      await first.page.waitForSelector('[data-subscription]');
+      await first.page.waitForSelector('[data-subscription] .chart canvas');
     });
     const second = await newTab();
     await step(second.page, 'portal-ended-used', async () => {
@@ -175,7 +177,7 @@ describe('the webhook portal page', () => {
     await step(second.page, 'portal-ended-expired', async () => {
       await second.page.bringToFront();
       await second.page.goto(expiring.link);
-      await second.page.waitForSelector('[data-subscription]');
+      await second.page.waitForSelector('[data-subscription] .chart canvas');
       await rows(t, "UPDATE portal_sessions SET created_at = now() - interval '11 minutes', expires_at = now() - interval '1 minute' WHERE id = ?", [expiring.id]);
       await second.page.click('nav ::-p-text(Deliveries)');
       await second.page.waitForSelector('[data-ended="expired"]');

@@ -55,6 +55,8 @@ describe('endpoint health', () => {
       expect(made).toBeLessThan(90);
       const failing = (await subscriptionOf(s)).health;
       expect(failing.state).toBe('failing');
+      // The view says the breaker is open and when the next probe goes.
+      expect(failing).toMatchObject({ breaker: 'open', nextProbeAt: expect.any(String) });
       // Every failed attempt counts (read a moment after the attempts, so perhaps a few more).
       expect(failing.consecutiveFailures).toBeGreaterThanOrEqual(made);
       // Nothing held has failed: held attempts use none of their schedule.
@@ -68,7 +70,7 @@ describe('endpoint health', () => {
       );
       expect(delivered).toBe(30);
       const arrivedIn = (Date.now() - fixedAt) / 1000;
-      expect((await subscriptionOf(s)).health).toMatchObject({ state: 'healthy', consecutiveFailures: 0 });
+      expect((await subscriptionOf(s)).health).toMatchObject({ state: 'healthy', consecutiveFailures: 0, breaker: 'closed', nextProbeAt: null });
       // The events about it: in the log, and delivered to a subscription that lists them.
       expect(await eventsOf(s, 'webhook_subscription.failing')).toHaveLength(1);
       expect(await eventsOf(s, 'webhook_subscription.recovered')).toHaveLength(1);

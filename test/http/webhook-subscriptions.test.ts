@@ -24,7 +24,7 @@ describe('POST /v0/webhook_subscriptions', () => {
     const res = await create(tenant, valid);
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(['id', 'url', 'events', 'active', 'rateLimitPerSecond', 'filter', 'ordering', 'createdAt', 'updatedAt', 'signingSecret', 'health']);
-    expect(res.body.health).toEqual({ state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, disabledReason: null, disableAt: null });
+    expect(res.body.health).toEqual({ state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, disabledReason: null, disableAt: null, breaker: 'closed', nextProbeAt: null });
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^whsub_[0-9a-z]{26}$/), url: valid.url, events: valid.events, active: true });
     expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(res.body.signingSecret.slice(6), 'base64')).toHaveLength(32);

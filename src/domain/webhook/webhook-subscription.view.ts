@@ -1,7 +1,7 @@
 import { EventType } from '../events/event-catalogue';
 import { DeliveryFilter } from './delivery-filter';
 import { DeliveryOrdering } from './delivery-ordering';
-import { DisabledReason, EndpointHealth, healthState, HealthState } from './endpoint-health';
+import { breakerOpen, DisabledReason, EndpointHealth, healthState, HealthState } from './endpoint-health';
 
 /**
  * Webhook subscription (response); `signingSecret` only where the secret is shown (create,
@@ -38,6 +38,10 @@ export interface HealthView {
   disabledReason: DisabledReason | null;
   /** While failing: when it is turned off if nothing succeeds before; else null. */
   disableAt: string | null;
+  /** `open`: its deliveries are held and one probe at a time is sent (docs/webhooks.md, Endpoint health). */
+  breaker: 'closed' | 'open';
+  /** While the breaker is open: the earliest time of its next probe; else null. */
+  nextProbeAt: string | null;
 }
 
 /** What the view is made of: a subscription, or a row of the list's query. */
@@ -64,6 +68,8 @@ export function toHealthView(health: EndpointHealth, active: boolean): HealthVie
     lastFailureAt: health.lastFailureAt?.toISOString() ?? null,
     disabledReason: state === 'disabled' ? health.disabledReason : null,
     disableAt: state === 'failing' ? (health.disableAt?.toISOString() ?? null) : null,
+    breaker: breakerOpen(health) ? 'open' : 'closed',
+    nextProbeAt: breakerOpen(health) ? (health.nextProbeAt?.toISOString() ?? null) : null,
   };
 }
 

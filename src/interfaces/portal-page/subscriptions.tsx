@@ -50,6 +50,10 @@ function SubscriptionCard({ api, can, subscription: s, reload, showDeliveries }:
           {s.health.state}
           {s.health.consecutiveFailures > 0 && ` (${s.health.consecutiveFailures} failed in a row)`}
         </dd>
+        <dt>Breaker</dt>
+        <dd data-breaker={s.health.breaker}>
+          {s.health.breaker === 'open' ? `open: deliveries held, next probe ${when(s.health.nextProbeAt)}` : 'closed'}
+        </dd>
         <dt>Active</dt>
         <dd>{s.active ? 'yes' : `no${s.health.disabledReason ? ` (${s.health.disabledReason})` : ''}`}</dd>
         <dt>Pace</dt>

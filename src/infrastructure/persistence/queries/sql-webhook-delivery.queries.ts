@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { ListRequest, ListSlice, toSlice } from '../../../application/shared/pagination';
 import { AttemptCounts, StoredDeliveryAttempt, WebhookDeliveryQueries } from '../../../application/webhook/deliveries/webhook-delivery-queries.port';
 import { DeliverySearchCriteria, DeliveryStatus, WebhookDeliveryView } from '../../../application/webhook/deliveries/webhook-delivery.view';
@@ -48,18 +49,27 @@ const SEARCH = statementVariants((variant: `${number} ${DeliveryStatus | '*'} ${
   );
 });
 
+/**
+ * One delivery and its attempts in one statement, so one snapshot: read in two, an attempt could
+ * be seen recorded while its delivery was read as before it. The attempts are in the delivery's
+ * event's day, found by the (delivery, attempt number, event) key.
+ */
 const ONE = typedStatement<{ tenantId: string; deliveryId: string }>()((arg) =>
-  schema.selectFrom('webhook_deliveries').select(DELIVERY_COLUMNS).where('id', '=', arg('deliveryId')).where('tenant_id', '=', arg('tenantId')),
-);
-
-/** A delivery's attempts: in its event's day, by the (delivery, attempt number, event) key. */
-const ATTEMPTS = typedStatement<{ deliveryId: string; eventId: string }>()((arg) =>
   schema
-    .selectFrom('webhook_delivery_attempts')
-    .select(['id', 'attempt_number', 'sent_at', 'created_at', 'duration_ms', 'status_code', 'error', 'response_excerpt', 'next_attempt_at'])
-    .where('delivery_id', '=', arg('deliveryId'))
-    .where('event_id', '=', arg('eventId'))
-    .orderBy('attempt_number'),
+    .selectFrom('webhook_deliveries as d')
+    .select(DELIVERY_COLUMNS.map((column) => `d.${column}` as const))
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('webhook_delivery_attempts as a')
+          .select(['a.id', 'a.attempt_number', 'a.sent_at', 'a.created_at', 'a.duration_ms', 'a.status_code', 'a.error', 'a.response_excerpt', 'a.next_attempt_at'])
+          .whereRef('a.delivery_id', '=', 'd.id')
+          .whereRef('a.event_id', '=', 'd.event_id')
+          .orderBy('a.attempt_number'),
+      ).as('attempts'),
+    )
+    .where('d.id', '=', arg('deliveryId'))
+    .where('d.tenant_id', '=', arg('tenantId')),
 );
 
 /** The hour an attempt was recorded in, in UTC whatever the session's time zone. */
@@ -103,19 +113,20 @@ export class SqlWebhookDeliveryQueries extends WebhookDeliveryQueries {
   async one(tenantId: string, deliveryId: string): Promise<{ delivery: WebhookDeliveryView; attempts: StoredDeliveryAttempt[] } | null> {
     const [row] = await ONE.rows(this.em, { tenantId, deliveryId });
     if (row === undefined) return null;
-    const attempts = await ATTEMPTS.rows(this.em, { deliveryId, eventId: row.event_id });
+    // Times inside the JSON come as PostgreSQL writes timestamps in JSON (ISO 8601 with an offset).
+    const time = (value: unknown) => (value === null ? null : new Date(String(value)));
     return {
       delivery: toDeliveryView(row),
-      attempts: attempts.map((a) => ({
+      attempts: row.attempts.map((a) => ({
         id: a.id,
         attemptNumber: a.attempt_number,
-        sentAt: a.sent_at === null ? null : new Date(a.sent_at),
-        createdAt: new Date(a.created_at),
+        sentAt: time(a.sent_at),
+        createdAt: new Date(String(a.created_at)),
         durationMs: a.duration_ms,
         statusCode: a.status_code,
         error: a.error,
         responseExcerpt: a.response_excerpt,
-        nextAttemptAt: a.next_attempt_at === null ? null : new Date(a.next_attempt_at),
+        nextAttemptAt: time(a.next_attempt_at),
       })),
     };
   }
@@ -161,7 +172,7 @@ export function searchStatement(tenantId: string, criteria: DeliverySearchCriter
   return { statement, args };
 }
 
-function toDeliveryView(r: RowOf<typeof ONE>): WebhookDeliveryView {
+function toDeliveryView(r: Omit<RowOf<typeof ONE>, 'attempts'>): WebhookDeliveryView {
   return {
     id: r.id,
     subscriptionId: r.subscription_id,

@@ -16,6 +16,9 @@ export class EndpointHealthResponse {
   @ApiProperty({ type: String, enum: ['gone', 'failing'], nullable: true, description: 'Why the platform turned it off: a 410 Gone, or failing with no success for WEBHOOK_DISABLE_AFTER. Null unless disabled.' })
   disabledReason!: 'gone' | 'failing' | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'While failing: when it is turned off if no attempt succeeds before. Null otherwise.' }) disableAt!: string | null;
+  @ApiProperty({ enum: ['closed', 'open'], description: '`open`: WEBHOOK_BREAKER_FAILURES attempts in a row failed, so deliveries are held and one probe at a time is sent.' })
+  breaker!: 'closed' | 'open';
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'While the breaker is open: the earliest time of its next probe. Null otherwise.' }) nextProbeAt!: string | null;
 }
 
 export class WebhookSubscriptionFilterResponse {

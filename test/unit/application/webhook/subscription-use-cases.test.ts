@@ -76,7 +76,7 @@ describe('CreateWebhookSubscription', () => {
     expect(view).toEqual({
       id: expect.stringMatching(/^whsub_/), url: 'https://hooks.example/landing', events: ['page.version.created'], active: true,
       rateLimitPerSecond: null, filter: null, ordering: 'none', createdAt: T0.toISOString(), updatedAt: T0.toISOString(), signingSecret: 'whsec_test_1',
-      health: { state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, disabledReason: null, disableAt: null },
+      health: { state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, disabledReason: null, disableAt: null, breaker: 'closed', nextProbeAt: null },
     });
     expect(subscriptions.rows.get(view.id)!.signingSecret).toBe('whsec_test_1');
     expect(unitOfWork.runs).toBe(1);
@@ -132,7 +132,7 @@ describe('UpdateWebhookSubscription', () => {
     subscriptions.rows.set(id, WebhookSubscription.restore({ ...stored, active: false, health: gone }));
     expect((await update.execute({ grant: null, tenantId: TENANT, subscriptionId: id, changes: { url: 'https://hooks.example/other' } })).health).toMatchObject({ state: 'disabled', disabledReason: 'gone' });
     const view = await update.execute({ grant: null, tenantId: TENANT, subscriptionId: id, changes: { active: true } });
-    expect(view.health).toEqual({ state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: T0.toISOString(), disabledReason: null, disableAt: null });
+    expect(view.health).toEqual({ state: 'healthy', consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: T0.toISOString(), disabledReason: null, disableAt: null, breaker: 'closed', nextProbeAt: null });
   });
 });
 
