@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'puppeteer-core';
 import { eventually } from '../support/eventually';
-import { launchChromium, SCREENSHOTS, step } from '../support/chromium';
+import { launchChromium, screenshot, step } from '../support/chromium';
 import { deliveryWorld } from '../support/delivery-world';
 import { platform, rows } from '../support/platform';
 import { createTenant, TestApp, TestTenant } from '../support/test-app';
@@ -96,7 +95,7 @@ describe('the webhook portal page', () => {
       await page.waitForSelector(`[data-detail="${failed}"] [data-attempt="5"]`);
       const excerpts = await page.$$eval(`[data-detail="${failed}"] .excerpt`, (found) => found.map((e) => e.textContent));
       expect(excerpts).toEqual(Array(5).fill('{"error":"database unavailable"}'));
-      await page.screenshot({ path: join(SCREENSHOTS, 'portal-delivery.png'), fullPage: true });
+      await screenshot(page, 'portal-delivery');
     });
     await step(page, 'portal-walk-retry', async () => {
       await page.click(`[data-detail="${failed}"] ::-p-text(Retry)`);
@@ -252,7 +251,7 @@ describe('the webhook portal page', () => {
       await page.waitForSelector('[data-subscription] .chart canvas');
       await page.click('[data-subscription] ::-p-text(Edit)');
       expect(await violations()).toEqual([]);
-      await page.screenshot({ path: join(SCREENSHOTS, 'portal-subscriptions.png'), fullPage: true });
+      await screenshot(page, 'portal-subscriptions');
     });
     await step(page, 'portal-axe-deliveries', async () => {
       await page.click('nav ::-p-text(Deliveries)');

@@ -26,6 +26,12 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
+/** A screenshot of the whole page under test-results/ (made if it is not there: a clean clone has none). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
 /** A step of a browser test: on failure, a screenshot under test-results/ named in the error. */
 export async function step<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
   try {
