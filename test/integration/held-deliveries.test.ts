@@ -3,7 +3,8 @@ import { Queue } from 'bullmq';
 import { DeliveryJobData } from '../../src/application/webhook/delivery/delivery-job';
 import { Random } from '../../src/application/webhook/delivery/random.port';
 import { SubscriptionDeliveryState } from '../../src/application/webhook/delivery/subscription-delivery-state';
-import { WakeHeldDeliveries } from '../../src/application/webhook/delivery/wake-held-deliveries.use-case';
+import { HeldPages } from '../../src/application/webhook/held/held-pages';
+import { WakeHeldDeliveries } from '../../src/application/webhook/held/wake-held-deliveries.use-case';
 import { WebhookSettings } from '../../src/application/webhook/delivery/webhook-settings.port';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { SecretCipher } from '../../src/infrastructure/crypto/secret-cipher';
@@ -45,7 +46,7 @@ const random = new (class extends Random {
 /** The worker's wake-up, on the real stores and queue (a new one: no cursor carried between tests). */
 const waker = () => {
   const state = new SubscriptionDeliveryState(new SqlWebhookSubscriptionRepository(orm.em, cipher), new MikroOrmUnitOfWork(orm.em), settings);
-  return new WakeHeldDeliveries(held(), state, queue, clock, settings, random);
+  return new WakeHeldDeliveries(held(), new HeldPages(held(), queue, random), state, queue, clock, settings);
 };
 /** The attempts the queue holds for a subscription's deliveries, with each job's delay. */
 async function queued(deliveryIds: string[]): Promise<{ deliveryId: string; attempt: number; delay: number; priority: number }[]> {

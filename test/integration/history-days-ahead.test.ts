@@ -1,4 +1,4 @@
-import { daysAheadOf, MakeHistoryDaysAhead } from '../../src/application/webhook/delivery/make-history-days-ahead.use-case';
+import { daysAheadOf, MakeHistoryDaysAhead } from '../../src/application/webhook/history/make-history-days-ahead.use-case';
 import { DAY_MS } from '../../src/infrastructure/persistence/history/history-tables';
 import { SqlHistoryDays } from '../../src/infrastructure/persistence/history/sql-history-days';
 import { openTestOrm } from '../support/database';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { RollHistoryDays } from '../../src/application/webhook/delivery/roll-history-days.use-case';
+import { RollHistoryDays } from '../../src/application/webhook/history/roll-history-days.use-case';
 import { typeIdLowerBound } from '../../src/domain/shared/type-id';
 import { SqlHistoryDays } from '../../src/infrastructure/persistence/history/sql-history-days';
 import { DAY_MS, dayStart, eventIdCeiling } from '../../src/infrastructure/persistence/history/history-tables';

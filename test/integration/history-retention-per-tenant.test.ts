@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { RollHistoryDays } from '../../src/application/webhook/delivery/roll-history-days.use-case';
+import { RollHistoryDays } from '../../src/application/webhook/history/roll-history-days.use-case';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { DAY_MS, dayStart } from '../../src/infrastructure/persistence/history/history-tables';
 import { EXPIRED_ERROR } from '../../src/infrastructure/persistence/history/held-history-days';

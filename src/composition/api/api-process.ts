@@ -11,7 +11,7 @@ import { RedisRateLimiter } from '../../infrastructure/rate-limit/redis-rate-lim
 import { registerKeyCacheHolder } from '../../infrastructure/persistence/api-keys/key-cache-holders';
 import type { Database } from '../shared/open-database';
 import { createHttpApp } from './http-app';
-import { MakeHistoryDaysAhead } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
+import { MakeHistoryDaysAhead } from '../../application/webhook/history/make-history-days-ahead.use-case';
 import { historyDaysAheadLoop } from '../../interfaces/worker/upkeep.loops';
 
 /** How often the API makes the history's days ahead (they are made two weeks ahead: hourly is plenty). */

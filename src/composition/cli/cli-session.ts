@@ -2,7 +2,7 @@ import { RequestContext } from '@mikro-orm/postgresql';
 import { NestFactory } from '@nestjs/core';
 import { openDatabase } from '../shared/open-database';
 import { CliModule } from './cli.module';
-import { MakeHistoryDaysAhead } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
+import { MakeHistoryDaysAhead } from '../../application/webhook/history/make-history-days-ahead.use-case';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { CliSession } from '../../interfaces/cli/cli-context';

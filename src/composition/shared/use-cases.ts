@@ -41,7 +41,7 @@ import { RecoverDeliveries } from '../../application/webhook/subscriptions/recov
 import { Redeliver } from '../../application/webhook/subscriptions/redeliver.use-case';
 import { RotateSigningSecret } from '../../application/webhook/subscriptions/rotate-signing-secret.use-case';
 import { SendTestEvent } from '../../application/webhook/subscriptions/send-test-event.use-case';
-import { MakeHistoryDaysAhead } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
+import { MakeHistoryDaysAhead } from '../../application/webhook/history/make-history-days-ahead.use-case';
 import { UpdateWebhookSubscription } from '../../application/webhook/subscriptions/update-webhook-subscription.use-case';
 import { OpenPortalSession } from '../../application/portal/open-portal-session.use-case';
 import { GetPortalSession, ListPortalSessions, RevokePortalSession } from '../../application/portal/manage-portal-sessions.use-case';

@@ -1,17 +1,17 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { OutboxSignal } from '../../application/webhook/delivery/outbox-signal.port';
+import { OutboxSignal } from '../../application/webhook/relay/outbox-signal.port';
 import { DeliveryQueue } from '../../application/webhook/delivery/delivery-queue.port';
-import { DeliveryClaims } from '../../application/webhook/delivery/delivery-claims.port';
-import { StrandedDeliveries } from '../../application/webhook/delivery/stranded-deliveries.port';
+import { DeliveryClaims } from '../../application/webhook/attempt/delivery-claims.port';
+import { StrandedDeliveries } from '../../application/webhook/sweeper/stranded-deliveries.port';
 import { DeliveryTurns } from '../../application/webhook/delivery/delivery-turns.port';
-import { SubscriptionPace } from '../../application/webhook/delivery/subscription-pace.port';
-import { SubscriptionTargets } from '../../application/webhook/delivery/subscription-targets.port';
-import { HeldDeliveries } from '../../application/webhook/delivery/held-deliveries.port';
-import { OutboxRelayStore } from '../../application/webhook/delivery/outbox-relay-store.port';
+import { PutOffAttempts } from '../../application/webhook/attempt/put-off-attempts.port';
+import { SubscriptionTargets } from '../../application/webhook/attempt/subscription-targets.port';
+import { HeldDeliveries } from '../../application/webhook/held/held-deliveries.port';
+import { OutboxRelayStore } from '../../application/webhook/relay/outbox-relay-store.port';
 import { Random } from '../../application/webhook/delivery/random.port';
-import { WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
+import { WebhookSender } from '../../application/webhook/attempt/webhook-sender.port';
 import { WebhookSettings } from '../../application/webhook/delivery/webhook-settings.port';
-import { RetentionSettings } from '../../application/webhook/delivery/retention-settings.port';
+import { RetentionSettings } from '../../application/webhook/history/retention-settings.port';
 import { WORKER_USE_CASES } from './worker-use-cases';
 import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
 import type { Logger } from '../../application/shared/logger.port';
@@ -22,7 +22,7 @@ import { SqlSubscriptionTargets } from '../../infrastructure/persistence/webhook
 import { DecryptedSecrets } from '../../infrastructure/crypto/decrypted-secrets';
 import { SqlStrandedDeliveries } from '../../infrastructure/persistence/webhooks/sql-stranded-deliveries.store';
 import { SqlDeliveryTurns } from '../../infrastructure/persistence/webhooks/sql-delivery-turns.store';
-import { SqlSubscriptionPace } from '../../infrastructure/persistence/webhooks/sql-subscription-pace.store';
+import { SqlPutOffAttempts } from '../../infrastructure/persistence/webhooks/sql-put-off-attempts.store';
 import { SqlHeldDeliveries } from '../../infrastructure/persistence/webhooks/sql-held-deliveries.store';
 import { SqlOutboxRelayStore } from '../../infrastructure/persistence/webhooks/sql-outbox-relay.store';
 import { ConfigWebhookSettings, MathRandom } from '../../infrastructure/webhooks/config-webhook.settings';
@@ -39,7 +39,7 @@ export class WebhookWorkerModule {
       { provide: DeliveryClaims, useClass: SqlDeliveryClaims },
       { provide: SubscriptionTargets, useClass: SqlSubscriptionTargets },
       DecryptedSecrets,
-      { provide: SubscriptionPace, useClass: SqlSubscriptionPace },
+      { provide: PutOffAttempts, useClass: SqlPutOffAttempts },
       { provide: StrandedDeliveries, useClass: SqlStrandedDeliveries },
       { provide: DeliveryTurns, useClass: SqlDeliveryTurns },
       { provide: HeldDeliveries, useClass: SqlHeldDeliveries },

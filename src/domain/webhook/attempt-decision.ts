@@ -6,13 +6,11 @@ import { wantsEvent } from './webhook-subscription';
 // case applies the step, and no rule about health, the breaker, the pace or Retry-After lives
 // anywhere else.
 
-/** What deciding an attempt needs to know. */
-export interface AttemptSituation {
-  eventType: string;
-  /** A delivery the customer asked for (redeliver, recover, test): one attempt, never held. */
-  manual: boolean;
-  /** The worker woke this delivery as its subscription's breaker probe. */
-  probe: boolean;
+/**
+ * A subscription's delivery state as deciding an attempt reads it: on or off, its breaker, its
+ * pace. The one snapshot type: a claim, the relay's read and the worker's fresh read carry it.
+ */
+export interface DeliveryState {
   subscription: {
     id: string;
     active: boolean;
@@ -30,6 +28,15 @@ export interface AttemptSituation {
     /** The rate slot this attempt holds (taken when it was put off); null when none. */
     slotAt: Date | null;
   };
+}
+
+/** What deciding an attempt needs to know. */
+export interface AttemptSituation extends DeliveryState {
+  eventType: string;
+  /** A delivery the customer asked for (redeliver, recover, test): one attempt, never held. */
+  manual: boolean;
+  /** The worker woke this delivery as its subscription's breaker probe. */
+  probe: boolean;
 }
 
 export type AttemptStep =
@@ -71,11 +78,18 @@ export function decideAttempt(s: AttemptSituation, now: Date, random = 0): Attem
   const { ratePerSecond, notBefore, slotAt } = s.pace;
   if (ratePerSecond !== null) {
     const late = slotAt === null || now.getTime() - slotAt.getTime() >= slotLateness(ratePerSecond);
-    if (late) return { kind: 'take-slot' };
-    return slotAt <= now ? { kind: 'send', probe: false } : { kind: 'put-off', until: slotAt, slotTaken: true };
+    return late ? { kind: 'take-slot' } : stepAtSlot(slotAt, now);
   }
   if (notBefore !== null && notBefore > now) return s.manual ? { kind: 'put-off', until: spreadAfter(notBefore, now, random), slotTaken: false } : { kind: 'hold' };
   return { kind: 'send', probe: false };
+}
+
+/**
+ * The step of an attempt at the rate slot it holds (a slot just taken for it, after `take-slot`,
+ * is never late): sent when the slot has come, else put off to it.
+ */
+export function stepAtSlot(slotAt: Date, now: Date): Extract<AttemptStep, { kind: 'send' | 'put-off' }> {
+  return slotAt <= now ? { kind: 'send', probe: false } : { kind: 'put-off', until: slotAt, slotTaken: true };
 }
 
 /**
@@ -86,16 +100,6 @@ export function decideAttempt(s: AttemptSituation, now: Date, random = 0): Attem
 export function spreadAfter(at: Date, now: Date, random: number): Date {
   const spread = Math.max(1000, 0.2 * (at.getTime() - now.getTime()));
   return new Date(at.getTime() + Math.floor(random * spread));
-}
-
-/**
- * After an attempt was sent and recorded in the endpoint's health: a scheduled delivery that is
- * to be tried again while the breaker is open is held with the rest (its schedule untouched, and
- * never given up for it: nothing is lost while the receiver is down).
- */
-export function heldAfterAttempt(input: { manual: boolean; breakerOpen: boolean; next: 'pending' | 'delivered' | 'failed'; reason?: string }): boolean {
-  if (input.manual || !input.breakerOpen) return false;
-  return input.next === 'pending' || (input.next === 'failed' && input.reason === 'schedule-exhausted');
 }
 
 /** At most this many held deliveries of a subscription go in one release. */

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import type { Queue } from 'bullmq';
 import { Metrics } from '../../application/shared/metrics.port';
 import { OPERATIONAL_COUNTS } from '../persistence/outbox/operational-counts';
-import { daysAheadOf } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
+import { daysAheadOf } from '../../application/webhook/history/make-history-days-ahead.use-case';
 import { SqlHistoryDays } from '../persistence/history/sql-history-days';
 
 /** Outbox backlog, age of its oldest event and unfinished deliveries, read from PostgreSQL at scrape. */

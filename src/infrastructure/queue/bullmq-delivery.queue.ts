@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { DeliveryJob, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
 import { DeliveryQueue } from '../../application/webhook/delivery/delivery-queue.port';
-import { DirectAttemptSeal } from '../../application/webhook/delivery/direct-attempt-seal.port';
+import { DirectAttemptSeal } from '../../application/webhook/attempt/direct-attempt-seal.port';
 import type { Disposable } from './bullmq-factory';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';

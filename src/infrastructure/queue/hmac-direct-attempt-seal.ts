@@ -1,5 +1,5 @@
 import { DueAttempt } from '../../application/webhook/delivery/delivery-job';
-import { DirectAttemptSeal } from '../../application/webhook/delivery/direct-attempt-seal.port';
+import { DirectAttemptSeal } from '../../application/webhook/attempt/direct-attempt-seal.port';
 import { RedisSeal } from '../crypto/redis-seal';
 
 /** DirectAttemptSeal as an HMAC over everything the worker would trust without a claim. */

@@ -1,6 +1,7 @@
 import { context, isSpanContextValid, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { AttemptResult, TraceCarrier } from '../../application/webhook/delivery/delivery-job';
-import type { AttemptLabel } from '../../application/webhook/delivery/webhook-sender.port';
+import type { TraceCarrier } from '../../application/webhook/delivery/delivery-job';
+import type { AttemptResult } from '../../application/webhook/attempt/delivery-claim';
+import type { AttemptLabel } from '../../application/webhook/attempt/webhook-sender.port';
 import { attemptIds } from './attempt-ids';
 import { contextOf } from './trace-carrier';
 import { spansExported, tracer, unexportedSampler } from './tracing';

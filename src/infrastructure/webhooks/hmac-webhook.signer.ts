@@ -1,5 +1,5 @@
 import { hmacSha256 } from '../crypto/hmac-sha256';
-import { WebhookSigner } from '../../application/webhook/delivery/webhook-signer.port';
+import { WebhookSigner } from '../../application/webhook/attempt/webhook-signer.port';
 
 export const USER_AGENT = 'LandingPlatform-Webhooks/1.0 (+https://docs.landing-platform.example/webhooks)';
 

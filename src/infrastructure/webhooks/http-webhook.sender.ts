@@ -1,8 +1,9 @@
 import { isIP } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { Agent, buildConnector, request } from 'undici';
-import { AttemptResult, TraceCarrier } from '../../application/webhook/delivery/delivery-job';
-import { AttemptLabel, WebhookSender } from '../../application/webhook/delivery/webhook-sender.port';
+import { TraceCarrier } from '../../application/webhook/delivery/delivery-job';
+import { AttemptResult } from '../../application/webhook/attempt/delivery-claim';
+import { AttemptLabel, WebhookSender } from '../../application/webhook/attempt/webhook-sender.port';
 import { attemptSpan } from '../tracing/attempt-span';
 import { parseRetryAfter } from '../../domain/webhook/retry-policy';
 import { connectionFailedMessage, TARGET_UNREACHABLE, timeoutMessage } from '../../domain/webhook/attempt-error';

@@ -1,9 +1,10 @@
 import { DelayedError } from 'bullmq';
-import { DeliverWebhook, FollowOn } from '../../application/webhook/delivery/deliver-webhook.use-case';
-import { DeliveryAttemptReport } from '../../application/webhook/delivery/delivery-attempt-report';
-import { attemptsOf, DeliveryClaim, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
-import { DirectAttemptSeal } from '../../application/webhook/delivery/direct-attempt-seal.port';
-import type { AttemptSlot, InFlightLimits } from '../../application/webhook/delivery/in-flight-limits';
+import { DeliverWebhook, FollowOn } from '../../application/webhook/attempt/deliver-webhook.use-case';
+import { DeliveryAttemptReport } from '../../application/webhook/attempt/delivery-attempt-report';
+import { attemptsOf, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
+import { DeliveryClaim } from '../../application/webhook/attempt/delivery-claim';
+import { DirectAttemptSeal } from '../../application/webhook/attempt/direct-attempt-seal.port';
+import type { AttemptSlot, InFlightLimits } from './in-flight-limits';
 import type { Logger } from '../../application/shared/logger.port';
 import type { Metrics } from '../../application/shared/metrics.port';
 

@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
-import { RelayOutbox } from '../../application/webhook/delivery/relay-outbox.use-case';
-import { lowestFrom, OutboxSignal } from '../../application/webhook/delivery/outbox-signal.port';
+import { RelayOutbox } from '../../application/webhook/relay/relay-outbox.use-case';
+import { lowestFrom, OutboxSignal } from '../../application/webhook/relay/outbox-signal.port';
 import type { Logger } from '../../application/shared/logger.port';
 
 /**

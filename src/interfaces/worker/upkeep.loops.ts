@@ -1,8 +1,8 @@
 import type { Logger } from '../../application/shared/logger.port';
-import { RollHistoryDays } from '../../application/webhook/delivery/roll-history-days.use-case';
-import { MakeHistoryDaysAhead } from '../../application/webhook/delivery/make-history-days-ahead.use-case';
-import { SweepDeliveries } from '../../application/webhook/delivery/sweep-deliveries.use-case';
-import { WakeHeldDeliveries } from '../../application/webhook/delivery/wake-held-deliveries.use-case';
+import { RollHistoryDays } from '../../application/webhook/history/roll-history-days.use-case';
+import { MakeHistoryDaysAhead } from '../../application/webhook/history/make-history-days-ahead.use-case';
+import { SweepDeliveries } from '../../application/webhook/sweeper/sweep-deliveries.use-case';
+import { WakeHeldDeliveries } from '../../application/webhook/held/wake-held-deliveries.use-case';
 import { IntervalLoop } from './interval.loop';
 
 /** The worker's upkeep on timers, each a driving adapter of one use case: what a tick does and what it says. */

@@ -1,4 +1,5 @@
-import { DeliveryClaim, DeliveryJob } from '../../../src/application/webhook/delivery/delivery-job';
+import { DeliveryJob } from '../../../src/application/webhook/delivery/delivery-job';
+import { DeliveryClaim } from '../../../src/application/webhook/attempt/delivery-claim';
 import { ClaimedTurn, DeliveryTurns, PageTurnOwner } from '../../../src/application/webhook/delivery/delivery-turns.port';
 
 /**

@@ -1,6 +1,6 @@
-import type { AttemptInput, DeliverWebhook } from '../../../src/application/webhook/delivery/deliver-webhook.use-case';
-import type { DeliveryClaim } from '../../../src/application/webhook/delivery/delivery-job';
-import { InFlightLimits } from '../../../src/application/webhook/delivery/in-flight-limits';
+import type { AttemptInput, DeliverWebhook } from '../../../src/application/webhook/attempt/deliver-webhook.use-case';
+import type { DeliveryClaim } from '../../../src/application/webhook/attempt/delivery-claim';
+import { InFlightLimits } from '../../../src/interfaces/worker/in-flight-limits';
 import { deliveryProcessor } from '../../../src/interfaces/worker/delivery.processor';
 import { testLogger } from '../../support/silent-logger';
 import { HmacDirectAttemptSeal } from '../../../src/infrastructure/queue/hmac-direct-attempt-seal';

@@ -1,7 +1,7 @@
 import { DeliveryQueue } from '../../../src/application/webhook/delivery/delivery-queue.port';
-import { OutboxRelayStore } from '../../../src/application/webhook/delivery/outbox-relay-store.port';
-import { OutboxSignal } from '../../../src/application/webhook/delivery/outbox-signal.port';
-import { RelayOutbox } from '../../../src/application/webhook/delivery/relay-outbox.use-case';
+import { OutboxRelayStore } from '../../../src/application/webhook/relay/outbox-relay-store.port';
+import { OutboxSignal } from '../../../src/application/webhook/relay/outbox-signal.port';
+import { RelayOutbox } from '../../../src/application/webhook/relay/relay-outbox.use-case';
 import type { Logger } from '../../../src/application/shared/logger.port';
 import { RelayLoop } from '../../../src/interfaces/worker/relay.loop';
 import { FixedClock } from '../../support/fakes/fixed-clock';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { foundOrFail } from '../../shared/found-or-fail';
 import { attemptErrorKind } from '../../../domain/webhook/attempt-error';
-import { SIGNATURE_HEADERS, WebhookSigner } from '../delivery/webhook-signer.port';
+import { SIGNATURE_HEADERS, WebhookSigner } from '../attempt/webhook-signer.port';
 import { StoredDeliveryAttempt, WebhookDeliveryQueries } from './webhook-delivery-queries.port';
 import { DeliveryAttemptDetailView, WebhookDeliveryDetailView, WebhookDeliveryView } from './webhook-delivery.view';
 

@@ -1,4 +1,5 @@
-import { DeliveryClaim, DeliveryJob } from './delivery-job';
+import { DeliveryJob } from './delivery-job';
+import { DeliveryClaim } from '../attempt/delivery-claim';
 
 /** One page's turn on one ordered subscription (decisions.md 145). */
 export interface PageTurnOwner {

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { breakerOpen, HealthChange } from '../../../domain/webhook/endpoint-health';
-import { AttemptOutcome } from '../../../domain/webhook/retry-policy';
+import { AttemptConclusion } from '../../../domain/webhook/attempt-conclusion';
+import { outcomeOf } from '../../../domain/webhook/retry-policy';
 import { WebhookSubscription } from '../../../domain/webhook/webhook-subscription';
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { UnitOfWork } from '../../shared/unit-of-work.port';
-import { DeliveryClaim } from './delivery-job';
+import { AttemptToSend } from '../attempt/delivery-claim';
 import { WebhookSettings } from './webhook-settings.port';
 
 /** Subscriptions whose last success this worker noted, at most: past it, the oldest are forgotten. */
@@ -30,27 +31,37 @@ export class SubscriptionDeliveryState {
   ) {}
 
   /**
-   * A finished attempt (a manual one too) tells the endpoint's health (endpoint-health.ts). A
-   * success to an endpoint that was healthy changes only its last success, written at most once
-   * a second. Returns the change (told or not) and whether the breaker is open after it.
+   * A sent attempt (a manual one too) ends in one unit of work on its subscription: told to the
+   * endpoint's health (endpoint-health.ts), then `conclude` decides from the health after it what
+   * follows, and its Retry-After pause and, when the breaker has just closed, `release` (a page
+   * of held deliveries) are applied under the same lock. A success to an endpoint that was
+   * healthy changes only its last success, written at most once a second: otherwise no unit of
+   * work at all. Returns the change, the conclusion, and what `release` returned.
    */
-  async afterAttempt(claim: DeliveryClaim, outcome: AttemptOutcome, at: Date, probe: boolean): Promise<{ change: HealthChange; breakerOpen: boolean }> {
+  async afterAttempt<R>(
+    attempt: AttemptToSend,
+    answer: { statusCode: number | null; retryAfterMs?: number | null },
+    at: Date,
+    probe: boolean,
+    conclude: (health: { change: HealthChange; breakerOpen: boolean }) => AttemptConclusion,
+    release: (subscription: WebhookSubscription) => Promise<R[]>,
+  ): Promise<{ change: HealthChange; conclusion: AttemptConclusion; released: R[] }> {
+    const outcome = outcomeOf(answer.statusCode, answer.retryAfterMs);
     const unchanged = { change: null, breakerOpen: false };
-    if (outcome.kind === 'delivered' && claim.subscription.healthy && !this.successToNote(claim.subscription.id, at)) return unchanged;
-    return this.changed(claim.tenantId, claim.subscription.id, unchanged, (subscription) => {
+    if (outcome.kind === 'delivered' && attempt.subscription.healthy && !this.successToNote(attempt.subscription.id, at)) return { change: null, conclusion: conclude(unchanged), released: [] };
+    const missing = { change: null, conclusion: conclude(unchanged), released: [] as R[] };
+    return this.changed(attempt.tenantId, attempt.subscription.id, missing, async (subscription) => {
       const change = subscription.attemptFinished(outcome.kind, at, this.settings.health, probe);
-      return { change, breakerOpen: breakerOpen(subscription.health) };
+      const conclusion = conclude({ change, breakerOpen: breakerOpen(subscription.health) });
+      if (conclusion.pauseUntil) subscription.pauseUntil(conclusion.pauseUntil);
+      const released = conclusion.release ? await release(subscription) : [];
+      return { change, conclusion, released };
     });
   }
 
   /** The subscription's next rate slot for one attempt (WebhookSubscription.takeRateSlot); now if it is gone. */
   takeRateSlot(tenantId: string, subscriptionId: string, now: Date): Promise<Date> {
     return this.changed(tenantId, subscriptionId, now, (subscription) => subscription.takeRateSlot(now));
-  }
-
-  /** The receiver asked for a pause (Retry-After): no attempt to it before `until`. */
-  pauseUntil(tenantId: string, subscriptionId: string, until: Date): Promise<void> {
-    return this.changed(tenantId, subscriptionId, undefined, (subscription) => subscription.pauseUntil(until));
   }
 
   /**

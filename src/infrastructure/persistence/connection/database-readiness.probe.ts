@@ -1,8 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Optional } from '@nestjs/common';
 import { Readiness, ReadinessProbe } from '../../../application/health/readiness-probe.port';
-import { HistoryDays } from '../../../application/webhook/delivery/history-days.port';
-import { daysAheadOf } from '../../../application/webhook/delivery/make-history-days-ahead.use-case';
+import { HistoryDays } from '../../../application/webhook/history/history-days.port';
+import { daysAheadOf } from '../../../application/webhook/history/make-history-days-ahead.use-case';
 import { RateLimiter } from '../../../application/rate-limit/rate-limiter.port';
 import { RedisRateLimiter } from '../../rate-limit/redis-rate-limiter';
 import { sqlRows } from './sql-statement';

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { HeldDaysRule, HistoryDays } from '../../../application/webhook/delivery/history-days.port';
+import { HeldDaysRule, HistoryDays } from '../../../application/webhook/history/history-days.port';
 import { HeldHistoryDay } from './held-history-days';
 import { boundsOf, createDaySql, DAY_MS, dayStart, EVENTS, HISTORY_TABLES, HistoryTable, SESSIONS, WEBHOOK_HISTORY } from './history-tables';
 

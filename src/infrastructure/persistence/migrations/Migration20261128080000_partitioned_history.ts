@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 import { boundSteps, HISTORY_LAYOUT, TableLayout } from '../history/history-layout';
-import { DAYS_MADE_AHEAD } from '../../../application/webhook/delivery/roll-history-days.use-case';
+import { DAYS_MADE_AHEAD } from '../../../application/webhook/history/roll-history-days.use-case';
 import { typeIdLowerBound } from '../../../domain/shared/type-id';
 import { beforePartition, beyondIds, beyondPartition, createDaySql, DAY_MS, dayStart } from '../history/history-tables';
 import { HISTORY_IS_EMPTY_SQL, historyBoundOf } from '../history/history-bound';

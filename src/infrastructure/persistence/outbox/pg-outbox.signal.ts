@@ -1,4 +1,4 @@
-import { OutboxSignal } from '../../../application/webhook/delivery/outbox-signal.port';
+import { OutboxSignal } from '../../../application/webhook/relay/outbox-signal.port';
 import type { Logger } from '../../../application/shared/logger.port';
 import { PgListener } from '../connection/pg-listener';
 import { OUTBOX_CHANNEL } from './outbox.writer';

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { afterCommit } from '../connection/after-commit';
 import { PgNotifier } from '../connection/pg-notifier';
-import { lowestFrom } from '../../../application/webhook/delivery/outbox-signal.port';
+import { lowestFrom } from '../../../application/webhook/relay/outbox-signal.port';
 
 export const OUTBOX_CHANNEL = 'outbox_events';
 

@@ -1,5 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { DeliveryClaim } from '../../../application/webhook/delivery/delivery-job';
+import { DeliveryClaim } from '../../../application/webhook/attempt/delivery-claim';
 import { DecryptedSecrets } from '../../crypto/decrypted-secrets';
 import { sqlQuery } from '../connection/sql-statement';
 import { CLAIM_ATTEMPTS_SQL, ClaimRequest, ClaimRow } from './delivery-attempts.sql';

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { schema } from '../typed/database';
 import { typedStatement } from '../typed/statement';
 import { Injectable, Optional } from '@nestjs/common';
-import { AttemptResult, DeliveryClaim } from '../../../application/webhook/delivery/delivery-job';
-import { DeliveryClaims } from '../../../application/webhook/delivery/delivery-claims.port';
+import { AttemptResult, AttemptToSend, DeliveryClaim } from '../../../application/webhook/attempt/delivery-claim';
+import { DeliveryClaims } from '../../../application/webhook/attempt/delivery-claims.port';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { NextStep } from '../../../domain/webhook/retry-policy';
 import { DecryptedSecrets } from '../../crypto/decrypted-secrets';
@@ -96,7 +96,7 @@ export class SqlDeliveryClaims extends DeliveryClaims {
     return claimAttempts(this.orm.em, items);
   }
 
-  async record(claim: DeliveryClaim, result: AttemptResult, next: NextStep, at: Date): Promise<void> {
+  async record(claim: AttemptToSend, result: AttemptResult, next: NextStep, at: Date): Promise<void> {
     await this.records.add({
       id: newTypeId('whatt', at.getTime()),
       tenantId: claim.tenantId,

@@ -1,7 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { DeliveryClaim, DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
-import { HeldDeliveries, HeldOwner, HeldSubscription, ReleasePlan } from '../../../application/webhook/delivery/held-deliveries.port';
+import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
+import { DeliveryClaim } from '../../../application/webhook/attempt/delivery-claim';
+import { HeldDeliveries, HeldOwner, HeldSubscription, ReleasePlan } from '../../../application/webhook/held/held-deliveries.port';
 import { endpointKey } from './endpoint-key';
 import { sqlQuery, sqlRows } from '../connection/sql-statement';
 import { PaceColumns, paceOf } from '../stored/webhook-subscription-columns';

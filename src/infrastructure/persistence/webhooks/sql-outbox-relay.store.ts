@@ -2,7 +2,7 @@ import { deliverySubjectOf } from '../../../domain/webhook/delivery-subject';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
-import { OutboxRelayStore } from '../../../application/webhook/delivery/outbox-relay-store.port';
+import { OutboxRelayStore } from '../../../application/webhook/relay/outbox-relay-store.port';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { EventToDeliver, wantsEvent } from '../../../domain/webhook/webhook-subscription';
 import { EventSubjects, subjectsOf } from '../../../domain/webhook/delivery-filter';

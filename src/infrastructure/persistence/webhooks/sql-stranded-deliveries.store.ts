@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { DeliveryJob } from '../../../application/webhook/delivery/delivery-job';
-import { StrandedDeliveries } from '../../../application/webhook/delivery/stranded-deliveries.port';
+import { StrandedDeliveries } from '../../../application/webhook/sweeper/stranded-deliveries.port';
 import { endpointKey } from './endpoint-key';
 import { sqlQuery } from '../connection/sql-statement';
 import { eventIdCeiling } from '../history/history-tables';

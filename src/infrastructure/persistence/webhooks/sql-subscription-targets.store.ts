@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { SubscriptionNow, SubscriptionTarget, SubscriptionTargets } from '../../../application/webhook/delivery/subscription-targets.port';
+import { SubscriptionNow, SubscriptionTarget, SubscriptionTargets } from '../../../application/webhook/attempt/subscription-targets.port';
 import { GroupWriter } from '../connection/group-writer';
 import { DecryptedSecrets, StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { sqlQuery } from '../connection/sql-statement';

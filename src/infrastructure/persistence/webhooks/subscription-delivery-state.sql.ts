@@ -1,4 +1,4 @@
-import type { SubscriptionNow } from '../../../application/webhook/delivery/subscription-targets.port';
+import type { SubscriptionNow } from '../../../application/webhook/attempt/subscription-targets.port';
 import type { StoredColumns } from '../typed/statement';
 
 // SQL text (decisions.md 184): the target version is a digest computed in the statement, and the

@@ -1,17 +1,23 @@
-import { DeliverWebhook } from '../../../../src/application/webhook/delivery/deliver-webhook.use-case';
-import { AttemptResult, DeliveryClaim, DeliveryJob, TraceCarrier } from '../../../../src/application/webhook/delivery/delivery-job';
+import { DeliverWebhook } from '../../../../src/application/webhook/attempt/deliver-webhook.use-case';
+import { DeliveryJob, TraceCarrier } from '../../../../src/application/webhook/delivery/delivery-job';
+import { AttemptResult, DeliveryClaim } from '../../../../src/application/webhook/attempt/delivery-claim';
 import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
-import { DeliveryClaims } from '../../../../src/application/webhook/delivery/delivery-claims.port';
-import { SubscriptionPace } from '../../../../src/application/webhook/delivery/subscription-pace.port';
-import { SubscriptionNow, SubscriptionTarget, SubscriptionTargets } from '../../../../src/application/webhook/delivery/subscription-targets.port';
+import { DeliveryClaims } from '../../../../src/application/webhook/attempt/delivery-claims.port';
+import { PutOffAttempts } from '../../../../src/application/webhook/attempt/put-off-attempts.port';
+import { SubscriptionNow, SubscriptionTarget, SubscriptionTargets } from '../../../../src/application/webhook/attempt/subscription-targets.port';
 import { SubscriptionDeliveryState } from '../../../../src/application/webhook/delivery/subscription-delivery-state';
 import { NO_PACE } from '../../../../src/domain/webhook/delivery-pace';
-import { HeldDeliveries, HeldOwner } from '../../../../src/application/webhook/delivery/held-deliveries.port';
-import { WakeHeldDeliveries } from '../../../../src/application/webhook/delivery/wake-held-deliveries.use-case';
+import { HeldDeliveries, HeldOwner } from '../../../../src/application/webhook/held/held-deliveries.port';
+import { HeldPages } from '../../../../src/application/webhook/held/held-pages';
+import { AttemptFinish } from '../../../../src/application/webhook/attempt/attempt-finish';
+import { AttemptStart } from '../../../../src/application/webhook/attempt/attempt-start';
+import { BreakersSeenOpen } from '../../../../src/application/webhook/attempt/breakers-seen-open';
+import { PageTurnHandOver } from '../../../../src/application/webhook/attempt/page-turn-hand-over';
+import { UnclaimedFirstAttempts } from '../../../../src/application/webhook/attempt/unclaimed-first-attempts';
 import { Random } from '../../../../src/application/webhook/delivery/random.port';
-import { AttemptLabel, WebhookSender } from '../../../../src/application/webhook/delivery/webhook-sender.port';
+import { AttemptLabel, WebhookSender } from '../../../../src/application/webhook/attempt/webhook-sender.port';
 import { WebhookSettings } from '../../../../src/application/webhook/delivery/webhook-settings.port';
-import { WebhookSigner } from '../../../../src/application/webhook/delivery/webhook-signer.port';
+import { WebhookSigner } from '../../../../src/application/webhook/attempt/webhook-signer.port';
 import { NextStep } from '../../../../src/domain/webhook/retry-policy';
 import { FixedClock } from '../../../support/fakes/fixed-clock';
 import { NO_ATTEMPT_YET } from '../../../../src/domain/webhook/endpoint-health';
@@ -40,7 +46,7 @@ class FakeStore extends DeliveryClaims {
     return this.writing;
   }
 }
-class FakePace extends SubscriptionPace {
+class FakePace extends PutOffAttempts {
   putOffs: { until: Date; slotTaken: boolean }[] = [];
   async putOff(_c: DeliveryClaim, until: Date, slotTaken: boolean) {
     this.putOffs.push({ until, slotTaken });
@@ -148,10 +154,19 @@ function setup() {
   const unitOfWork = new ImmediateUnitOfWork();
   const held = new FakeHeld();
   const state = new SubscriptionDeliveryState(subscriptions, unitOfWork, settings);
-  const wake = new WakeHeldDeliveries(held, state, queue, clock, settings, random);
+  const pages = new HeldPages(held, queue, random);
   const targets = new FakeTargets();
   const turns = new RecordingTurns();
-  const deliver = new DeliverWebhook(store, targets, pace, held, wake, turns, state, queue, sender, new FakeSigner(), settings, clock, random);
+  const handOver = new PageTurnHandOver(turns, queue, settings);
+  const seenOpen = new BreakersSeenOpen();
+  const deliver = new DeliverWebhook(
+    new UnclaimedFirstAttempts(store, targets, seenOpen, settings, clock),
+    new AttemptStart(store, state, held, pace, queue, handOver, settings, clock, random),
+    new AttemptFinish(state, store, pages, handOver, queue, seenOpen, settings, clock, random),
+    sender,
+    new FakeSigner(),
+    clock,
+  );
   store.claimable = {
     deliveryId: 'whdlv_1', attempt: 1, tenantId: 't', eventId: 'evt_1', eventType: 'page.version.created', body: '{"a":1}', trace: TRACE,
     subscription: { id: 'whsub_1', url: 'https://hooks.example/x', signingSecret: 'whsec_s', previousSecrets: [], active: true, deleted: false, events: ['page.version.created'], healthy: true, disabledReason: null, nextProbeAt: null },

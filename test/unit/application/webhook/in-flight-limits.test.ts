@@ -1,4 +1,4 @@
-import { InFlightLimits } from '../../../../src/application/webhook/delivery/in-flight-limits';
+import { InFlightLimits } from '../../../../src/interfaces/worker/in-flight-limits';
 
 describe('attempts in flight per tenant and per endpoint', () => {
   it('refuses a slot past either cap, and gives it again once one is released', () => {

@@ -1,4 +1,5 @@
-import { AttemptSituation, decideAttempt, heldAfterAttempt, releasePlan, spreadAfter } from '../../../../src/domain/webhook/attempt-decision';
+import { AttemptSituation, decideAttempt, releasePlan, spreadAfter } from '../../../../src/domain/webhook/attempt-decision';
+import { heldAfterAttempt } from '../../../../src/domain/webhook/attempt-conclusion';
 
 const NOW = new Date('2026-11-28T12:00:00.000Z');
 const at = (ms: number) => new Date(NOW.getTime() + ms);

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
-import { RELEASE_PAGE, releasePlan } from '../../../domain/webhook/attempt-decision';
 import { heldWake } from '../../../domain/webhook/delivery-pace';
-import { DeliveryJob } from './delivery-job';
-import { DeliveryQueue } from './delivery-queue.port';
-import { HeldDeliveries, ReleasePlan } from './held-deliveries.port';
-import { Random } from './random.port';
-import { SubscriptionDeliveryState } from './subscription-delivery-state';
-import { WebhookSettings } from './webhook-settings.port';
+import { DeliveryJob } from '../delivery/delivery-job';
+import { DeliveryQueue } from '../delivery/delivery-queue.port';
+import { SubscriptionDeliveryState } from '../delivery/subscription-delivery-state';
+import { WebhookSettings } from '../delivery/webhook-settings.port';
+import { HeldDeliveries } from './held-deliveries.port';
+import { HeldPages } from './held-pages';
 
 /**
  * The one wake-up of each subscription's held deliveries (no storms, issue 42): while its breaker
@@ -24,11 +23,11 @@ export class WakeHeldDeliveries {
 
   constructor(
     private readonly held: HeldDeliveries,
+    private readonly pages: HeldPages,
     private readonly state: SubscriptionDeliveryState,
     private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
     private readonly settings: WebhookSettings,
-    private readonly random: Random,
   ) {}
 
   async execute(input: { limit: number }): Promise<{ probes: number; released: number }> {
@@ -40,22 +39,16 @@ export class WakeHeldDeliveries {
     for (const subscription of holding) {
       const wake = heldWake(subscription, now);
       if (wake === 'probe') probes += (await this.wakeProbe(subscription.tenantId, subscription.id, now)) ? 1 : 0;
-      // A deleted subscription keeps no state: what it held goes (and ends unsent as it is claimed).
-      else if (wake === 'release' && subscription.deleted) released += await this.enqueued((await this.held.release(subscription, now, RELEASE_PAGE, this.plan(null))).jobs);
+      else if (wake === 'release' && subscription.deleted) released += await this.pages.releaseDeleted(subscription, now);
       else if (wake === 'release') released += await this.releasePage(subscription.tenantId, subscription.id, now);
     }
     return { probes, released };
   }
 
-  /** One page of a subscription's held deliveries, now if it may (also when its breaker has just closed). */
-  async releasePage(tenantId: string, subscriptionId: string, now: Date): Promise<number> {
-    const jobs = await this.state.changed(tenantId, subscriptionId, [] as DeliveryJob[], async (subscription) => {
-      if (subscription.heldWake(now) !== 'release') return [];
-      const { jobs, spreadMs } = await this.held.release(subscription, now, RELEASE_PAGE, this.plan(subscription.rateLimitPerSecond));
-      if (jobs.length > 0) subscription.pageReleased(new Date(now.getTime() + spreadMs));
-      return jobs;
-    });
-    return this.enqueued(jobs);
+  /** One page of a subscription's held deliveries, now if it may. */
+  private async releasePage(tenantId: string, subscriptionId: string, now: Date): Promise<number> {
+    const jobs = await this.state.changed(tenantId, subscriptionId, [] as DeliveryJob[], (subscription) => this.pages.releasePage(subscription, now));
+    return this.pages.enqueue(jobs);
   }
 
   private async wakeProbe(tenantId: string, subscriptionId: string, now: Date): Promise<boolean> {
@@ -67,19 +60,5 @@ export class WakeHeldDeliveries {
     });
     if (probe) await this.queue.enqueue([probe]);
     return probe !== null;
-  }
-
-  /**
-   * Released deliveries go to the queue as a backlog: handed out after every fresh job, so other
-   * tenants' new events do not queue behind it. If the queue fails here they are due and
-   * unleased: the sweeper enqueues them.
-   */
-  private async enqueued(jobs: DeliveryJob[]): Promise<number> {
-    if (jobs.length > 0) await this.queue.enqueue(jobs.map((job) => ({ ...job, backlog: true })));
-    return jobs.length;
-  }
-
-  private plan(ratePerSecond: number | null): ReleasePlan {
-    return (count) => releasePlan(count, ratePerSecond, () => this.random.next());
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
-import { DeliveryJob } from './delivery-job';
-import { DeliveryQueue } from './delivery-queue.port';
+import { DeliveryJob } from '../delivery/delivery-job';
+import { DeliveryQueue } from '../delivery/delivery-queue.port';
 import { OutboxRelayStore } from './outbox-relay-store.port';
 
 /**

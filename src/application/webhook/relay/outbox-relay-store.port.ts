@@ -1,4 +1,4 @@
-import { DeliveryJob } from './delivery-job';
+import { DeliveryJob } from '../delivery/delivery-job';
 
 /** Turns committed outbox events into deliveries, one per matching active subscription. */
 export abstract class OutboxRelayStore {

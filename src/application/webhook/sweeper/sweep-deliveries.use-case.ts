@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
-import { DeliveryJob, unclaimedStartBound } from './delivery-job';
-import { DeliveryQueue } from './delivery-queue.port';
-import { DeliveryTurns } from './delivery-turns.port';
+import { DeliveryJob, unclaimedStartBound } from '../delivery/delivery-job';
+import { DeliveryQueue } from '../delivery/delivery-queue.port';
+import { DeliveryTurns } from '../delivery/delivery-turns.port';
 import { StrandedDeliveries } from './stranded-deliveries.port';
-import { WebhookSettings } from './webhook-settings.port';
+import { WebhookSettings } from '../delivery/webhook-settings.port';
 
 /**
  * A delivery's time of handing to the queue is taken a moment before its job's time of adding:

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { DeliveryClaim } from '../../../application/webhook/delivery/delivery-job';
-import { SubscriptionPace } from '../../../application/webhook/delivery/subscription-pace.port';
+import { DeliveryClaim } from '../../../application/webhook/attempt/delivery-claim';
+import { PutOffAttempts } from '../../../application/webhook/attempt/put-off-attempts.port';
 import { sql } from 'kysely';
 import { schema } from '../typed/database';
 import { typedStatement } from '../typed/statement';
@@ -18,7 +18,7 @@ const PUT_OFF = typedStatement<{ deliveryId: string; attemptCount: number; until
 
 /** Attempts put off to a rate slot or past a Retry-After, in PostgreSQL: the delivery waits for its time. */
 @Injectable()
-export class SqlSubscriptionPace extends SubscriptionPace {
+export class SqlPutOffAttempts extends PutOffAttempts {
   constructor(private readonly orm: MikroORM) {
     super();
   }

@@ -1,5 +1,5 @@
 import { NextStep } from '../../../domain/webhook/retry-policy';
-import { AttemptResult, DeliveryClaim } from './delivery-job';
+import { AttemptResult, AttemptToSend, DeliveryClaim } from './delivery-claim';
 
 /** Attempts of deliveries (the deliveries table is the truth of what is owed to whom): taken, recorded, or ended unsent. */
 export abstract class DeliveryClaims {
@@ -13,7 +13,7 @@ export abstract class DeliveryClaims {
    * an endpoint that was healthy when claimed is noted as its last success there too (within a
    * second: the row is written at most once a second by successes).
    */
-  abstract record(claim: DeliveryClaim, result: AttemptResult, next: NextStep, at: Date): Promise<void>;
+  abstract record(claim: AttemptToSend, result: AttemptResult, next: NextStep, at: Date): Promise<void>;
   /**
    * Ends a delivery without sending it: `cancelled` when its subscription was deactivated or
    * deleted (or a manual one's deleted), `failed` when the platform turned the subscription off

@@ -1,4 +1,5 @@
-import { AttemptResult, TraceCarrier } from './delivery-job';
+import { TraceCarrier } from '../delivery/delivery-job';
+import { AttemptResult } from './delivery-claim';
 
 export abstract class WebhookSender {
   /**

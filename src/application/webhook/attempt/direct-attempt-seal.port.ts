@@ -1,4 +1,4 @@
-import { DueAttempt } from './delivery-job';
+import { DueAttempt } from '../delivery/delivery-job';
 
 /**
  * A MAC on a first attempt the relay made ready to send without a claim (DirectFirstAttempt),

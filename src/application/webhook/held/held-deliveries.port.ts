@@ -1,5 +1,6 @@
 import { HeldWakeState } from '../../../domain/webhook/delivery-pace';
-import { DeliveryClaim, DeliveryJob } from './delivery-job';
+import { DeliveryJob } from '../delivery/delivery-job';
+import { DeliveryClaim } from '../attempt/delivery-claim';
 
 /** The subscription whose held deliveries move: its jobs name its tenant and endpoint. */
 export interface HeldOwner {

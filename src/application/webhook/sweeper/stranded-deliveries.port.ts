@@ -1,4 +1,4 @@
-import { DeliveryJob } from './delivery-job';
+import { DeliveryJob } from '../delivery/delivery-job';
 
 /** Deliveries that are due but have no live job: the sweeper's. */
 export abstract class StrandedDeliveries {

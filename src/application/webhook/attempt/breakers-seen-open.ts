@@ -1,3 +1,5 @@
+import { Injectable } from '@nestjs/common';
+
 /**
  * The breakers this worker process opened, by subscription, and when. A first attempt the relay
  * made ready before that moment is claimed instead of sent unclaimed (the claim finds it held).
@@ -7,6 +9,7 @@
  * them (decisions.md 165). Other worker processes learn it from their own claims, as before.
  * Bounded: forgotten past 10,000 subscriptions (they are then claimed or sent as before).
  */
+@Injectable()
 export class BreakersSeenOpen {
   private readonly openedAt = new Map<string, number>();
 
