@@ -51,6 +51,13 @@ module.exports = {
       to: { pathNot: ['^src/interfaces/portal-page', '^client/', '^node_modules/(preact|uplot|openapi-fetch)/'] },
     },
     {
+      name: 'adapters-apply-no-webhook-policy',
+      comment: 'What an attempt does, what follows it and how a relay round is planned are decided by the domain and applied by the application; an adapter only reads and writes what it is given (it may name their types).',
+      severity: 'error',
+      from: { path: '^src/infrastructure' },
+      to: { path: '^src/domain/webhook/(attempt-decision|attempt-conclusion|relay-plan|delivery-ordering|delivery-pace|retry-policy)\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

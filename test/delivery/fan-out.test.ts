@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { newTypeId } from '../../src/domain/shared/type-id';
-import { RELAY_ROUND_ROWS } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
+import { RELAY_ROUND_ROWS } from '../../src/application/webhook/relay/planned-outbox-relay';
 import { eventually } from '../support/eventually';
 import { isolatedDatabase } from '../support/isolated-database';
 import { openTestOrm } from '../support/database';

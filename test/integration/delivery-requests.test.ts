@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { SqlDeliveryRequests } from '../../src/infrastructure/persistence/webhooks/sql-delivery-requests.store';
-import { SqlOutboxRelayStore } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
+import { outboxRelay } from '../support/outbox-relay';
 import { testDatabaseUrl } from '../support/test-database-url';
 import { inUnitOfWork, sqlIn } from '../support/database';
 import { TestDelivery } from '../../src/domain/webhook/test-delivery';
@@ -219,7 +219,7 @@ describe('handing requests to the queue', () => {
     const s = await subscription();
     const id = await delivery(s, { status: 'failed', attempts: 5 });
     const made = (await requests().redeliver({ ...s, deliveryId: id, now: NOW, pendingMax: ROOM })) as { deliveryId: string };
-    const relay = new SqlOutboxRelayStore(orm);
+    const relay = outboxRelay(orm);
     const taken = (await Promise.all([relay.takeRequested(10_000, NOW), relay.takeRequested(10_000, NOW)])).flat().filter((job) => job.deliveryId === made.deliveryId);
     expect(taken).toEqual([{ deliveryId: made.deliveryId, eventId: expect.stringMatching(/^evt_/), attempt: 1, delayMs: 0, tenantId: s.tenantId, endpoint: expect.any(String) }]);
     expect((await row(made.deliveryId)).enqueued_at).not.toBeNull();

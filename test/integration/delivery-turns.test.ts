@@ -7,7 +7,7 @@ import { createOrmConfig } from '../../src/infrastructure/persistence/connection
 import { SqlDeliveryClaims } from '../../src/infrastructure/persistence/webhooks/sql-delivery-claims.store';
 import { SqlDeliveryTurns } from '../../src/infrastructure/persistence/webhooks/sql-delivery-turns.store';
 import { SqlHeldDeliveries } from '../../src/infrastructure/persistence/webhooks/sql-held-deliveries.store';
-import { SqlOutboxRelayStore } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
+import { outboxRelay } from '../support/outbox-relay';
 import { sqlIn } from '../support/database';
 import { isolatedDatabase } from '../support/isolated-database';
 
@@ -62,7 +62,7 @@ describe('ordered deliveries\' turns', () => {
     const { tenantId, subscriptionId } = await orderedSubscription();
     const page = newTypeId('page');
     for (const v of [1, 2, 3]) await versionEvent(tenantId, page, v);
-    const { deliveries: jobs } = await new SqlOutboxRelayStore(orm).fanOut(100, new Date());
+    const { deliveries: jobs } = await outboxRelay(orm).fanOut(100, new Date());
     const made = await deliveries(subscriptionId);
     expect(made.map(({ status, seq, due }) => ({ status, seq, due }))).toEqual([
       { status: 'pending', seq: 1, due: true },
@@ -82,7 +82,7 @@ describe('ordered deliveries\' turns', () => {
     const { tenantId, subscriptionId } = await orderedSubscription();
     const page = newTypeId('page');
     for (const v of [1, 2, 3]) await versionEvent(tenantId, page, v);
-    await new SqlOutboxRelayStore(orm).fanOut(100, new Date());
+    await outboxRelay(orm).fanOut(100, new Date());
     const [first, second] = await deliveries(subscriptionId);
     const owner = { tenantId, subscriptionId, orderKey: page };
     // Still held by the first: nothing passes.
@@ -97,7 +97,7 @@ describe('ordered deliveries\' turns', () => {
     const { tenantId, subscriptionId } = await orderedSubscription();
     const page = newTypeId('page');
     for (const v of [1, 2]) await versionEvent(tenantId, page, v);
-    await new SqlOutboxRelayStore(orm).fanOut(100, new Date());
+    await outboxRelay(orm).fanOut(100, new Date());
     const [first, second] = await deliveries(subscriptionId);
     const owner = { tenantId, subscriptionId, orderKey: page };
     await deliver(first.id);
@@ -122,7 +122,7 @@ describe('ordered deliveries\' turns', () => {
     try {
       await other.query('BEGIN');
       await other.query('SELECT id FROM outbox_unpublished WHERE id = $1 FOR UPDATE', [v1]);
-      const round = await new SqlOutboxRelayStore(orm).fanOut(100, new Date());
+      const round = await outboxRelay(orm).fanOut(100, new Date());
       expect(round.events).toBe(1);
       expect(round.deliveries).toEqual([]);
       expect((await deliveries(subscriptionId)).map(({ status, seq }) => ({ status, seq }))).toEqual([{ status: 'waiting', seq: 2 }]);
@@ -130,7 +130,7 @@ describe('ordered deliveries\' turns', () => {
       await other.query('ROLLBACK');
       await other.end();
     }
-    const { deliveries: jobs } = await new SqlOutboxRelayStore(orm).fanOut(100, new Date());
+    const { deliveries: jobs } = await outboxRelay(orm).fanOut(100, new Date());
     const [first, second] = await deliveries(subscriptionId);
     expect(jobs.map((j) => j.deliveryId)).toEqual([first.id]);
     expect([first.status, second.status]).toEqual(['pending', 'waiting']);
@@ -143,7 +143,7 @@ describe('ordered deliveries\' turns', () => {
       await versionEvent(tenantId, pageA, v);
       await versionEvent(tenantId, pageB, v);
     }
-    await new SqlOutboxRelayStore(orm).fanOut(100, new Date());
+    await outboxRelay(orm).fanOut(100, new Date());
     // Both first versions end and no worker passes their turns on (it was killed in between).
     for (const d of (await deliveries(subscriptionId)).filter((d) => d.seq === 1)) await deliver(d.id);
     const jobs = await turns().passStalled(new Date(), 100);

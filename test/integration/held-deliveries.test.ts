@@ -14,7 +14,7 @@ import { MikroOrmUnitOfWork } from '../../src/infrastructure/persistence/connect
 import { SqlWebhookSubscriptionRepository } from '../../src/infrastructure/persistence/repositories/sql-webhook-subscription.repository';
 import { SqlDeliveryClaims } from '../../src/infrastructure/persistence/webhooks/sql-delivery-claims.store';
 import { SqlHeldDeliveries } from '../../src/infrastructure/persistence/webhooks/sql-held-deliveries.store';
-import { SqlOutboxRelayStore } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
+import { outboxRelay } from '../support/outbox-relay';
 import { sqlRows } from '../../src/infrastructure/persistence/connection/sql-statement';
 import { BullmqFactory } from '../../src/infrastructure/queue/bullmq-factory';
 import { BullmqDeliveryQueue, DELIVERY_QUEUE } from '../../src/infrastructure/queue/bullmq-delivery.queue';
@@ -195,7 +195,7 @@ describe('held deliveries', () => {
       `INSERT INTO outbox_events (id, tenant_id, type, body, created_at) SELECT e, t, 'page.version.created', '{}', now() FROM unnest($1::text[], $2::text[]) AS x(e, t)`,
       [events, [open.tenantId, closed.tenantId]],
     );
-    const { deliveries } = await new SqlOutboxRelayStore(orm).fanOut(100, clock.now());
+    const { deliveries } = await outboxRelay(orm).fanOut(100, clock.now());
     // Only the closed breaker's delivery gets a job (made ready to send); the other waits held.
     const [ofClosed] = await sqlIn<{ id: string }>(orm, 'SELECT id FROM webhook_deliveries WHERE subscription_id = ?', [closed.subscriptionId]);
     expect(deliveries.map((job) => job.deliveryId)).toEqual([ofClosed.id]);

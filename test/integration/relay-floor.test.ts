@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { newTypeId } from '../../src/domain/shared/type-id';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { FEED_TURN_LOCK } from '../../src/infrastructure/persistence/outbox/event-feed.sql';
-import { SqlOutboxRelayStore } from '../../src/infrastructure/persistence/webhooks/sql-outbox-relay.store';
+import { outboxRelay } from '../support/outbox-relay';
 import { sqlIn } from '../support/database';
 import { isolatedDatabase } from '../support/isolated-database';
 import { eventually } from '../support/eventually';
@@ -45,7 +45,7 @@ describe('the relay reads the outbox from an event id', () => {
     // The late one's id was made first, as when its transaction started before the other's and committed after.
     const late = await eventAt(now - 500);
     const told = await eventAt(now);
-    const relay = new SqlOutboxRelayStore(orm);
+    const relay = outboxRelay(orm);
 
     const fromTold = await relay.fanOut(100, new Date(), told);
     expect(fromTold).toMatchObject({ events: 1, more: false, through: told });
@@ -66,7 +66,7 @@ describe('the relay reads the outbox from an event id', () => {
       await a.query('BEGIN');
       await a.query(`SELECT pg_advisory_xact_lock(${FEED_TURN_LOCK})`);
       const { rows } = await a.query(`SELECT setval('event_feed_positions', last_value + 1) AS taken FROM event_feed_positions`);
-      const round = new SqlOutboxRelayStore(orm).fanOut(100, new Date(), event);
+      const round = outboxRelay(orm).fanOut(100, new Date(), event);
       await eventually(
         async () => (await a.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'advisory' AND datname = current_database()`)).rows[0].n,
         (n) => n === 1,

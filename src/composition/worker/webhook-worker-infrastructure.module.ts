@@ -7,7 +7,7 @@ import { DeliveryTurns } from '../../application/webhook/delivery/delivery-turns
 import { PutOffAttempts } from '../../application/webhook/attempt/put-off-attempts.port';
 import { SubscriptionTargets } from '../../application/webhook/attempt/subscription-targets.port';
 import { HeldDeliveries } from '../../application/webhook/held/held-deliveries.port';
-import { OutboxRelayStore } from '../../application/webhook/relay/outbox-relay-store.port';
+import { RelayRoundStore } from '../../application/webhook/relay/relay-round-store.port';
 import { Random } from '../../application/webhook/delivery/random.port';
 import { WebhookSender } from '../../application/webhook/attempt/webhook-sender.port';
 import { WebhookSettings } from '../../application/webhook/delivery/webhook-settings.port';
@@ -24,7 +24,7 @@ import { SqlStrandedDeliveries } from '../../infrastructure/persistence/webhooks
 import { SqlDeliveryTurns } from '../../infrastructure/persistence/webhooks/sql-delivery-turns.store';
 import { SqlPutOffAttempts } from '../../infrastructure/persistence/webhooks/sql-put-off-attempts.store';
 import { SqlHeldDeliveries } from '../../infrastructure/persistence/webhooks/sql-held-deliveries.store';
-import { SqlOutboxRelayStore } from '../../infrastructure/persistence/webhooks/sql-outbox-relay.store';
+import { SqlRelayRoundStore } from '../../infrastructure/persistence/webhooks/sql-relay-round.store';
 import { ConfigWebhookSettings, MathRandom } from '../../infrastructure/webhooks/config-webhook.settings';
 import { HttpWebhookSender } from '../../infrastructure/webhooks/http-webhook.sender';
 
@@ -43,7 +43,7 @@ export class WebhookWorkerModule {
       { provide: StrandedDeliveries, useClass: SqlStrandedDeliveries },
       { provide: DeliveryTurns, useClass: SqlDeliveryTurns },
       { provide: HeldDeliveries, useClass: SqlHeldDeliveries },
-      { provide: OutboxRelayStore, useClass: SqlOutboxRelayStore },
+      { provide: RelayRoundStore, useClass: SqlRelayRoundStore },
       { provide: RetentionSettings, useValue: { retentionDays: webhooks.retentionDays, sessionRetentionDays: webhooks.sessionRetentionDays } },
       {
         provide: WebhookSender,

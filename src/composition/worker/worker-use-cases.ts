@@ -5,6 +5,8 @@ import { PageTurnHandOver } from '../../application/webhook/attempt/page-turn-ha
 import { UnclaimedFirstAttempts } from '../../application/webhook/attempt/unclaimed-first-attempts';
 import { HeldPages } from '../../application/webhook/held/held-pages';
 import { DeliverWebhook } from '../../application/webhook/attempt/deliver-webhook.use-case';
+import { OutboxRelay } from '../../application/webhook/relay/outbox-relay';
+import { PlannedOutboxRelay } from '../../application/webhook/relay/planned-outbox-relay';
 import { RelayOutbox } from '../../application/webhook/relay/relay-outbox.use-case';
 import { RollHistoryDays } from '../../application/webhook/history/roll-history-days.use-case';
 import { SweepDeliveries } from '../../application/webhook/sweeper/sweep-deliveries.use-case';
@@ -15,4 +17,5 @@ import { WakeHeldDeliveries } from '../../application/webhook/held/wake-held-del
 export const WORKER_USE_CASES = [
   DeliverWebhook, RelayOutbox, SweepDeliveries, WakeHeldDeliveries, RollHistoryDays,
   UnclaimedFirstAttempts, AttemptStart, AttemptFinish, PageTurnHandOver, BreakersSeenOpen, HeldPages, SubscriptionDeliveryState,
+  { provide: OutboxRelay, useClass: PlannedOutboxRelay },
 ];

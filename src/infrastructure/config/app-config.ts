@@ -2,7 +2,7 @@ import { HealthPolicy } from '../../domain/webhook/endpoint-health';
 import type { RedisNode } from '../redis/redis-connection';
 import { describeNodes, parseClusterNodes } from '../redis/cluster-nodes';
 import { isIP } from 'node:net';
-import { DEFAULT_RETRY_SCHEDULE, parseDuration, parseRetrySchedule } from '../../domain/webhook/retry-policy';
+import { DEFAULT_RETRY_SCHEDULE, parseDuration, parseRetrySchedule } from '../../domain/webhook/retry-texts';
 
 // Configuration comes from the environment only, checked once at start: a bad value stops the
 // process with a message naming the variable (README, Configuration).

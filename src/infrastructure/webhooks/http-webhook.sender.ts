@@ -5,7 +5,7 @@ import { TraceCarrier } from '../../application/webhook/delivery/delivery-job';
 import { AttemptResult } from '../../application/webhook/attempt/delivery-claim';
 import { AttemptLabel, WebhookSender } from '../../application/webhook/attempt/webhook-sender.port';
 import { attemptSpan } from '../tracing/attempt-span';
-import { parseRetryAfter } from '../../domain/webhook/retry-policy';
+import { parseRetryAfter } from '../../domain/webhook/retry-texts';
 import { connectionFailedMessage, TARGET_UNREACHABLE, timeoutMessage } from '../../domain/webhook/attempt-error';
 import { forbiddenClass } from './address-policy';
 import { ForbiddenTargetError, LookupSettings, resolvingLookup } from './guarded-lookup';

@@ -1,5 +1,5 @@
 import { DeliveryQueue } from '../../../src/application/webhook/delivery/delivery-queue.port';
-import { OutboxRelayStore } from '../../../src/application/webhook/relay/outbox-relay-store.port';
+import { OutboxRelay } from '../../../src/application/webhook/relay/outbox-relay';
 import { OutboxSignal } from '../../../src/application/webhook/relay/outbox-signal.port';
 import { RelayOutbox } from '../../../src/application/webhook/relay/relay-outbox.use-case';
 import type { Logger } from '../../../src/application/shared/logger.port';
@@ -14,7 +14,7 @@ import { FixedClock } from '../../support/fakes/fixed-clock';
 type Round = { events: number; more: boolean; through?: string };
 
 /** Answers rounds from a script (then empty ones) and records where each read from; a round can be held open. */
-class ScriptedStore extends OutboxRelayStore {
+class ScriptedStore extends OutboxRelay {
   readonly froms: (string | null)[] = [];
   private readonly waiters: { done: (froms: (string | null)[]) => boolean; resolve: () => void }[] = [];
   private gate?: Promise<void>;

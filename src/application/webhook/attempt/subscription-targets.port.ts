@@ -1,4 +1,4 @@
-import { AttemptSituation } from '../../../domain/webhook/attempt-decision';
+import { DeliveryState } from '../../../domain/webhook/attempt-decision';
 import { PreviousSigningSecret } from '../../../domain/webhook/webhook-subscription';
 
 /** Where a subscription's attempts go and what signs them. */
@@ -10,9 +10,7 @@ export interface SubscriptionTarget {
 }
 
 /** A subscription's delivery state as it is now, for deciding a first attempt afresh. */
-export interface SubscriptionNow {
-  subscription: AttemptSituation['subscription'];
-  pace: AttemptSituation['pace'];
+export interface SubscriptionNow extends DeliveryState {
   /** No failure since its last success, and not turned off. */
   healthy: boolean;
   /** Its target's version now (see SubscriptionTargets.target). */

@@ -2,17 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
 import { DeliveryJob } from '../delivery/delivery-job';
 import { DeliveryQueue } from '../delivery/delivery-queue.port';
-import { OutboxRelayStore } from './outbox-relay-store.port';
+import { OutboxRelay } from './outbox-relay';
 
 /**
- * Moves committed events to deliveries (in PostgreSQL, one transaction), takes the deliveries
- * customers asked for, and then wakes workers.
+ * Moves committed events to deliveries (in PostgreSQL, one transaction: PlannedOutboxRelay),
+ * takes the deliveries customers asked for, and then wakes workers.
  * The deliveries exist before any job does, so a queue failure here loses nothing.
  */
 @Injectable()
 export class RelayOutbox {
   constructor(
-    private readonly relay: OutboxRelayStore,
+    private readonly relay: OutboxRelay,
     private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
   ) {}

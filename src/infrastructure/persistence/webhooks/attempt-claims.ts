@@ -4,6 +4,7 @@ import { DecryptedSecrets } from '../../crypto/decrypted-secrets';
 import { sqlQuery } from '../connection/sql-statement';
 import { CLAIM_ATTEMPTS_SQL, ClaimRequest, ClaimRow } from './delivery-attempts.sql';
 import { endpointKey } from './endpoint-key';
+import { deliveryStateOf } from './subscription-delivery-state.sql';
 
 /** Delivery id order: groups lock their delivery rows in one order (no deadlock between two in flight). */
 export const byDeliveryId = (a: { deliveryId: string }, b: { deliveryId: string }) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0);
@@ -34,6 +35,7 @@ export async function claimAttempts(em: EntityManager, items: readonly ClaimRequ
 
 /** The attempt a claimed row stands for, its secrets decrypted. */
 export function claimOf(row: ClaimRow, attempt: number, secrets: DecryptedSecrets): DeliveryClaim {
+  const { subscription, pace } = deliveryStateOf(row, row.subscription_id, { deleted: row.deleted, slotAt: row.paced_slot_at });
   return {
     deliveryId: row.id,
     attempt,
@@ -43,14 +45,10 @@ export function claimOf(row: ClaimRow, attempt: number, secrets: DecryptedSecret
     body: row.body,
     trace: row.traceparent ? { traceparent: row.traceparent, tracestate: row.tracestate } : null,
     subscription: {
-      id: row.subscription_id,
-      url: row.url,
-      active: row.active && !row.deleted,
-      deleted: row.deleted,
+      ...subscription,
       events: row.events,
+      url: row.url,
       healthy: row.healthy,
-      disabledReason: row.disabled_reason,
-      nextProbeAt: row.breaker_probe_at === null ? null : new Date(row.breaker_probe_at),
       signingSecret: secrets.secret(row.secret),
       previousSecrets: secrets.previous(row.previous_secrets),
     },
@@ -58,10 +56,6 @@ export function claimOf(row: ClaimRow, attempt: number, secrets: DecryptedSecret
     probe: row.probe,
     orderKey: row.order_key,
     endpoint: endpointKey(row.tenant_id, row.url),
-    pace: {
-      ratePerSecond: row.rate_limit_per_second,
-      notBefore: row.send_not_before ? new Date(row.send_not_before) : null,
-      slotAt: row.paced_slot_at ? new Date(row.paced_slot_at) : null,
-    },
+    pace,
   };
 }

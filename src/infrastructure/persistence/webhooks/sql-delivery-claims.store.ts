@@ -6,7 +6,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { AttemptResult, AttemptToSend, DeliveryClaim } from '../../../application/webhook/attempt/delivery-claim';
 import { DeliveryClaims } from '../../../application/webhook/attempt/delivery-claims.port';
 import { newTypeId } from '../../../domain/shared/type-id';
-import { NextStep } from '../../../domain/webhook/retry-policy';
+import type { NextStep } from '../../../domain/webhook/retry-policy';
 import { DecryptedSecrets } from '../../crypto/decrypted-secrets';
 import { GroupWriter } from '../connection/group-writer';
 import { RecordSession } from '../connection/record-session';

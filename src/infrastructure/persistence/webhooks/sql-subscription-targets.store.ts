@@ -39,7 +39,7 @@ export class SqlSubscriptionTargets extends SubscriptionTargets {
 
   private async readStates(ids: string[]): Promise<(SubscriptionNow | null)[]> {
     const { rows } = await sqlQuery<DeliveryStateRow>(this.orm.em, DELIVERY_STATES_OF, [[...new Set(ids)]]);
-    const byId = new Map(rows.map((row) => [row.id, deliveryStateOf(row)]));
+    const byId = new Map(rows.map((row) => [row.id, { ...deliveryStateOf(row, row.id), healthy: row.healthy, version: row.version }]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 

@@ -1,4 +1,4 @@
-import type { SubscriptionNow } from '../../../application/webhook/attempt/subscription-targets.port';
+import type { DeliveryState } from '../../../domain/webhook/attempt-decision';
 import type { StoredColumns } from '../typed/statement';
 
 // SQL text (decisions.md 184): the target version is a digest computed in the statement, and the
@@ -29,12 +29,22 @@ export type DeliveryStateRow = StoredColumns<
   'id' | 'active' | 'events' | 'rate_limit_per_second' | 'send_not_before' | 'disabled_reason' | 'breaker_probe_at'
 > & { version: string; healthy: boolean };
 
-/** The one mapping of those columns to what deciding an attempt reads (a row selected is not deleted). */
-export function deliveryStateOf(row: DeliveryStateRow): SubscriptionNow {
+/**
+ * The one mapping of a subscription's delivery-state columns to the domain's snapshot
+ * (DeliveryState): the relay's read, the worker's fresh read and a claim all go through it.
+ * `deleted` when the row read may be a deleted one (a claim); `slotAt` the rate slot a claimed
+ * delivery holds.
+ */
+export function deliveryStateOf(
+  row: Pick<DeliveryStateRow, 'active' | 'events' | 'rate_limit_per_second' | 'send_not_before' | 'disabled_reason' | 'breaker_probe_at'>,
+  id: string,
+  held: { deleted?: boolean; slotAt?: Date | string | null } = {},
+): DeliveryState {
+  const deleted = held.deleted ?? false;
   return {
-    subscription: { id: row.id, active: row.active, deleted: false, events: row.events, disabledReason: row.disabled_reason, nextProbeAt: row.breaker_probe_at === null ? null : new Date(row.breaker_probe_at) },
-    pace: { ratePerSecond: row.rate_limit_per_second, notBefore: row.send_not_before === null ? null : new Date(row.send_not_before), slotAt: null },
-    healthy: row.healthy,
-    version: row.version,
+    subscription: { id, active: row.active && !deleted, deleted, events: row.events, disabledReason: row.disabled_reason, nextProbeAt: dateOf(row.breaker_probe_at) },
+    pace: { ratePerSecond: row.rate_limit_per_second, notBefore: dateOf(row.send_not_before), slotAt: dateOf(held.slotAt ?? null) },
   };
 }
+
+const dateOf = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));

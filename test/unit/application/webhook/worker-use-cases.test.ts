@@ -1,7 +1,7 @@
 import { DeliveryJob } from '../../../../src/application/webhook/delivery/delivery-job';
 import { DeliveryQueue } from '../../../../src/application/webhook/delivery/delivery-queue.port';
 import { StrandedDeliveries } from '../../../../src/application/webhook/sweeper/stranded-deliveries.port';
-import { OutboxRelayStore } from '../../../../src/application/webhook/relay/outbox-relay-store.port';
+import { OutboxRelay } from '../../../../src/application/webhook/relay/outbox-relay';
 import { DAYS_MADE_AHEAD, RollHistoryDays } from '../../../../src/application/webhook/history/roll-history-days.use-case';
 import { RelayOutbox } from '../../../../src/application/webhook/relay/relay-outbox.use-case';
 import { RetentionSettings } from '../../../../src/application/webhook/history/retention-settings.port';
@@ -31,7 +31,7 @@ class RecordingQueue extends DeliveryQueue {
   }
 }
 
-class ScriptedRelay extends OutboxRelayStore {
+class ScriptedRelay extends OutboxRelay {
   constructor(
     private readonly fanned: { events: number; deliveries: DeliveryJob[]; more: boolean; through?: string },
     private readonly requested: DeliveryJob[],

@@ -1,5 +1,6 @@
 import { InvalidValueError } from '../../../../src/domain/shared/domain-error';
-import { MAX_RETRY_AFTER_MS, nextStep, outcomeOf, parseRetryAfter, parseRetrySchedule } from '../../../../src/domain/webhook/retry-policy';
+import { MAX_RETRY_AFTER_MS, nextStep, outcomeOf } from '../../../../src/domain/webhook/retry-policy';
+import { parseRetryAfter, parseRetrySchedule } from '../../../../src/domain/webhook/retry-texts';
 import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
 import { subscriptionBody } from '../../../support/builders/subscriptions';
 
