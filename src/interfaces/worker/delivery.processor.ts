@@ -1,5 +1,6 @@
 import { DelayedError } from 'bullmq';
-import { DeliverWebhook, FollowOn } from '../../application/webhook/attempt/deliver-webhook.use-case';
+import { DeliverWebhook } from '../../application/webhook/attempt/deliver-webhook.use-case';
+import { FollowOn } from '../../application/webhook/attempt/attempt-input';
 import { DeliveryAttemptReport } from '../../application/webhook/attempt/delivery-attempt-report';
 import { attemptsOf, DeliveryJobData, DueAttempt } from '../../application/webhook/delivery/delivery-job';
 import { DeliveryClaim } from '../../application/webhook/attempt/delivery-claim';

@@ -1,4 +1,5 @@
-import type { AttemptInput, DeliverWebhook } from '../../../src/application/webhook/attempt/deliver-webhook.use-case';
+import type { DeliverWebhook } from '../../../src/application/webhook/attempt/deliver-webhook.use-case';
+import type { AttemptInput } from '../../../src/application/webhook/attempt/attempt-input';
 import type { DeliveryClaim } from '../../../src/application/webhook/attempt/delivery-claim';
 import { InFlightLimits } from '../../../src/interfaces/worker/in-flight-limits';
 import { deliveryProcessor } from '../../../src/interfaces/worker/delivery.processor';

@@ -10,8 +10,6 @@ import { UnclaimedFirstAttempts } from './unclaimed-first-attempts';
 import { WebhookSender } from './webhook-sender.port';
 import { WebhookSigner } from './webhook-signer.port';
 
-export type { AttemptInput, FollowOn, NextSlot } from './attempt-input';
-
 /**
  * One attempt of one delivery: a first attempt the relay made ready is sent as it is
  * (UnclaimedFirstAttempts); any other is claimed and takes the one step the domain decides

@@ -1,4 +1,4 @@
-import { DisabledReason } from '../../../domain/webhook/endpoint-health';
+import { DeliveryState } from '../../../domain/webhook/attempt-decision';
 import { PreviousSigningSecret } from '../../../domain/webhook/webhook-subscription';
 import { TraceCarrier } from '../delivery/delivery-job';
 
@@ -37,25 +37,9 @@ export interface AttemptToSend {
 
 /** One attempt of one delivery, taken by a worker: what sending needs, and the subscription's delivery state read with it. */
 export interface DeliveryClaim extends AttemptToSend {
-  subscription: AttemptToSend['subscription'] & {
-    /** Active and not deleted. */
-    active: boolean;
-    deleted: boolean;
-    events: string[];
-    /** Why the platform turned it off, if it did. */
-    disabledReason: DisabledReason | null;
-    /** While its breaker is open: the earliest time of the next probe; null when closed. */
-    nextProbeAt: Date | null;
-  };
-  /** How fast the receiver takes attempts (docs/webhooks.md, Receivers set the pace). */
-  pace: {
-    /** The customer's limit on attempts per second to the subscription; null for none. */
-    ratePerSecond: number | null;
-    /** No attempt to the subscription before this (a receiver's Retry-After, or the next rate slot); null when none. */
-    notBefore: Date | null;
-    /** The rate slot this delivery's attempt was given when it was put off; null when none. */
-    slotAt: Date | null;
-  };
+  subscription: AttemptToSend['subscription'] & DeliveryState['subscription'];
+  /** How fast the receiver takes attempts (docs/webhooks.md, Receivers set the pace); `slotAt` the rate slot this delivery was given when put off. */
+  pace: DeliveryState['pace'];
 }
 
 export interface AttemptResult {

@@ -49,14 +49,15 @@ export class SubscriptionDeliveryState {
     const outcome = outcomeOf(answer.statusCode, answer.retryAfterMs);
     const unchanged = { change: null, breakerOpen: false };
     if (outcome.kind === 'delivered' && attempt.subscription.healthy && !this.successToNote(attempt.subscription.id, at)) return { change: null, conclusion: conclude(unchanged), released: [] };
-    const missing = { change: null, conclusion: conclude(unchanged), released: [] as R[] };
-    return this.changed(attempt.tenantId, attempt.subscription.id, missing, async (subscription) => {
+    const told = await this.changed(attempt.tenantId, attempt.subscription.id, null, async (subscription) => {
       const change = subscription.attemptFinished(outcome.kind, at, this.settings.health, probe);
       const conclusion = conclude({ change, breakerOpen: breakerOpen(subscription.health) });
       if (conclusion.pauseUntil) subscription.pauseUntil(conclusion.pauseUntil);
       const released = conclusion.release ? await release(subscription) : [];
       return { change, conclusion, released };
     });
+    // Deleted since it was claimed: nothing of it to change, and what follows is decided as for no change.
+    return told ?? { change: null, conclusion: conclude(unchanged), released: [] };
   }
 
   /** The subscription's next rate slot for one attempt (WebhookSubscription.takeRateSlot); now if it is gone. */
