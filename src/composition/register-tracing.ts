@@ -1,4 +1,4 @@
-import { ConfigError } from '../infrastructure/config/app-config';
+import { ConfigError } from '../infrastructure/config/config-error';
 import { startTracing } from '../infrastructure/tracing/tracing';
 
 // Imported first by the service process (src/main.ts), before any module loads `pg` or `ioredis`,

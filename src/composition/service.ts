@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ConfigError, loadConfig } from '../infrastructure/config/app-config';
+import { loadConfig } from '../infrastructure/config/app-config';
+import { ConfigError } from '../infrastructure/config/config-error';
 import { createLogger } from '../infrastructure/logging/logger';
 import { stopTracing } from '../infrastructure/tracing/tracing';
 import { startMetricsServer } from '../infrastructure/metrics/metrics-server';

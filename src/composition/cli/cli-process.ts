@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../../infrastructure/config/app-config';
+import { loadConfig } from '../../infrastructure/config/app-config';
+import { ConfigError } from '../../infrastructure/config/config-error';
 import { createLogger } from '../../infrastructure/logging/logger';
 import { CLI_COMMANDS } from '../../interfaces/cli/commands';
 import { progressBar } from '../../interfaces/cli/progress-bar';

@@ -13,7 +13,8 @@ import { WebhookSender } from '../../application/webhook/attempt/webhook-sender.
 import { WebhookSettings } from '../../application/webhook/delivery/webhook-settings.port';
 import { RetentionSettings } from '../../application/webhook/history/retention-settings.port';
 import { WORKER_USE_CASES } from './worker-use-cases';
-import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
+import { AppConfig } from '../../infrastructure/config/app-config';
+import { attemptSlots } from '../../infrastructure/config/webhook-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { PgOutboxSignal } from '../../infrastructure/persistence/outbox/pg-outbox.signal';
 import { RecordSession } from '../../infrastructure/persistence/connection/record-session';

@@ -11,7 +11,8 @@ import { WakeHeldDeliveries } from '../../application/webhook/held/wake-held-del
 import { DeliveryJobData } from '../../application/webhook/delivery/delivery-job';
 import { WebhookSender } from '../../application/webhook/attempt/webhook-sender.port';
 import { InFlightLimits } from '../../interfaces/worker/in-flight-limits';
-import { AppConfig, attemptSlots } from '../../infrastructure/config/app-config';
+import { AppConfig } from '../../infrastructure/config/app-config';
+import { attemptSlots } from '../../infrastructure/config/webhook-config';
 import type { Logger } from '../../application/shared/logger.port';
 import { BullmqDeliveryQueue, deliveryQueueName } from '../../infrastructure/queue/bullmq-delivery.queue';
 import { BullmqFactory, Disposable } from '../../infrastructure/queue/bullmq-factory';

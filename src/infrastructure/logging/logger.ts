@@ -1,7 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import pino, { DestinationStream } from 'pino';
 import type { Logger } from '../../application/shared/logger.port';
-import { LogLevel } from '../config/app-config';
+import { LogLevel } from '../config/process-config';
 
 // Structured JSON on stdout. Anything that may carry a key or a secret is censored by path, as a
 // second line of defence: the code never logs headers or bodies in the first place.

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/app-config';
+import { ConfigError } from '../config/config-error';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 

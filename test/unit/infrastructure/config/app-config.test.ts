@@ -1,4 +1,6 @@
-import { ConfigError, DEFAULT_CLUSTER_SHARDS, loadConfig } from '../../../../src/infrastructure/config/app-config';
+import { loadConfig } from '../../../../src/infrastructure/config/app-config';
+import { ConfigError } from '../../../../src/infrastructure/config/config-error';
+import { DEFAULT_CLUSTER_SHARDS } from '../../../../src/infrastructure/config/webhook-config';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {

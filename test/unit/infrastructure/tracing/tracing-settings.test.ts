@@ -1,4 +1,4 @@
-import { ConfigError } from '../../../../src/infrastructure/config/app-config';
+import { ConfigError } from '../../../../src/infrastructure/config/config-error';
 import { tracingSettings } from '../../../../src/infrastructure/tracing/tracing-settings';
 
 const DEFAULT_BATCH = { scheduledDelayMillis: 5000, exportTimeoutMillis: 30000, maxQueueSize: 2048, maxExportBatchSize: 512 };
