@@ -1,5 +1,5 @@
 import { DisabledReason } from './endpoint-health';
-import { wantsEvent } from './webhook-subscription';
+import { wantsEvent } from './subscription-matching';
 
 // One decision per attempt (issue 42): what a claimed attempt does, from the delivery, its
 // subscription's delivery state (on or off, its breaker, its pace) and the time. Pure: the use

@@ -2,7 +2,7 @@ import { decideAttempt, DeliveryState } from './attempt-decision';
 import { DeliveryFilter, EventSubjects, subjectsOf } from './delivery-filter';
 import { DeliveryOrdering, orderFor, OrderPosition, orderPositionOf, PageTurn, turnTaker } from './delivery-ordering';
 import { deliverySubjectOf } from './delivery-subject';
-import { EventToDeliver, wantsEvent } from './webhook-subscription';
+import { EventToDeliver, wantsEvent } from './subscription-matching';
 
 // A relay round planned once: from the events it claimed and the live subscriptions it read, the
 // deliveries it makes, each with its place in its page's order and its first attempt decided as a

@@ -1,14 +1,16 @@
-import { EVENT_TYPES, EventType, isEventType } from '../events/event-catalogue';
+import type { EventType } from '../events/event-catalogue';
 import { AggregateRoot, StateOf, restored } from '../shared/aggregate-root';
 import { InvalidValueError } from '../shared/domain-error';
-import { isHttpUrl } from '../shared/rules';
 import { newTypeId } from '../shared/type-id';
 import { movedForward } from '../shared/clock.port';
 import { afterFailure, afterSuccess, EndpointHealth, HealthChange, HealthPolicy, NO_ATTEMPT_YET, turnedBackOn } from './endpoint-health';
 import { HealthNotices, NOTHING_TOLD, notice } from './health-notices';
 import { DeliveryPace, HeldWake, heldWake, NO_PACE, pausedUntil, takeSlot } from './delivery-pace';
 import { healthEvent } from './webhook-subscription.events';
-import { checkFilter, DeliveryFilter, EventSubjects, passesFilter } from './delivery-filter';
+import { checkFilter, DeliveryFilter } from './delivery-filter';
+import { afterRotation, MAX_SECRET_OVERLAP_SECONDS, PreviousSigningSecret, unexpired } from './signing-secrets';
+import { EventToDeliver, wantsEvent } from './subscription-matching';
+import { checkEvents, checkRate, checkUrl } from './subscription-rules';
 import { checkOrdering, DeliveryOrdering } from './delivery-ordering';
 
 export interface NewWebhookSubscription {
@@ -21,18 +23,6 @@ export interface NewWebhookSubscription {
   ordering?: DeliveryOrdering;
 }
 
-/** A signing secret replaced by a rotation, still signed with until `expiresAt`. */
-export interface PreviousSigningSecret {
-  secret: string;
-  expiresAt: Date;
-}
-
-/** How long a rotated-out secret may stay valid: at most 7 days (the default is one day). */
-export const MAX_SECRET_OVERLAP_SECONDS = 604_800;
-export const DEFAULT_SECRET_OVERLAP_SECONDS = 86_400;
-/** Old secrets kept at most: rotating more often than that drops the oldest still-valid one. */
-export const MAX_PREVIOUS_SECRETS = 5;
-
 export interface WebhookSubscriptionChanges {
   url?: string;
   events?: string[];
@@ -43,9 +33,6 @@ export interface WebhookSubscriptionChanges {
   filter?: DeliveryFilter | null;
   ordering?: DeliveryOrdering;
 }
-
-/** The highest rate a customer may set on a subscription (attempts per second). */
-export const MAX_RATE_LIMIT_PER_SECOND = 10_000;
 
 /**
  * A tenant's registration of a callback URL for some event kinds. The signing secret is made at
@@ -108,7 +95,6 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     return restored(WebhookSubscription.prototype, state);
   }
 
-
   /**
    * Replaces the signing secret; the old one stays valid for `overlapSeconds`, so receivers can
    * switch without refusing a delivery in between. 0 is the answer to a leak: every old secret,
@@ -118,9 +104,8 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
     if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_SECRET_OVERLAP_SECONDS) {
       throw new InvalidValueError('expiresInSeconds', `must be an integer from 0 to ${MAX_SECRET_OVERLAP_SECONDS}`);
     }
-    const expiresAt = new Date(now.getTime() + overlapSeconds * 1000);
-    const previous = overlapSeconds === 0 ? [] : [{ secret: this.signingSecret, expiresAt }, ...this.previousSecrets].slice(0, MAX_PREVIOUS_SECRETS);
-    this.change({ previousSecrets: unexpired(previous, now), signingSecret: newSecret, updatedAt: movedForward(this.updatedAt, now) });
+    const previousSecrets = afterRotation(this.signingSecret, this.previousSecrets, overlapSeconds, now);
+    this.change({ previousSecrets, signingSecret: newSecret, updatedAt: movedForward(this.updatedAt, now) });
   }
 
   update(changes: WebhookSubscriptionChanges, now: Date): void {
@@ -203,63 +188,3 @@ export class WebhookSubscription extends AggregateRoot<StateOf<WebhookSubscripti
   }
 }
 
-/** An event as far as choosing its subscriptions goes: its kind, and for a health event the subscription it is about. */
-export interface EventToDeliver {
-  type: string;
-  /** The subscription a `webhook_subscription.*` event is about; null or absent for any other. */
-  about?: string | null;
-  /** What it is about, for a subscription's filter; absent: not narrowed by one (a retry goes by the relay's choice). */
-  subjects?: EventSubjects;
-}
-
-/**
- * The one rule of which subscriptions an event goes to, used by the relay that makes the
- * deliveries and by each scheduled attempt (a subscription changed since): active, not deleted,
- * listing the event's kind, passing its filter (by the relay, which reads what the event is
- * about), and never a subscription's own health event (it would feed itself: a receiver failing
- * again because of the events about its failing).
- */
-export function wantsEvent(
-  subscription: { id: string; active: boolean; deleted: boolean; events: readonly string[]; filter?: DeliveryFilter | null },
-  event: EventToDeliver,
-): boolean {
-  return (
-    subscription.active &&
-    !subscription.deleted &&
-    subscription.events.includes(event.type) &&
-    event.about !== subscription.id &&
-    (event.subjects === undefined || passesFilter(subscription.filter ?? null, event.subjects))
-  );
-}
-
-/** An old secret that no longer signs is not kept: every write of the subscription drops it. */
-function unexpired(previous: readonly PreviousSigningSecret[], now: Date): PreviousSigningSecret[] {
-  return previous.filter((old) => old.expiresAt > now);
-}
-
-/** The old secrets a delivery sent at `at` is also signed with, newest first (the current one is signed with always). */
-export function secretsStillValid(previous: readonly PreviousSigningSecret[], at: Date): string[] {
-  return previous.filter((old) => old.expiresAt > at).map((old) => old.secret);
-}
-
-function checkUrl(url: string): string {
-  if (!isHttpUrl(url)) throw new InvalidValueError('url', 'must be an absolute http or https URL of at most 2048 characters');
-  return url;
-}
-
-function checkRate(rate: number | null): number | null {
-  if (rate === null) return null;
-  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_RATE_LIMIT_PER_SECOND) {
-    throw new InvalidValueError('rateLimitPerSecond', `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_SECOND}, or null for no limit`);
-  }
-  return rate;
-}
-
-function checkEvents(events: string[]): EventType[] {
-  if (!Array.isArray(events) || events.length === 0) throw new InvalidValueError('events', 'must be a non-empty array of event kinds');
-  events.forEach((event, i) => {
-    if (!isEventType(event)) throw new InvalidValueError(`events[${i}]`, `must be one of: ${EVENT_TYPES.join(', ')}`);
-    if (events.indexOf(event) !== i) throw new InvalidValueError(`events[${i}]`, 'is a duplicate');
-  });
-  return [...events] as EventType[];
-}

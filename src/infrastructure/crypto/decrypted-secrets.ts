@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PreviousSigningSecret } from '../../domain/webhook/webhook-subscription';
+import { PreviousSigningSecret } from '../../domain/webhook/signing-secrets';
 import { SecretCipher } from './secret-cipher';
 
 /** A rotated-out secret as stored: encrypted, with its expiry. */

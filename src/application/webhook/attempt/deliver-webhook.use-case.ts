@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
-import { secretsStillValid } from '../../../domain/webhook/webhook-subscription';
+import { secretsStillValid } from '../../../domain/webhook/signing-secrets';
 import { AttemptFinish } from './attempt-finish';
 import { AttemptInput } from './attempt-input';
 import { AttemptStart, reportIds } from './attempt-start';

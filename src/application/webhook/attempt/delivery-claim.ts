@@ -1,5 +1,5 @@
 import { DeliveryState } from '../../../domain/webhook/attempt-decision';
-import { PreviousSigningSecret } from '../../../domain/webhook/webhook-subscription';
+import { PreviousSigningSecret } from '../../../domain/webhook/signing-secrets';
 import { TraceCarrier } from '../delivery/delivery-job';
 
 /**

@@ -1,5 +1,5 @@
 import { DeliveryState } from '../../../domain/webhook/attempt-decision';
-import { PreviousSigningSecret } from '../../../domain/webhook/webhook-subscription';
+import { PreviousSigningSecret } from '../../../domain/webhook/signing-secrets';
 
 /** Where a subscription's attempts go and what signs them. */
 export interface SubscriptionTarget {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../domain/shared/clock.port';
-import { DEFAULT_SECRET_OVERLAP_SECONDS } from '../../../domain/webhook/webhook-subscription';
+import { DEFAULT_SECRET_OVERLAP_SECONDS } from '../../../domain/webhook/signing-secrets';
 import { SigningSecretGenerator } from '../../../domain/webhook/signing-secret-generator.port';
 import { WebhookSubscriptionRepository } from '../../../domain/webhook/webhook-subscription-repository.port';
 import { UnitOfWork } from '../../shared/unit-of-work.port';

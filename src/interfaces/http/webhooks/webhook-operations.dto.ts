@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsString } from 'class-validator';
 import { RECOVER_MAX_DAYS } from '../../../application/webhook/subscriptions/recover-deliveries.use-case';
-import { MAX_SECRET_OVERLAP_SECONDS, DEFAULT_SECRET_OVERLAP_SECONDS } from '../../../domain/webhook/webhook-subscription';
+import { MAX_SECRET_OVERLAP_SECONDS, DEFAULT_SECRET_OVERLAP_SECONDS } from '../../../domain/webhook/signing-secrets';
 import { IsInstant, Optional, Required } from '../validation/decorators';
 
 @ApiSchema({ name: 'RecoverDeliveriesRequest' })

@@ -4,7 +4,7 @@ import { MAX_FILTER_IDS } from '../../../domain/webhook/delivery-filter';
 import { DELIVERY_ORDERINGS, DeliveryOrdering } from '../../../domain/webhook/delivery-ordering';
 import { EVENT_TYPES } from '../../../domain/events/event-catalogue';
 import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
-import { MAX_RATE_LIMIT_PER_SECOND } from '../../../domain/webhook/webhook-subscription';
+import { MAX_RATE_LIMIT_PER_SECOND } from '../../../domain/webhook/subscription-rules';
 import { IsHttpUrl, Optional, OptionalNullable, Required } from '../validation/decorators';
 
 const RATE_MESSAGE = `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_SECOND}, or null for no limit`;

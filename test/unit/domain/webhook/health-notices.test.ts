@@ -1,5 +1,6 @@
 import { FAILING_NOTICE_GAP_MS, NOTHING_TOLD, notice } from '../../../../src/domain/webhook/health-notices';
-import { WebhookSubscription, wantsEvent } from '../../../../src/domain/webhook/webhook-subscription';
+import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
+import { wantsEvent } from '../../../../src/domain/webhook/subscription-matching';
 import { subscriptionBody } from '../../../support/builders/subscriptions';
 
 const t = (seconds: number) => new Date(Date.UTC(2026, 10, 28, 12, 0, 0) + seconds * 1000);

@@ -1,5 +1,6 @@
 import { InvalidValueError } from '../../../../src/domain/shared/domain-error';
-import { MAX_PREVIOUS_SECRETS, secretsStillValid, WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
+import { MAX_PREVIOUS_SECRETS, secretsStillValid } from '../../../../src/domain/webhook/signing-secrets';
+import { WebhookSubscription } from '../../../../src/domain/webhook/webhook-subscription';
 
 const T0 = new Date('2026-11-25T12:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
