@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { newTypeId } from '../../../domain/shared/type-id';
 import { SecretCipher } from '../../crypto/secret-cipher';
 import { sqlQuery } from '../connection/sql-statement';
+import type { SeedBatches } from './seed-batches';
 
 // SQL text (decisions.md 184): the bench's webhook history, a batch of deliveries per `unnest`
 // statement, as the rest of the bulk seed (sql-bulk-seeder.ts).
@@ -23,7 +24,7 @@ export async function seedDeliveries(
   em: EntityManager,
   cipher: SecretCipher,
   input: { tenantId: string; pageIds: string[]; brandIds: string[]; count: number; now: Date },
-  batches: (stage: string, total: number, insert: (from: number, to: number) => Promise<void>) => Promise<void>,
+  batches: SeedBatches,
 ): Promise<{ subscriptionIds: string[] }> {
   const { tenantId, pageIds, brandIds, count, now } = input;
   const subscriptionIds = [newTypeId('whsub'), newTypeId('whsub')];
