@@ -4,6 +4,9 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { BrandsController } from '../../interfaces/http/brands/brands.controller';
 import { ErrorFilter } from '../../interfaces/http/errors/error.filter';
 import { ApiKeyGuard } from '../../interfaces/http/guards/api-key.guard';
+import { BudgetAdmission } from '../../interfaces/http/guards/budget-admission';
+import { RequestAuthentication } from '../../interfaces/http/guards/request-authentication';
+import { RouteAuthorisation } from '../../interfaces/http/guards/route-authorisation';
 import { HealthController } from '../../interfaces/http/health/health.controller';
 import { PageGroupsController } from '../../interfaces/http/page-groups/page-groups.controller';
 import { PagesController } from '../../interfaces/http/pages/pages.controller';
@@ -18,6 +21,9 @@ import { WebhookOperationsController } from '../../interfaces/http/webhooks/webh
 @Module({
   controllers: [HealthController, BrandsController, PageGroupsController, PagesController, TemplatesController, WebhookSubscriptionsController, WebhookOperationsController, EventsController, PortalSessionsController, WebhookDeliveriesController, SubscriptionMetricsController, PortalPageController],
   providers: [
+    RequestAuthentication,
+    BudgetAdmission,
+    RouteAuthorisation,
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_FILTER, useClass: ErrorFilter },
   ],

@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Response } from 'express';
 import type { ApiRequest } from '../api-request';
-import { refundBudget } from '../guards/api-key.guard';
+import { refundBudget } from '../guards/rate-limit-answers';
 import { noneMatchHolds, parseTagCondition, TagPart, taggedAs } from './entity-tag';
 
 /** Answers a resource's body with its entity tag: the JSON text to send, or undefined for a 304. */
