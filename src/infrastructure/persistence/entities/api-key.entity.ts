@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, reference, instant } from './columns';
 import type { ApiKeyScope } from '../../../domain/api-key/api-key-scope';
 import { TenantRow } from './tenant.entity';
 
@@ -24,12 +25,12 @@ export const ApiKeyEntity = defineEntity({
     },
   ],
   properties: {
-    id: p.text().primary().collation('C'),
-    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
+    id: textKey(),
+    tenant: () => reference(TenantRow),
     keyHash: p.text().unique('api_keys_key_hash_key'),
     displayPrefix: p.text(),
-    createdAt: p.datetime().length(3),
-    revokedAt: p.datetime().length(3).nullable(),
+    createdAt: instant(),
+    revokedAt: instant().nullable(),
     scopes: p.array().columnType('text[]').$type<ApiKeyScope[]>().nullable(),
   },
 });

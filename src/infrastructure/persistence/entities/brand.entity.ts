@@ -1,5 +1,6 @@
 import type { Theme } from '../../../domain/brand/theme';
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, reference, instant, lengthCheck } from './columns';
 import { TenantRow } from './tenant.entity';
 
 export class BrandRow {
@@ -28,21 +29,18 @@ export const BrandEntity = defineEntity({
   tableName: 'brands',
   indexes: [{ name: 'brands_tenant_id_id_idx', properties: ['tenant', 'id'] }],
   checks: [
-    {
-      name: 'brands_name_check',
-      expression: '(char_length(name) >= 1) AND (char_length(name) <= 200)',
-    },
+    lengthCheck('brands', 'name', 1, 200),
   ],
   properties: {
-    id: p.text().primary().collation('C'),
-    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
+    id: textKey(),
+    tenant: () => reference(TenantRow),
     name: p.text(),
     preferredAppearance: p.enum(() => BrandPreferredAppearanceValues),
     themeLight: p.json().columnType('json').$type<Theme>(),
     themeDark: p.json().columnType('json').$type<Theme>(),
     companyHomePage: p.text().nullable(),
-    createdAt: p.datetime().length(3),
-    updatedAt: p.datetime().length(3),
+    createdAt: instant(),
+    updatedAt: instant(),
     viewJson: p.text(),
   },
 });

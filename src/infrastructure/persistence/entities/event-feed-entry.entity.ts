@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
 
 export class EventFeedEntryRow {
@@ -22,11 +23,11 @@ export const EventFeedEntryEntity = defineEntity({
     },
   ],
   properties: {
-    eventId: p.text().primary().collation('C'),
+    eventId: textKey(),
     tenantId: p.text().collation('C'),
     type: p.text(),
-    createdAt: p.datetime().length(3),
+    createdAt: instant(),
     position: p.bigint(),
-    publishedAt: p.datetime().length(3),
+    publishedAt: instant(),
   },
 });

@@ -1,4 +1,5 @@
 import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, instant, reference } from './columns';
 import { TenantRow } from './tenant.entity';
 
 export class IdempotencyKeyRow {
@@ -17,14 +18,14 @@ export const IdempotencyKeyEntity = defineEntity({
   class: IdempotencyKeyRow,
   tableName: 'idempotency_keys',
   properties: {
-    tenant: () => p.manyToOne(TenantRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
+    tenant: () => reference(TenantRow).primary(),
     // The key's columns in the primary key's order: tenant, API key, key (decisions.md 175).
-    apiKeyId: p.text().primary().collation('C'),
+    apiKeyId: textKey(),
     key: p.text().primary(),
     fingerprint: p.text(),
     responseStatus: p.integer(),
     responseBody: p.text(),
-    createdAt: p.datetime().length(3),
-    expiresAt: p.datetime().length(3).index('idempotency_keys_expires_idx'),
+    createdAt: instant(),
+    expiresAt: instant().index('idempotency_keys_expires_idx'),
   },
 });

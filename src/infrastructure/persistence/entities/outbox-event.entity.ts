@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, reference, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
 import { TenantRow } from './tenant.entity';
 
@@ -35,12 +36,12 @@ export const OutboxEventEntity = defineEntity({
     },
   ],
   properties: {
-    id: p.text().primary().collation('C'),
-    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
+    id: textKey(),
+    tenant: () => reference(TenantRow),
     type: p.text(),
     body: p.text(),
-    createdAt: p.datetime().length(3),
-    publishedAt: p.datetime().length(3).nullable(),
+    createdAt: instant(),
+    publishedAt: instant().nullable(),
     traceparent: p.text().nullable(),
     tracestate: p.text().nullable(),
   },

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey } from './columns';
 
 export class OutboxUnpublishedRow {
   id!: string;
@@ -8,6 +9,6 @@ export const OutboxUnpublishedEntity = defineEntity({
   class: OutboxUnpublishedRow,
   tableName: 'outbox_unpublished',
   properties: {
-    id: p.text().primary().collation('C'),
+    id: textKey(),
   },
 });

@@ -1,4 +1,5 @@
 import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { reference } from './columns';
 import { PageGroupRow } from './page-group.entity';
 
 export class PageGroupUtmSummaryRow {
@@ -14,7 +15,7 @@ export const PageGroupUtmSummaryEntity = defineEntity({
   tableName: 'page_group_utm_summaries',
   properties: {
     // A many-to-one that is the key (one summary a group): typed as its column, page_group_id, where a one-to-one is not.
-    pageGroup: () => p.manyToOne(PageGroupRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
+    pageGroup: () => reference(PageGroupRow).primary(),
     body: p.text().nullable(),
     generation: p.bigint().defaultRaw(`1`),
     bodyGeneration: p.bigint().defaultRaw(`0`),

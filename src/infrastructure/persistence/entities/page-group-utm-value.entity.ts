@@ -1,4 +1,5 @@
 import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, instant, reference } from './columns';
 import { UTM_KINDS, type UtmKind } from './utm-kinds';
 import { PageGroupRow } from './page-group.entity';
 
@@ -27,9 +28,9 @@ export const PageGroupUtmValueEntity = defineEntity({
     },
   ],
   properties: {
-    pageGroup: () => p.manyToOne(PageGroupRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
+    pageGroup: () => reference(PageGroupRow).primary(),
     kind: p.enum(() => UTM_KINDS).primary(),
-    value: p.text().primary().collation('C'),
-    lastSeenAt: p.datetime().length(3).defaultRaw(`now()`),
+    value: textKey(),
+    lastSeenAt: instant().defaultRaw(`now()`),
   },
 });

@@ -1,5 +1,6 @@
 import type { PlatformObject } from '../../../domain/page-group/page-group';
 import { type Opt, defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, reference, instant, lengthCheck } from './columns';
 import { BrandRow } from './brand.entity';
 import { TemplateRow } from './template.entity';
 import { TenantRow } from './tenant.entity';
@@ -48,27 +49,24 @@ export const PageGroupEntity = defineEntity({
     },
   ],
   checks: [
-    {
-      name: 'page_groups_name_check',
-      expression: '(char_length(name) >= 1) AND (char_length(name) <= 200)',
-    },
+    lengthCheck('page_groups', 'name', 1, 200),
   ],
   properties: {
-    id: p.text().primary().collation('C'),
-    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    brand: () => p.manyToOne(BrandRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
+    id: textKey(),
+    tenant: () => reference(TenantRow),
+    brand: () => reference(BrandRow).nullable(),
     name: p.text(),
     title: p.text().nullable(),
     pageContext: p.text().nullable(),
-    pageTemplate: () => p.manyToOne(TemplateRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
+    pageTemplate: () => reference(TemplateRow).nullable(),
     headerActionId: p.text().nullable(),
     status: p.enum(() => PageGroupStatusValues),
     actions: p.json().columnType('json').$type<PlatformObject[]>(),
     footerLinks: p.json().columnType('json').$type<PlatformObject[]>(),
     scripts: p.json().columnType('json').$type<PlatformObject[]>(),
-    createdAt: p.datetime().length(3),
-    updatedAt: p.datetime().length(3),
-    deletedAt: p.datetime().length(3).nullable(),
+    createdAt: instant(),
+    updatedAt: instant(),
+    deletedAt: instant().nullable(),
     viewHead: p.text(),
     viewTail: p.text(),
   },

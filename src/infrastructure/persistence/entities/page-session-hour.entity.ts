@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { reference } from './columns';
 import { PageRow } from './page.entity';
 
 export class PageSessionHourRow {
@@ -21,7 +22,7 @@ export const PageSessionHourEntity = defineEntity({
     { name: 'page_session_hours_sessions_check', expression: 'sessions > 0' },
   ],
   properties: {
-    page: () => p.manyToOne(PageRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
+    page: () => reference(PageRow).primary(),
     hour: p.datetime().primary(),
     sessions: p.integer(),
   },

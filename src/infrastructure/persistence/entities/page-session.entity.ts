@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, reference, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
 import { PageGroupRow } from './page-group.entity';
 import { PageRow } from './page.entity';
@@ -23,15 +24,15 @@ export const PageSessionEntity = defineEntity({
   partitionBy: partitionedByDay('page_sessions', 'id', 'pagesession'),
   indexes: [{ name: 'page_sessions_page_id_idx', properties: ['page', 'id'] }],
   properties: {
-    id: p.text().primary().collation('C'),
-    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    page: () => p.manyToOne(PageRow).updateRule('no action').deleteRule('no action').collation('C'),
-    pageGroup: () => p.manyToOne(PageGroupRow).updateRule('no action').deleteRule('no action').collation('C'),
+    id: textKey(),
+    tenant: () => reference(TenantRow),
+    page: () => reference(PageRow),
+    pageGroup: () => reference(PageGroupRow),
     utmSource: p.text().nullable(),
     utmMedium: p.text().nullable(),
     utmCampaign: p.text().nullable(),
     utmTerm: p.text().nullable(),
     utmContent: p.text().nullable(),
-    createdAt: p.datetime().length(3),
+    createdAt: instant(),
   },
 });

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey } from './columns';
 
 /**
  * The running total of a page's UTM value in an hour. Its key (the unique index) is declared as the
@@ -19,9 +20,9 @@ export const PageUtmRunningEntity = defineEntity({
   uniques: [{ name: 'page_utm_running_key', properties: ['pageId', 'kind', 'value', 'hour'], include: ['total'] }],
   checks: [{ name: 'page_utm_running_total_check', expression: 'total > 0' }],
   properties: {
-    pageId: p.text().primary().collation('C'),
+    pageId: textKey(),
     kind: p.text().primary(),
-    value: p.text().primary().collation('C'),
+    value: textKey(),
     hour: p.datetime().primary(),
     total: p.integer(),
   },

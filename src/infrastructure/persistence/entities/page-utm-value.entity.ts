@@ -1,4 +1,5 @@
 import { PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, reference } from './columns';
 import { UTM_KINDS, type UtmKind } from './utm-kinds';
 import { PageRow } from './page.entity';
 
@@ -30,9 +31,9 @@ export const PageUtmValueEntity = defineEntity({
   ],
   checks: [{ name: 'page_utm_values_total_check', expression: 'total > 0' }],
   properties: {
-    page: () => p.manyToOne(PageRow).primary().updateRule('no action').deleteRule('no action').collation('C'),
+    page: () => reference(PageRow).primary(),
     kind: p.enum(() => UTM_KINDS).primary(),
-    value: p.text().primary().collation('C'),
+    value: textKey(),
     firstHour: p.datetime(),
     lastHour: p.datetime(),
     total: p.integer(),

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, reference, instant, lengthCheck } from './columns';
 import { PageGroupRow } from './page-group.entity';
 import { PageRow } from './page.entity';
 import { TemplateRow } from './template.entity';
@@ -23,19 +24,16 @@ export const PageVersionEntity = defineEntity({
   ],
   checks: [
     { name: 'page_versions_number_check', expression: 'number >= 1' },
-    {
-      name: 'page_versions_supplementary_context_check',
-      expression: '(char_length(supplementary_context) >= 1) AND (char_length(supplementary_context) <= 10000)',
-    },
+    lengthCheck('page_versions', 'supplementary_context', 1, 10000),
   ],
   properties: {
-    id: p.text().primary().collation('C'),
-    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
-    page: () => p.manyToOne(PageRow).updateRule('no action').deleteRule('no action').collation('C'),
-    pageGroup: () => p.manyToOne(PageGroupRow).updateRule('no action').deleteRule('no action').collation('C'),
+    id: textKey(),
+    tenant: () => reference(TenantRow),
+    page: () => reference(PageRow),
+    pageGroup: () => reference(PageGroupRow),
     number: p.integer(),
-    createdAt: p.datetime().length(3),
-    pageTemplate: () => p.manyToOne(TemplateRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
+    createdAt: instant(),
+    pageTemplate: () => reference(TemplateRow).nullable(),
     supplementaryContext: p.text().nullable(),
   },
 });

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, reference, instant } from './columns';
 import type { PortalCapability } from '../../../domain/portal/portal-capability';
 import { ApiKeyRow } from './api-key.entity';
 import { TenantRow } from './tenant.entity';
@@ -30,17 +31,17 @@ export const PortalSessionEntity = defineEntity({
     { name: 'portal_sessions_expiry_check', expression: 'expires_at > created_at' },
   ],
   properties: {
-    id: p.text().primary().collation('C'),
-    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
+    id: textKey(),
+    tenant: () => reference(TenantRow),
     capabilities: p.array().columnType('text[]').$type<PortalCapability[]>(),
     subscriptionIds: p.array().columnType('text[]').nullable(),
     allowedOrigins: p.array().columnType('text[]').nullable(),
     linkTokenHash: p.text().unique('portal_sessions_link_token_hash_key'),
-    linkUsedAt: p.datetime().length(3).nullable(),
+    linkUsedAt: instant().nullable(),
     sessionTokenHash: p.text().nullable().unique('portal_sessions_session_token_hash_key'),
     createdByApiKey: () => p.manyToOne(ApiKeyRow).nullable().updateRule('no action').deleteRule('no action').collation('C'),
-    createdAt: p.datetime().length(3),
-    expiresAt: p.datetime().length(3),
-    revokedAt: p.datetime().length(3).nullable(),
+    createdAt: instant(),
+    expiresAt: instant(),
+    revokedAt: instant().nullable(),
   },
 });

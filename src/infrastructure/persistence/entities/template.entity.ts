@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, reference, instant, lengthCheck } from './columns';
 import { TenantRow } from './tenant.entity';
 
 export class TemplateRow {
@@ -23,14 +24,11 @@ export const TemplateEntity = defineEntity({
   ],
   checks: [
     { name: 'templates_check', expression: 'is_system = (tenant_id IS NULL)' },
-    {
-      name: 'templates_name_check',
-      expression: '(char_length(name) >= 1) AND (char_length(name) <= 200)',
-    },
+    lengthCheck('templates', 'name', 1, 200),
   ],
   properties: {
-    id: p.text().primary().collation('C'),
-    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').nullable().collation('C'),
+    id: textKey(),
+    tenant: () => reference(TenantRow).nullable(),
     sourcePageTemplateId: p.text().nullable().collation('C'),
     name: p.text(),
     description: p.text().nullable(),
@@ -38,7 +36,7 @@ export const TemplateEntity = defineEntity({
     isEditable: p.boolean(),
     isSystem: p.boolean(),
     version: p.integer(),
-    createdAt: p.datetime().length(3),
-    updatedAt: p.datetime().length(3).nullable(),
+    createdAt: instant(),
+    updatedAt: instant().nullable(),
   },
 });

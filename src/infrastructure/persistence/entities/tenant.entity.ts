@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, instant } from './columns';
 
 export class TenantRow {
   id!: string;
@@ -10,8 +11,8 @@ export const TenantEntity = defineEntity({
   class: TenantRow,
   tableName: 'tenants',
   properties: {
-    id: p.text().primary().collation('C'),
+    id: textKey(),
     name: p.text(),
-    createdAt: p.datetime().length(3),
+    createdAt: instant(),
   },
 });

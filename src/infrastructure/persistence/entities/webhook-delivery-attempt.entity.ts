@@ -1,4 +1,5 @@
 import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
 
 export class WebhookDeliveryAttemptRow {
@@ -41,21 +42,21 @@ export const WebhookDeliveryAttemptEntity = defineEntity({
     },
   ],
   properties: {
-    id: p.text().primary().collation('C'),
+    id: textKey(),
     tenantId: p.text().collation('C'),
     deliveryId: p.text().collation('C'),
     subscriptionId: p.text().collation('C'),
-    eventId: p.text().primary().collation('C'),
+    eventId: textKey(),
     eventType: p.text(),
     attemptNumber: p.integer(),
     statusCode: p.integer().nullable(),
     durationMs: p.integer(),
     error: p.text().nullable(),
-    nextAttemptAt: p.datetime().length(3).nullable(),
-    createdAt: p.datetime().length(3),
+    nextAttemptAt: instant().nullable(),
+    createdAt: instant(),
     trigger: p.text().$type<'scheduled' | 'manual'>(),
     redeliveryOf: p.text().nullable().collation('C'),
-    sentAt: p.datetime().length(3).nullable(),
+    sentAt: instant().nullable(),
     responseExcerpt: p.text().nullable(),
   },
 });

@@ -1,4 +1,5 @@
 import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
 
 export class WebhookDeliveryRow {
@@ -111,23 +112,23 @@ export const WebhookDeliveryEntity = defineEntity({
     },
   ],
   properties: {
-    id: p.text().primary().collation('C'),
+    id: textKey(),
     tenantId: p.text().collation('C'),
     subscriptionId: p.text().collation('C'),
-    eventId: p.text().primary().collation('C'),
+    eventId: textKey(),
     eventType: p.text(),
     status: p.enum(() => WebhookDeliveryStatusValues),
     attemptCount: p.integer(),
-    nextAttemptAt: p.datetime().length(3).nullable(),
-    lockedUntil: p.datetime().length(3).nullable(),
+    nextAttemptAt: instant().nullable(),
+    lockedUntil: instant().nullable(),
     lastStatusCode: p.integer().nullable(),
-    createdAt: p.datetime().length(3),
-    updatedAt: p.datetime().length(3),
-    finishedAt: p.datetime().length(3).nullable(),
-    enqueuedAt: p.datetime().length(3).nullable(),
+    createdAt: instant(),
+    updatedAt: instant(),
+    finishedAt: instant().nullable(),
+    enqueuedAt: instant().nullable(),
     manualId: p.text().nullable().collation('C'),
     redeliveryOf: p.text().nullable().collation('C'),
-    pacedSlotAt: p.datetime().length(3).nullable(),
+    pacedSlotAt: instant().nullable(),
     orderKey: p.text().nullable().collation('C'),
     orderSeq: p.bigint().nullable(),
     subjectId: p.text().nullable().collation('C'),

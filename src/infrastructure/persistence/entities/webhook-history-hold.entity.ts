@@ -1,4 +1,5 @@
 import { PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, instant } from './columns';
 
 export class WebhookHistoryHoldRow {
   [PrimaryKeyProp]?: ['day', 'tenantId'];
@@ -11,8 +12,8 @@ export const WebhookHistoryHoldEntity = defineEntity({
   class: WebhookHistoryHoldRow,
   tableName: 'webhook_history_holds',
   properties: {
-    day: p.text().primary().collation('C'),
-    tenantId: p.text().primary().collation('C'),
-    givenUpAt: p.datetime().length(3),
+    day: textKey(),
+    tenantId: textKey(),
+    givenUpAt: instant(),
   },
 });

@@ -1,6 +1,7 @@
 import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { type Opt, defineEntity, p } from '@mikro-orm/postgresql';
+import { textKey, reference, instant } from './columns';
 import type { EventType } from '../../../domain/events/event-catalogue';
 import { TenantRow } from './tenant.entity';
 
@@ -79,29 +80,29 @@ export const WebhookSubscriptionEntity = defineEntity({
     },
   ],
   properties: {
-    id: p.text().primary().collation('C'),
-    tenant: () => p.manyToOne(TenantRow).updateRule('no action').deleteRule('no action').collation('C'),
+    id: textKey(),
+    tenant: () => reference(TenantRow),
     url: p.text(),
     events: p.array().columnType('text[]').$type<EventType[]>(),
     active: p.boolean(),
     signingSecretEncrypted: p.text(),
-    createdAt: p.datetime().length(3),
-    updatedAt: p.datetime().length(3),
-    deletedAt: p.datetime().length(3).nullable(),
+    createdAt: instant(),
+    updatedAt: instant(),
+    deletedAt: instant().nullable(),
     previousSigningSecrets: p.json().$type<StoredPreviousSecret[]>(),
     rateLimitPerSecond: p.integer().nullable(),
-    sendNotBefore: p.datetime().length(3).nullable(),
+    sendNotBefore: instant().nullable(),
     consecutiveFailures: p.integer(),
-    lastSuccessAt: p.datetime().length(3).nullable(),
-    lastFailureAt: p.datetime().length(3).nullable(),
-    disableAt: p.datetime().length(3).nullable(),
+    lastSuccessAt: instant().nullable(),
+    lastFailureAt: instant().nullable(),
+    disableAt: instant().nullable(),
     disabledReason: p.enum(() => WebhookSubscriptionDisabledReasonValues).nullable(),
-    breakerProbeAt: p.datetime().length(3).nullable(),
+    breakerProbeAt: instant().nullable(),
     breakerProbes: p.integer(),
-    healthFailingSentAt: p.datetime().length(3).nullable(),
+    healthFailingSentAt: instant().nullable(),
     healthRecoveryOwed: p.boolean(),
     breakerProbeDeliveryId: p.text().nullable().collation('C'),
-    heldReleaseAt: p.datetime().length(3).nullable(),
+    heldReleaseAt: instant().nullable(),
     deliveryFilter: p.json().$type<DeliveryFilter>().nullable(),
     ordering: p.enum(() => WebhookSubscriptionOrderingValues),
   },
