@@ -30,7 +30,7 @@ describe('5,000 deliveries held behind an open breaker', () => {
     // The lease is production's (30 s), not the 2 s the fault tests shorten it to: a 2 s lease made
     // the sweeper take the released backlog's tail (due, unclaimed, in line behind the rest) for
     // lost jobs and enqueue it again every 2 s, a load that production's lease meets only behind a
-    // backlog of minutes (docs/performance-analysis.md, tenth session). The sweeper has tests of its own.
+    // backlog of minutes (measured 2026-11-30). The sweeper has tests of its own.
     const worker = new ServiceProcess(
       workerEnv(db.url, { SERVICE_ROLE: 'worker', LOG_LEVEL: 'debug', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s', WEBHOOK_BREAKER_FAILURES: '10', WEBHOOK_ATTEMPT_LOCK_MS: '30000' }),
       ['--max-old-space-size=256', '--max-semi-space-size=16'],
