@@ -1,13 +1,7 @@
-import { PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
-
-export class ApiKeyCacheHolderRow {
-  [PrimaryKeyProp]?: 'holder';
-  holder!: string;
-  seenAt!: Date;
-}
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 
 export const ApiKeyCacheHolderEntity = defineEntity({
-  class: ApiKeyCacheHolderRow,
+  name: 'ApiKeyCacheHolderRow',
   tableName: 'api_key_cache_holders',
   checks: [
     {
@@ -20,3 +14,5 @@ export const ApiKeyCacheHolderEntity = defineEntity({
     seenAt: p.datetime(),
   },
 });
+
+export type ApiKeyCacheHolderRow = InferEntity<typeof ApiKeyCacheHolderEntity>;

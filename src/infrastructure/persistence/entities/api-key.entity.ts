@@ -1,21 +1,10 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant } from './columns';
 import type { ApiKeyScope } from '../../../domain/api-key/api-key-scope';
-import { TenantRow } from './tenant.entity';
-
-export class ApiKeyRow {
-  id!: string;
-  tenant!: TenantRow;
-  keyHash!: string;
-  displayPrefix!: string;
-  createdAt!: Date;
-  revokedAt: Date | null = null;
-  /** Null: full access (every key issued before scopes existed); the check admits no empty list. */
-  scopes: ApiKeyScope[] | null = null;
-}
+import { TenantEntity } from './tenant.entity';
 
 export const ApiKeyEntity = defineEntity({
-  class: ApiKeyRow,
+  name: 'ApiKeyRow',
   tableName: 'api_keys',
   indexes: [{ name: 'api_keys_tenant_id_idx', properties: ['tenant', 'id'] }],
   checks: [
@@ -26,11 +15,14 @@ export const ApiKeyEntity = defineEntity({
   ],
   properties: {
     id: textKey(),
-    tenant: () => reference(TenantRow),
+    tenant: () => reference(TenantEntity),
     keyHash: p.text().unique('api_keys_key_hash_key'),
     displayPrefix: p.text(),
     createdAt: instant(),
     revokedAt: instant().nullable(),
+    /** Null: full access (every key issued before scopes existed); the check admits no empty list. */
     scopes: p.array().columnType('text[]').$type<ApiKeyScope[]>().nullable(),
   },
 });
+
+export type ApiKeyRow = InferEntity<typeof ApiKeyEntity>;

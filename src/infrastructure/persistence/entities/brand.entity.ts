@@ -1,20 +1,7 @@
 import type { Theme } from '../../../domain/brand/theme';
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant, lengthCheck } from './columns';
-import { TenantRow } from './tenant.entity';
-
-export class BrandRow {
-  id!: string;
-  tenant!: TenantRow;
-  name!: string;
-  preferredAppearance!: BrandPreferredAppearance;
-  themeLight!: Theme;
-  themeDark!: Theme;
-  companyHomePage: string | null = null;
-  createdAt!: Date;
-  updatedAt!: Date;
-  viewJson!: string;
-}
+import { TenantEntity } from './tenant.entity';
 
 export const BrandPreferredAppearanceValues = {
   SYSTEM: 'system',
@@ -25,7 +12,7 @@ export const BrandPreferredAppearanceValues = {
 export type BrandPreferredAppearance = (typeof BrandPreferredAppearanceValues)[keyof typeof BrandPreferredAppearanceValues];
 
 export const BrandEntity = defineEntity({
-  class: BrandRow,
+  name: 'BrandRow',
   tableName: 'brands',
   indexes: [{ name: 'brands_tenant_id_id_idx', properties: ['tenant', 'id'] }],
   checks: [
@@ -33,7 +20,7 @@ export const BrandEntity = defineEntity({
   ],
   properties: {
     id: textKey(),
-    tenant: () => reference(TenantRow),
+    tenant: () => reference(TenantEntity),
     name: p.text(),
     preferredAppearance: p.enum(() => BrandPreferredAppearanceValues),
     themeLight: p.json().columnType('json').$type<Theme>(),
@@ -44,3 +31,5 @@ export const BrandEntity = defineEntity({
     viewJson: p.text(),
   },
 });
+
+export type BrandRow = InferEntity<typeof BrandEntity>;

@@ -1,18 +1,9 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
 
-export class EventFeedEntryRow {
-  eventId!: string;
-  tenantId!: string;
-  type!: string;
-  createdAt!: Date;
-  position!: bigint;
-  publishedAt!: Date;
-}
-
 export const EventFeedEntryEntity = defineEntity({
-  class: EventFeedEntryRow,
+  name: 'EventFeedEntryRow',
   tableName: 'event_feed',
   partitionBy: partitionedByDay('event_feed', 'event_id', 'evt'),
   indexes: [
@@ -31,3 +22,5 @@ export const EventFeedEntryEntity = defineEntity({
     publishedAt: instant(),
   },
 });
+
+export type EventFeedEntryRow = InferEntity<typeof EventFeedEntryEntity>;

@@ -1,26 +1,14 @@
-import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, instant, reference } from './columns';
-import { TenantRow } from './tenant.entity';
-
-export class IdempotencyKeyRow {
-  [PrimaryKeyProp]?: ['tenant', 'apiKeyId', 'key'];
-  tenant!: TenantRow;
-  key!: string;
-  fingerprint!: string;
-  responseStatus!: number;
-  responseBody!: string;
-  createdAt!: Date;
-  expiresAt!: Date;
-  apiKeyId: string & Opt = '';
-}
+import { TenantEntity } from './tenant.entity';
 
 export const IdempotencyKeyEntity = defineEntity({
-  class: IdempotencyKeyRow,
+  name: 'IdempotencyKeyRow',
   tableName: 'idempotency_keys',
   properties: {
-    tenant: () => reference(TenantRow).primary(),
+    tenant: () => reference(TenantEntity).primary(),
     // The key's columns in the primary key's order: tenant, API key, key (decisions.md 175).
-    apiKeyId: textKey(),
+    apiKeyId: textKey().default(''),
     key: p.text().primary(),
     fingerprint: p.text(),
     responseStatus: p.integer(),
@@ -29,3 +17,5 @@ export const IdempotencyKeyEntity = defineEntity({
     expiresAt: instant().index('idempotency_keys_expires_idx'),
   },
 });
+
+export type IdempotencyKeyRow = InferEntity<typeof IdempotencyKeyEntity>;

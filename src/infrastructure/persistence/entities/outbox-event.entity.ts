@@ -1,21 +1,10 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
-import { TenantRow } from './tenant.entity';
-
-export class OutboxEventRow {
-  id!: string;
-  tenant!: TenantRow;
-  type!: string;
-  body!: string;
-  createdAt!: Date;
-  publishedAt: Date | null = null;
-  traceparent: string | null = null;
-  tracestate: string | null = null;
-}
+import { TenantEntity } from './tenant.entity';
 
 export const OutboxEventEntity = defineEntity({
-  class: OutboxEventRow,
+  name: 'OutboxEventRow',
   tableName: 'outbox_events',
   partitionBy: partitionedByDay('outbox_events', 'id', 'evt'),
   indexes: [
@@ -37,7 +26,7 @@ export const OutboxEventEntity = defineEntity({
   ],
   properties: {
     id: textKey(),
-    tenant: () => reference(TenantRow),
+    tenant: () => reference(TenantEntity),
     type: p.text(),
     body: p.text(),
     createdAt: instant(),
@@ -46,3 +35,5 @@ export const OutboxEventEntity = defineEntity({
     tracestate: p.text().nullable(),
   },
 });
+
+export type OutboxEventRow = InferEntity<typeof OutboxEventEntity>;

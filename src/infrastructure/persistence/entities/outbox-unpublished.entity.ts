@@ -1,14 +1,12 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey } from './columns';
 
-export class OutboxUnpublishedRow {
-  id!: string;
-}
-
 export const OutboxUnpublishedEntity = defineEntity({
-  class: OutboxUnpublishedRow,
+  name: 'OutboxUnpublishedRow',
   tableName: 'outbox_unpublished',
   properties: {
     id: textKey(),
   },
 });
+
+export type OutboxUnpublishedRow = InferEntity<typeof OutboxUnpublishedEntity>;

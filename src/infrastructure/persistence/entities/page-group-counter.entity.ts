@@ -1,17 +1,8 @@
-import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
-import { PageGroupRow } from './page-group.entity';
-
-export class PageGroupCounterRow {
-  [PrimaryKeyProp]?: ['pageGroup', 'shard'];
-  pageGroup!: PageGroupRow;
-  shard!: number;
-  tenantId!: string;
-  live!: boolean;
-  pagesCount: number & Opt = 0;
-}
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
+import { PageGroupEntity } from './page-group.entity';
 
 export const PageGroupCounterEntity = defineEntity({
-  class: PageGroupCounterRow,
+  name: 'PageGroupCounterRow',
   tableName: 'page_group_counters',
   checks: [
     {
@@ -24,10 +15,12 @@ export const PageGroupCounterEntity = defineEntity({
     },
   ],
   properties: {
-    pageGroup: () => p.manyToOne(PageGroupRow).primary().updateRule('no action').deleteRule('cascade').collation('C'),
+    pageGroup: () => p.manyToOne(PageGroupEntity).primary().updateRule('no action').deleteRule('cascade').collation('C'),
     shard: p.smallint().primary(),
     tenantId: p.text().collation('C'),
     live: p.boolean(),
-    pagesCount: p.integer(),
+    pagesCount: p.integer().default(0),
   },
 });
+
+export type PageGroupCounterRow = InferEntity<typeof PageGroupCounterEntity>;

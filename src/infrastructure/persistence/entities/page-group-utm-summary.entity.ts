@@ -1,23 +1,17 @@
-import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { reference } from './columns';
-import { PageGroupRow } from './page-group.entity';
-
-export class PageGroupUtmSummaryRow {
-  [PrimaryKeyProp]?: 'pageGroup';
-  pageGroup!: PageGroupRow;
-  body: string | null = null;
-  generation!: bigint & Opt;
-  bodyGeneration!: bigint & Opt;
-}
+import { PageGroupEntity } from './page-group.entity';
 
 export const PageGroupUtmSummaryEntity = defineEntity({
-  class: PageGroupUtmSummaryRow,
+  name: 'PageGroupUtmSummaryRow',
   tableName: 'page_group_utm_summaries',
   properties: {
     // A many-to-one that is the key (one summary a group): typed as its column, page_group_id, where a one-to-one is not.
-    pageGroup: () => reference(PageGroupRow).primary(),
+    pageGroup: () => reference(PageGroupEntity).primary(),
     body: p.text().nullable(),
     generation: p.bigint().defaultRaw(`1`),
     bodyGeneration: p.bigint().defaultRaw(`0`),
   },
 });
+
+export type PageGroupUtmSummaryRow = InferEntity<typeof PageGroupUtmSummaryEntity>;

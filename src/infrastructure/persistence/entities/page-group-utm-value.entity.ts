@@ -1,19 +1,10 @@
-import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, instant, reference } from './columns';
 import { UTM_KINDS, type UtmKind } from './utm-kinds';
-import { PageGroupRow } from './page-group.entity';
-
-export class PageGroupUtmValueRow {
-  [PrimaryKeyProp]?: ['pageGroup', 'kind', 'value'];
-  pageGroup!: PageGroupRow;
-  kind!: UtmKind;
-  value!: string;
-  lastSeenAt!: Date & Opt;
-}
-
+import { PageGroupEntity } from './page-group.entity';
 
 export const PageGroupUtmValueEntity = defineEntity({
-  class: PageGroupUtmValueRow,
+  name: 'PageGroupUtmValueRow',
   tableName: 'page_group_utm_values',
   indexes: [
     {
@@ -28,9 +19,11 @@ export const PageGroupUtmValueEntity = defineEntity({
     },
   ],
   properties: {
-    pageGroup: () => reference(PageGroupRow).primary(),
+    pageGroup: () => reference(PageGroupEntity).primary(),
     kind: p.enum(() => UTM_KINDS).primary(),
     value: textKey(),
     lastSeenAt: instant().defaultRaw(`now()`),
   },
 });
+
+export type PageGroupUtmValueRow = InferEntity<typeof PageGroupUtmValueEntity>;

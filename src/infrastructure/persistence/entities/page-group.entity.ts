@@ -1,29 +1,9 @@
 import type { PlatformObject } from '../../../domain/page-group/page-group';
-import { type Opt, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant, lengthCheck } from './columns';
-import { BrandRow } from './brand.entity';
-import { TemplateRow } from './template.entity';
-import { TenantRow } from './tenant.entity';
-
-export class PageGroupRow {
-  id!: string;
-  tenant!: TenantRow;
-  brand: BrandRow | null = null;
-  name!: string;
-  title: string | null = null;
-  pageContext: string | null = null;
-  pageTemplate: TemplateRow | null = null;
-  headerActionId: string | null = null;
-  status!: PageGroupStatus;
-  actions: any & Opt = '[]';
-  footerLinks: any & Opt = '[]';
-  scripts: any & Opt = '[]';
-  createdAt!: Date;
-  updatedAt!: Date;
-  deletedAt: Date | null = null;
-  viewHead!: string;
-  viewTail!: string;
-}
+import { BrandEntity } from './brand.entity';
+import { TemplateEntity } from './template.entity';
+import { TenantEntity } from './tenant.entity';
 
 export const PageGroupStatusValues = {
   DRAFT: 'draft',
@@ -34,7 +14,7 @@ export const PageGroupStatusValues = {
 export type PageGroupStatus = (typeof PageGroupStatusValues)[keyof typeof PageGroupStatusValues];
 
 export const PageGroupEntity = defineEntity({
-  class: PageGroupRow,
+  name: 'PageGroupRow',
   tableName: 'page_groups',
   indexes: [
     {
@@ -53,17 +33,17 @@ export const PageGroupEntity = defineEntity({
   ],
   properties: {
     id: textKey(),
-    tenant: () => reference(TenantRow),
-    brand: () => reference(BrandRow).nullable(),
+    tenant: () => reference(TenantEntity),
+    brand: () => reference(BrandEntity).nullable(),
     name: p.text(),
     title: p.text().nullable(),
     pageContext: p.text().nullable(),
-    pageTemplate: () => reference(TemplateRow).nullable(),
+    pageTemplate: () => reference(TemplateEntity).nullable(),
     headerActionId: p.text().nullable(),
     status: p.enum(() => PageGroupStatusValues),
-    actions: p.json().columnType('json').$type<PlatformObject[]>(),
-    footerLinks: p.json().columnType('json').$type<PlatformObject[]>(),
-    scripts: p.json().columnType('json').$type<PlatformObject[]>(),
+    actions: p.json().columnType('json').$type<PlatformObject[]>().default('[]'),
+    footerLinks: p.json().columnType('json').$type<PlatformObject[]>().default('[]'),
+    scripts: p.json().columnType('json').$type<PlatformObject[]>().default('[]'),
     createdAt: instant(),
     updatedAt: instant(),
     deletedAt: instant().nullable(),
@@ -71,3 +51,5 @@ export const PageGroupEntity = defineEntity({
     viewTail: p.text(),
   },
 });
+
+export type PageGroupRow = InferEntity<typeof PageGroupEntity>;

@@ -1,15 +1,9 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { reference } from './columns';
-import { PageRow } from './page.entity';
-
-export class PageSessionHourRow {
-  page!: PageRow;
-  hour!: Date;
-  sessions!: number;
-}
+import { PageEntity } from './page.entity';
 
 export const PageSessionHourEntity = defineEntity({
-  class: PageSessionHourRow,
+  name: 'PageSessionHourRow',
   tableName: 'page_session_hours',
   uniques: [
     {
@@ -22,8 +16,10 @@ export const PageSessionHourEntity = defineEntity({
     { name: 'page_session_hours_sessions_check', expression: 'sessions > 0' },
   ],
   properties: {
-    page: () => reference(PageRow).primary(),
+    page: () => reference(PageEntity).primary(),
     hour: p.datetime().primary(),
     sessions: p.integer(),
   },
 });
+
+export type PageSessionHourRow = InferEntity<typeof PageSessionHourEntity>;

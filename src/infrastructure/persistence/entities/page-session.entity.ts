@@ -1,33 +1,20 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
-import { PageGroupRow } from './page-group.entity';
-import { PageRow } from './page.entity';
-import { TenantRow } from './tenant.entity';
-
-export class PageSessionRow {
-  id!: string;
-  tenant!: TenantRow;
-  page!: PageRow;
-  pageGroup!: PageGroupRow;
-  utmSource: string | null = null;
-  utmMedium: string | null = null;
-  utmCampaign: string | null = null;
-  utmTerm: string | null = null;
-  utmContent: string | null = null;
-  createdAt!: Date;
-}
+import { PageGroupEntity } from './page-group.entity';
+import { PageEntity } from './page.entity';
+import { TenantEntity } from './tenant.entity';
 
 export const PageSessionEntity = defineEntity({
-  class: PageSessionRow,
+  name: 'PageSessionRow',
   tableName: 'page_sessions',
   partitionBy: partitionedByDay('page_sessions', 'id', 'pagesession'),
   indexes: [{ name: 'page_sessions_page_id_idx', properties: ['page', 'id'] }],
   properties: {
     id: textKey(),
-    tenant: () => reference(TenantRow),
-    page: () => reference(PageRow),
-    pageGroup: () => reference(PageGroupRow),
+    tenant: () => reference(TenantEntity),
+    page: () => reference(PageEntity),
+    pageGroup: () => reference(PageGroupEntity),
     utmSource: p.text().nullable(),
     utmMedium: p.text().nullable(),
     utmCampaign: p.text().nullable(),
@@ -36,3 +23,5 @@ export const PageSessionEntity = defineEntity({
     createdAt: instant(),
   },
 });
+
+export type PageSessionRow = InferEntity<typeof PageSessionEntity>;

@@ -1,4 +1,4 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey } from './columns';
 
 /**
@@ -6,16 +6,9 @@ import { textKey } from './columns';
  * entity's primary key, which MikroORM needs; its foreign key to page_utm_values spans columns of
  * two collations, which MikroORM cannot declare (schema-exceptions.ts).
  */
-export class PageUtmRunningRow {
-  pageId!: string;
-  kind!: string;
-  value!: string;
-  hour!: Date;
-  total!: number;
-}
 
 export const PageUtmRunningEntity = defineEntity({
-  class: PageUtmRunningRow,
+  name: 'PageUtmRunningRow',
   tableName: 'page_utm_running',
   uniques: [{ name: 'page_utm_running_key', properties: ['pageId', 'kind', 'value', 'hour'], include: ['total'] }],
   checks: [{ name: 'page_utm_running_total_check', expression: 'total > 0' }],
@@ -27,3 +20,5 @@ export const PageUtmRunningEntity = defineEntity({
     total: p.integer(),
   },
 });
+
+export type PageUtmRunningRow = InferEntity<typeof PageUtmRunningEntity>;

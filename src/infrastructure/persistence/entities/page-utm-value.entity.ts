@@ -1,21 +1,10 @@
-import { PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference } from './columns';
 import { UTM_KINDS, type UtmKind } from './utm-kinds';
-import { PageRow } from './page.entity';
-
-export class PageUtmValueRow {
-  [PrimaryKeyProp]?: ['page', 'kind', 'value'];
-  page!: PageRow;
-  kind!: UtmKind;
-  value!: string;
-  firstHour!: Date;
-  lastHour!: Date;
-  total!: number;
-}
-
+import { PageEntity } from './page.entity';
 
 export const PageUtmValueEntity = defineEntity({
-  class: PageUtmValueRow,
+  name: 'PageUtmValueRow',
   tableName: 'page_utm_values',
   indexes: [
     {
@@ -31,7 +20,7 @@ export const PageUtmValueEntity = defineEntity({
   ],
   checks: [{ name: 'page_utm_values_total_check', expression: 'total > 0' }],
   properties: {
-    page: () => reference(PageRow).primary(),
+    page: () => reference(PageEntity).primary(),
     kind: p.enum(() => UTM_KINDS).primary(),
     value: textKey(),
     firstHour: p.datetime(),
@@ -39,3 +28,5 @@ export const PageUtmValueEntity = defineEntity({
     total: p.integer(),
   },
 });
+
+export type PageUtmValueRow = InferEntity<typeof PageUtmValueEntity>;

@@ -1,23 +1,12 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant, lengthCheck } from './columns';
-import { PageGroupRow } from './page-group.entity';
-import { PageRow } from './page.entity';
-import { TemplateRow } from './template.entity';
-import { TenantRow } from './tenant.entity';
-
-export class PageVersionRow {
-  id!: string;
-  tenant!: TenantRow;
-  page!: PageRow;
-  pageGroup!: PageGroupRow;
-  number!: number;
-  createdAt!: Date;
-  pageTemplate: TemplateRow | null = null;
-  supplementaryContext: string | null = null;
-}
+import { PageGroupEntity } from './page-group.entity';
+import { PageEntity } from './page.entity';
+import { TemplateEntity } from './template.entity';
+import { TenantEntity } from './tenant.entity';
 
 export const PageVersionEntity = defineEntity({
-  class: PageVersionRow,
+  name: 'PageVersionRow',
   tableName: 'page_versions',
   uniques: [
     { name: 'page_versions_page_number_key', properties: ['page', 'number'] },
@@ -28,12 +17,14 @@ export const PageVersionEntity = defineEntity({
   ],
   properties: {
     id: textKey(),
-    tenant: () => reference(TenantRow),
-    page: () => reference(PageRow),
-    pageGroup: () => reference(PageGroupRow),
+    tenant: () => reference(TenantEntity),
+    page: () => reference(PageEntity),
+    pageGroup: () => reference(PageGroupEntity),
     number: p.integer(),
     createdAt: instant(),
-    pageTemplate: () => reference(TemplateRow).nullable(),
+    pageTemplate: () => reference(TemplateEntity).nullable(),
     supplementaryContext: p.text().nullable(),
   },
 });
+
+export type PageVersionRow = InferEntity<typeof PageVersionEntity>;

@@ -1,21 +1,11 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant, lengthCheck } from './columns';
-import { PageGroupRow } from './page-group.entity';
-import { TemplateRow } from './template.entity';
-import { TenantRow } from './tenant.entity';
-
-export class PageRow {
-  id!: string;
-  tenant!: TenantRow;
-  pageGroup!: PageGroupRow;
-  pageTemplate: TemplateRow | null = null;
-  supplementaryContext: string | null = null;
-  createdAt!: Date;
-  updatedAt!: Date;
-}
+import { PageGroupEntity } from './page-group.entity';
+import { TemplateEntity } from './template.entity';
+import { TenantEntity } from './tenant.entity';
 
 export const PageEntity = defineEntity({
-  class: PageRow,
+  name: 'PageRow',
   tableName: 'pages',
   indexes: [{ name: 'pages_group_id_idx', properties: ['pageGroup', 'id'] }],
   checks: [
@@ -23,11 +13,13 @@ export const PageEntity = defineEntity({
   ],
   properties: {
     id: textKey(),
-    tenant: () => reference(TenantRow),
-    pageGroup: () => reference(PageGroupRow),
-    pageTemplate: () => reference(TemplateRow).nullable(),
+    tenant: () => reference(TenantEntity),
+    pageGroup: () => reference(PageGroupEntity),
+    pageTemplate: () => reference(TemplateEntity).nullable(),
     supplementaryContext: p.text().nullable(),
     createdAt: instant(),
     updatedAt: instant(),
   },
 });
+
+export type PageRow = InferEntity<typeof PageEntity>;

@@ -1,23 +1,9 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant, lengthCheck } from './columns';
-import { TenantRow } from './tenant.entity';
-
-export class TemplateRow {
-  id!: string;
-  tenant: TenantRow | null = null;
-  sourcePageTemplateId: string | null = null;
-  name!: string;
-  description: string | null = null;
-  templateContent!: string;
-  isEditable!: boolean;
-  isSystem!: boolean;
-  version!: number;
-  createdAt!: Date;
-  updatedAt: Date | null = null;
-}
+import { TenantEntity } from './tenant.entity';
 
 export const TemplateEntity = defineEntity({
-  class: TemplateRow,
+  name: 'TemplateRow',
   tableName: 'templates',
   indexes: [
     { name: 'templates_tenant_id_id_idx', properties: ['tenant', 'id'] },
@@ -28,7 +14,7 @@ export const TemplateEntity = defineEntity({
   ],
   properties: {
     id: textKey(),
-    tenant: () => reference(TenantRow).nullable(),
+    tenant: () => reference(TenantEntity).nullable(),
     sourcePageTemplateId: p.text().nullable().collation('C'),
     name: p.text(),
     description: p.text().nullable(),
@@ -40,3 +26,5 @@ export const TemplateEntity = defineEntity({
     updatedAt: instant().nullable(),
   },
 });
+
+export type TemplateRow = InferEntity<typeof TemplateEntity>;

@@ -1,14 +1,8 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, instant } from './columns';
 
-export class TenantRow {
-  id!: string;
-  name!: string;
-  createdAt!: Date;
-}
-
 export const TenantEntity = defineEntity({
-  class: TenantRow,
+  name: 'TenantRow',
   tableName: 'tenants',
   properties: {
     id: textKey(),
@@ -16,3 +10,5 @@ export const TenantEntity = defineEntity({
     createdAt: instant(),
   },
 });
+
+export type TenantRow = InferEntity<typeof TenantEntity>;

@@ -1,32 +1,9 @@
-import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
 
-export class WebhookDeliveryAttemptRow {
-  [PrimaryKeyProp]?: ['id', 'eventId'];
-  id!: string;
-  tenantId!: string;
-  deliveryId!: string;
-  subscriptionId!: string;
-  eventId!: string;
-  eventType!: string;
-  attemptNumber!: number;
-  statusCode: number | null = null;
-  durationMs!: number;
-  error: string | null = null;
-  nextAttemptAt: Date | null = null;
-  createdAt!: Date;
-  /** What made the attempt: the schedule, or a manual redelivery (the column's check admits only these). */
-  trigger: ('scheduled' | 'manual') & Opt = 'scheduled';
-  redeliveryOf: string | null = null;
-  /** When the request went (its webhook-timestamp); null for attempts recorded before it was kept. */
-  sentAt: Date | null = null;
-  /** The start of the receiver's answer when it was not a 2xx (RESPONSE_EXCERPT_BYTES, docs/webhooks.md). */
-  responseExcerpt: string | null = null;
-}
-
 export const WebhookDeliveryAttemptEntity = defineEntity({
-  class: WebhookDeliveryAttemptRow,
+  name: 'WebhookDeliveryAttemptRow',
   tableName: 'webhook_delivery_attempts',
   partitionBy: partitionedByDay('webhook_delivery_attempts', 'event_id', 'evt'),
   indexes: [
@@ -54,9 +31,14 @@ export const WebhookDeliveryAttemptEntity = defineEntity({
     error: p.text().nullable(),
     nextAttemptAt: instant().nullable(),
     createdAt: instant(),
-    trigger: p.text().$type<'scheduled' | 'manual'>(),
+    /** What made the attempt: the schedule, or a manual redelivery (the column's check admits only these). */
+    trigger: p.text().$type<'scheduled' | 'manual'>().default('scheduled'),
     redeliveryOf: p.text().nullable().collation('C'),
+    /** When the request went (its webhook-timestamp); null for attempts recorded before it was kept. */
     sentAt: instant().nullable(),
+    /** The start of the receiver's answer when it was not a 2xx (RESPONSE_EXCERPT_BYTES, docs/webhooks.md). */
     responseExcerpt: p.text().nullable(),
   },
 });
+
+export type WebhookDeliveryAttemptRow = InferEntity<typeof WebhookDeliveryAttemptEntity>;

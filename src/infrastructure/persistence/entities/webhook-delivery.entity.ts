@@ -1,31 +1,6 @@
-import { type Opt, PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
-
-export class WebhookDeliveryRow {
-  [PrimaryKeyProp]?: ['id', 'eventId'];
-  id!: string;
-  tenantId!: string;
-  subscriptionId!: string;
-  eventId!: string;
-  eventType!: string;
-  status!: WebhookDeliveryStatus;
-  attemptCount: number & Opt = 0;
-  nextAttemptAt: Date | null = null;
-  lockedUntil: Date | null = null;
-  lastStatusCode: number | null = null;
-  createdAt!: Date;
-  updatedAt!: Date;
-  finishedAt: Date | null = null;
-  enqueuedAt: Date | null = null;
-  manualId: string | null = null;
-  redeliveryOf: string | null = null;
-  pacedSlotAt: Date | null = null;
-  orderKey: string | null = null;
-  orderSeq: bigint | null = null;
-  /** What the event is about (a page, a brand, a subscription), for the delivery search; null for a test event. */
-  subjectId: string | null = null;
-}
 
 export const WebhookDeliveryStatusValues = {
   PENDING: 'pending',
@@ -39,7 +14,7 @@ export const WebhookDeliveryStatusValues = {
 export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatusValues)[keyof typeof WebhookDeliveryStatusValues];
 
 export const WebhookDeliveryEntity = defineEntity({
-  class: WebhookDeliveryRow,
+  name: 'WebhookDeliveryRow',
   tableName: 'webhook_deliveries',
   partitionBy: partitionedByDay('webhook_deliveries', 'event_id', 'evt'),
   indexes: [
@@ -118,7 +93,7 @@ export const WebhookDeliveryEntity = defineEntity({
     eventId: textKey(),
     eventType: p.text(),
     status: p.enum(() => WebhookDeliveryStatusValues),
-    attemptCount: p.integer(),
+    attemptCount: p.integer().default(0),
     nextAttemptAt: instant().nullable(),
     lockedUntil: instant().nullable(),
     lastStatusCode: p.integer().nullable(),
@@ -131,6 +106,9 @@ export const WebhookDeliveryEntity = defineEntity({
     pacedSlotAt: instant().nullable(),
     orderKey: p.text().nullable().collation('C'),
     orderSeq: p.bigint().nullable(),
+    /** What the event is about (a page, a brand, a subscription), for the delivery search; null for a test event. */
     subjectId: p.text().nullable().collation('C'),
   },
 });
+
+export type WebhookDeliveryRow = InferEntity<typeof WebhookDeliveryEntity>;

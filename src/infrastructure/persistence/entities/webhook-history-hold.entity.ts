@@ -1,15 +1,8 @@
-import { PrimaryKeyProp, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, instant } from './columns';
 
-export class WebhookHistoryHoldRow {
-  [PrimaryKeyProp]?: ['day', 'tenantId'];
-  day!: string;
-  tenantId!: string;
-  givenUpAt!: Date;
-}
-
 export const WebhookHistoryHoldEntity = defineEntity({
-  class: WebhookHistoryHoldRow,
+  name: 'WebhookHistoryHoldRow',
   tableName: 'webhook_history_holds',
   properties: {
     day: textKey(),
@@ -17,3 +10,5 @@ export const WebhookHistoryHoldEntity = defineEntity({
     givenUpAt: instant(),
   },
 });
+
+export type WebhookHistoryHoldRow = InferEntity<typeof WebhookHistoryHoldEntity>;

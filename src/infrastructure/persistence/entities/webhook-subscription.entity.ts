@@ -1,37 +1,9 @@
 import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
-import { type Opt, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant } from './columns';
 import type { EventType } from '../../../domain/events/event-catalogue';
-import { TenantRow } from './tenant.entity';
-
-export class WebhookSubscriptionRow {
-  id!: string;
-  tenant!: TenantRow;
-  url!: string;
-  events!: EventType[];
-  active!: boolean;
-  signingSecretEncrypted!: string;
-  createdAt!: Date;
-  updatedAt!: Date;
-  deletedAt: Date | null = null;
-  previousSigningSecrets: any & Opt = '[]';
-  rateLimitPerSecond: number | null = null;
-  sendNotBefore: Date | null = null;
-  consecutiveFailures: number & Opt = 0;
-  lastSuccessAt: Date | null = null;
-  lastFailureAt: Date | null = null;
-  disableAt: Date | null = null;
-  disabledReason: WebhookSubscriptionDisabledReason | null = null;
-  breakerProbeAt: Date | null = null;
-  breakerProbes: number & Opt = 0;
-  healthFailingSentAt: Date | null = null;
-  healthRecoveryOwed: boolean & Opt = false;
-  breakerProbeDeliveryId: string | null = null;
-  heldReleaseAt: Date | null = null;
-  deliveryFilter: any | null = null;
-  ordering: WebhookSubscriptionOrdering & Opt = WebhookSubscriptionOrderingValues.NONE;
-}
+import { TenantEntity } from './tenant.entity';
 
 export const WebhookSubscriptionDisabledReasonValues = {
   GONE: 'gone',
@@ -48,7 +20,7 @@ export const WebhookSubscriptionOrderingValues = {
 export type WebhookSubscriptionOrdering = (typeof WebhookSubscriptionOrderingValues)[keyof typeof WebhookSubscriptionOrderingValues];
 
 export const WebhookSubscriptionEntity = defineEntity({
-  class: WebhookSubscriptionRow,
+  name: 'WebhookSubscriptionRow',
   tableName: 'webhook_subscriptions',
   indexes: [
     {
@@ -81,7 +53,7 @@ export const WebhookSubscriptionEntity = defineEntity({
   ],
   properties: {
     id: textKey(),
-    tenant: () => reference(TenantRow),
+    tenant: () => reference(TenantEntity),
     url: p.text(),
     events: p.array().columnType('text[]').$type<EventType[]>(),
     active: p.boolean(),
@@ -89,21 +61,23 @@ export const WebhookSubscriptionEntity = defineEntity({
     createdAt: instant(),
     updatedAt: instant(),
     deletedAt: instant().nullable(),
-    previousSigningSecrets: p.json().$type<StoredPreviousSecret[]>(),
+    previousSigningSecrets: p.json().$type<StoredPreviousSecret[]>().default('[]'),
     rateLimitPerSecond: p.integer().nullable(),
     sendNotBefore: instant().nullable(),
-    consecutiveFailures: p.integer(),
+    consecutiveFailures: p.integer().default(0),
     lastSuccessAt: instant().nullable(),
     lastFailureAt: instant().nullable(),
     disableAt: instant().nullable(),
     disabledReason: p.enum(() => WebhookSubscriptionDisabledReasonValues).nullable(),
     breakerProbeAt: instant().nullable(),
-    breakerProbes: p.integer(),
+    breakerProbes: p.integer().default(0),
     healthFailingSentAt: instant().nullable(),
-    healthRecoveryOwed: p.boolean(),
+    healthRecoveryOwed: p.boolean().default(false),
     breakerProbeDeliveryId: p.text().nullable().collation('C'),
     heldReleaseAt: instant().nullable(),
     deliveryFilter: p.json().$type<DeliveryFilter>().nullable(),
-    ordering: p.enum(() => WebhookSubscriptionOrderingValues),
+    ordering: p.enum(() => WebhookSubscriptionOrderingValues).default(WebhookSubscriptionOrderingValues.NONE),
   },
 });
+
+export type WebhookSubscriptionRow = InferEntity<typeof WebhookSubscriptionEntity>;

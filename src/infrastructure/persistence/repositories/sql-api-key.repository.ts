@@ -25,9 +25,9 @@ const keyOf = (row: ApiKeyRow): ApiKey =>
     tenantId: row.tenant.id,
     keyHash: row.keyHash,
     displayPrefix: row.displayPrefix,
-    scopes: row.scopes,
+    scopes: row.scopes ?? null,
     createdAt: row.createdAt,
-    revokedAt: row.revokedAt,
+    revokedAt: row.revokedAt ?? null,
   });
 
 /**

@@ -54,15 +54,15 @@ const entitySessionOf = (row: PortalSessionRow): PortalSession =>
     id: row.id,
     tenantId: row.tenant.id,
     capabilities: row.capabilities,
-    subscriptionIds: row.subscriptionIds,
-    allowedOrigins: row.allowedOrigins,
+    subscriptionIds: row.subscriptionIds ?? null,
+    allowedOrigins: row.allowedOrigins ?? null,
     linkTokenHash: row.linkTokenHash,
-    linkUsedAt: row.linkUsedAt,
-    sessionTokenHash: row.sessionTokenHash,
+    linkUsedAt: row.linkUsedAt ?? null,
+    sessionTokenHash: row.sessionTokenHash ?? null,
     createdByApiKeyId: row.createdByApiKey?.id ?? null,
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,
-    revokedAt: row.revokedAt,
+    revokedAt: row.revokedAt ?? null,
   });
 
 /**
