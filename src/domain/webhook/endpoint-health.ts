@@ -3,7 +3,9 @@
 // Pure: the aggregate keeps the state, the worker reports each finished attempt.
 
 /** Why the platform turned a subscription off: a 410 Gone, or failing for too long. */
-export type DisabledReason = 'gone' | 'failing';
+/** Why the platform turned a subscription off: its receiver answered 410, or it failed for too long. */
+export const DISABLED_REASONS = ['gone', 'failing'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
 export type HealthState = 'healthy' | 'failing' | 'disabled';
 
 export interface EndpointHealth {

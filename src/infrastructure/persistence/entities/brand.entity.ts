@@ -1,15 +1,8 @@
+import { APPEARANCES } from '../../../domain/brand/brand.state';
 import type { Theme } from '../../../domain/brand/theme';
 import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant, lengthCheck } from './columns';
 import { TenantEntity } from './tenant.entity';
-
-export const BrandPreferredAppearanceValues = {
-  SYSTEM: 'system',
-  LIGHT: 'light',
-  DARK: 'dark',
-} as const;
-
-export type BrandPreferredAppearance = (typeof BrandPreferredAppearanceValues)[keyof typeof BrandPreferredAppearanceValues];
 
 export const BrandEntity = defineEntity({
   name: 'BrandRow',
@@ -22,7 +15,7 @@ export const BrandEntity = defineEntity({
     id: textKey(),
     tenant: () => reference(TenantEntity),
     name: p.text(),
-    preferredAppearance: p.enum(() => BrandPreferredAppearanceValues),
+    preferredAppearance: p.enum(APPEARANCES),
     themeLight: p.json().columnType('json').$type<Theme>(),
     themeDark: p.json().columnType('json').$type<Theme>(),
     companyHomePage: p.text().nullable(),

@@ -1,17 +1,10 @@
+import { PAGE_GROUP_STATUSES } from '../../../domain/page-group/page-group';
 import type { PlatformObject } from '../../../domain/page-group/page-group';
 import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant, lengthCheck } from './columns';
 import { BrandEntity } from './brand.entity';
 import { TemplateEntity } from './template.entity';
 import { TenantEntity } from './tenant.entity';
-
-export const PageGroupStatusValues = {
-  DRAFT: 'draft',
-  PUBLISHED: 'published',
-  ARCHIVED: 'archived',
-} as const;
-
-export type PageGroupStatus = (typeof PageGroupStatusValues)[keyof typeof PageGroupStatusValues];
 
 export const PageGroupEntity = defineEntity({
   name: 'PageGroupRow',
@@ -40,7 +33,7 @@ export const PageGroupEntity = defineEntity({
     pageContext: p.text().nullable(),
     pageTemplate: () => reference(TemplateEntity).nullable(),
     headerActionId: p.text().nullable(),
-    status: p.enum(() => PageGroupStatusValues),
+    status: p.enum(PAGE_GROUP_STATUSES),
     actions: p.json().columnType('json').$type<PlatformObject[]>().default('[]'),
     footerLinks: p.json().columnType('json').$type<PlatformObject[]>().default('[]'),
     scripts: p.json().columnType('json').$type<PlatformObject[]>().default('[]'),

@@ -1,17 +1,7 @@
+import { DELIVERY_STATUSES } from '../../../application/webhook/deliveries/webhook-delivery.view';
 import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, instant } from './columns';
 import { partitionedByDay } from './history-partitions';
-
-export const WebhookDeliveryStatusValues = {
-  PENDING: 'pending',
-  SENDING: 'sending',
-  WAITING: 'waiting',
-  DELIVERED: 'delivered',
-  FAILED: 'failed',
-  CANCELLED: 'cancelled',
-} as const;
-
-export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatusValues)[keyof typeof WebhookDeliveryStatusValues];
 
 export const WebhookDeliveryEntity = defineEntity({
   name: 'WebhookDeliveryRow',
@@ -92,7 +82,7 @@ export const WebhookDeliveryEntity = defineEntity({
     subscriptionId: p.text().collation('C'),
     eventId: textKey(),
     eventType: p.text(),
-    status: p.enum(() => WebhookDeliveryStatusValues),
+    status: p.enum(DELIVERY_STATUSES),
     attemptCount: p.integer().default(0),
     nextAttemptAt: instant().nullable(),
     lockedUntil: instant().nullable(),

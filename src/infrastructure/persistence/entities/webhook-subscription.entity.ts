@@ -1,23 +1,11 @@
+import { DELIVERY_ORDERINGS } from '../../../domain/webhook/delivery-ordering';
+import { DISABLED_REASONS } from '../../../domain/webhook/endpoint-health';
 import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference, instant } from './columns';
 import type { EventType } from '../../../domain/events/event-catalogue';
 import { TenantEntity } from './tenant.entity';
-
-export const WebhookSubscriptionDisabledReasonValues = {
-  GONE: 'gone',
-  FAILING: 'failing',
-} as const;
-
-export type WebhookSubscriptionDisabledReason = (typeof WebhookSubscriptionDisabledReasonValues)[keyof typeof WebhookSubscriptionDisabledReasonValues];
-
-export const WebhookSubscriptionOrderingValues = {
-  NONE: 'none',
-  PAGE: 'page',
-} as const;
-
-export type WebhookSubscriptionOrdering = (typeof WebhookSubscriptionOrderingValues)[keyof typeof WebhookSubscriptionOrderingValues];
 
 export const WebhookSubscriptionEntity = defineEntity({
   name: 'WebhookSubscriptionRow',
@@ -68,7 +56,7 @@ export const WebhookSubscriptionEntity = defineEntity({
     lastSuccessAt: instant().nullable(),
     lastFailureAt: instant().nullable(),
     disableAt: instant().nullable(),
-    disabledReason: p.enum(() => WebhookSubscriptionDisabledReasonValues).nullable(),
+    disabledReason: p.enum(DISABLED_REASONS).nullable(),
     breakerProbeAt: instant().nullable(),
     breakerProbes: p.integer().default(0),
     healthFailingSentAt: instant().nullable(),
@@ -76,7 +64,7 @@ export const WebhookSubscriptionEntity = defineEntity({
     breakerProbeDeliveryId: p.text().nullable().collation('C'),
     heldReleaseAt: instant().nullable(),
     deliveryFilter: p.json().$type<DeliveryFilter>().nullable(),
-    ordering: p.enum(() => WebhookSubscriptionOrderingValues).default(WebhookSubscriptionOrderingValues.NONE),
+    ordering: p.enum(DELIVERY_ORDERINGS).default('none'),
   },
 });
 

@@ -19,6 +19,7 @@ import { BrandListResponse, BrandResponse } from './brand.response';
 import { CreateBrandDto } from './create-brand.dto';
 import { UpdateBrandDto } from './update-brand.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { FetchOne, ListMany } from '../openapi/read-route.decorators';
 
 @ApiTags('Brands')
 @Controller('v0/brands')
@@ -30,11 +31,7 @@ export class BrandsController {
     private readonly updateBrand: UpdateBrand,
   ) {}
 
-  @Get()
-  @RequiresScope('brands:read')
-  @ApiOperation({ summary: 'List brands', description: 'Newest first, keyset-paginated.' })
-  @ApiOkResponse({ type: BrandListResponse })
-  @ApiErrors(400)
+  @ListMany('brands:read', { summary: 'List brands', description: 'Newest first, keyset-paginated.' }, BrandListResponse)
   @Header('Content-Type', 'application/json; charset=utf-8')
   async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<string> {
     // Each brand's JSON is stored with its row by every writer (view_json, decisions.md 77): sent as it is.
@@ -64,12 +61,7 @@ export class BrandsController {
     return jsonOf(brand);
   }
 
-  @Get(':brand_id')
-  @RequiresScope('brands:read')
-  @ConditionalRead()
-  @ApiOperation({ summary: 'Fetch a brand' })
-  @ApiOkResponse({ type: BrandResponse })
-  @ApiErrors(404)
+  @FetchOne(':brand_id', 'brands:read', { summary: 'Fetch a brand' }, BrandResponse)
   async get(@TenantId() tenantId: string, @Param('brand_id') brandId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
     return answer((await this.getBrand.execute({ tenantId, brandId })).text);
   }

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, ValidateBy } from 'class-validator';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../application/webhook/deliveries/webhook-delivery.view';
@@ -12,6 +13,15 @@ const DATE_TIME = 'must be an ISO 8601 date-time with its offset, e.g. 2026-11-0
 const IsIdOf = (prefix: IdPrefix) =>
   ValidateBy({ name: 'isIdOf', validator: { validate: (value: unknown) => isTypeId(value, prefix), defaultMessage: () => `must be an id of the form ${prefix}_…` } });
 
+/** An optional filter by an id of one kind (one value; a repeated parameter is a 400). Bottom-first, as stacked. */
+const IdFilter = (prefix: IdPrefix, description: string) =>
+  applyDecorators(
+    IsString({ message: 'must be a single string' }),
+    IsIdOf(prefix),
+    Optional(),
+    ApiPropertyOptional({ example: `${prefix}_01jdq8x0m2f3e4r5t6y7u8i9o0`, description }),
+  );
+
 export class SearchDeliveriesQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES, description: 'Only deliveries in this status. `pending` includes those retrying; `waiting`: for their page\'s turn.' })
   @Optional()
@@ -23,22 +33,13 @@ export class SearchDeliveriesQueryDto extends ListQueryDto {
   @IsIn(LOGGED_EVENT_TYPES, { message: `must be one of: ${LOGGED_EVENT_TYPES.join(', ')}` })
   eventType?: LoggedEventType;
 
-  @ApiPropertyOptional({ example: 'whsub_01jdq8x0m2f3e4r5t6y7u8i9o0', description: 'Only deliveries to this subscription.' })
-  @Optional()
-  @IsIdOf(ID_PREFIXES.webhookSubscription)
-  @IsString({ message: 'must be a single string' })
+  @IdFilter(ID_PREFIXES.webhookSubscription, 'Only deliveries to this subscription.')
   subscriptionId?: string;
 
-  @ApiPropertyOptional({ example: 'pagevar_01jdq8x0m2f3e4r5t6y7u8i9o0', description: "Only deliveries of this page's events." })
-  @Optional()
-  @IsIdOf(ID_PREFIXES.page)
-  @IsString({ message: 'must be a single string' })
+  @IdFilter(ID_PREFIXES.page, "Only deliveries of this page's events.")
   pageId?: string;
 
-  @ApiPropertyOptional({ example: 'brand_01jdq8x0m2f3e4r5t6y7u8i9o0', description: "Only deliveries of this brand's events." })
-  @Optional()
-  @IsIdOf(ID_PREFIXES.brand)
-  @IsString({ message: 'must be a single string' })
+  @IdFilter(ID_PREFIXES.brand, "Only deliveries of this brand's events.")
   brandId?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Only deliveries made after this moment (exclusive).', example: '2026-11-01T00:00:00Z' })

@@ -16,6 +16,7 @@ import { toEnvelopeJson } from '../pagination/list-envelope';
 import { toListRequest } from '../pagination/list-request';
 import { EventListResponse, EventResponse } from './event.response';
 import { ListEventsQueryDto } from './list-events.query';
+import { FetchOne } from '../openapi/read-route.decorators';
 
 /** The tenant's events for reconciliation: each exactly the envelope its deliveries carried. */
 @ApiTags('Events')
@@ -72,12 +73,7 @@ export class EventsController {
     return `{"items":[${items}],"hasMore":${slice.hasMore},"nextCursor":${JSON.stringify(encodeCursor(list, String(slice.position)))}}`;
   }
 
-  @Get(':event_id')
-  @RequiresScope('events:read')
-  @ConditionalRead()
-  @ApiOperation({ summary: 'Fetch an event', description: 'The envelope its webhook deliveries carried, byte for byte.' })
-  @ApiOkResponse({ type: EventResponse })
-  @ApiErrors(404)
+  @FetchOne(':event_id', 'events:read', { summary: 'Fetch an event', description: 'The envelope its webhook deliveries carried, byte for byte.' }, EventResponse)
   async get(@TenantId() tenantId: string, @Param('event_id') eventId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
     return answer((await this.getEvent.execute({ tenantId, eventId })).text);
   }

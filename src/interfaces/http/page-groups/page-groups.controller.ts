@@ -18,6 +18,7 @@ import { CreatePageDto } from './create-page.dto';
 import { ListPageGroupsQueryDto } from './list-page-groups.query';
 import { PageCreatedResponse, PageGroupListResponse, PageGroupResponse, PageListResponse, UtmParametersResponse } from './page-group.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { FetchOne, ListMany } from '../openapi/read-route.decorators';
 
 @ApiTags('Page groups')
 @Controller('v0/page_groups')
@@ -30,11 +31,7 @@ export class PageGroupsController {
     private readonly getPageGroup: GetPageGroup,
   ) {}
 
-  @Get()
-  @RequiresScope('page_groups:read')
-  @ApiOperation({ summary: 'List page groups', description: 'Newest first; soft-deleted groups are not listed. Echoes the page size in `limit`.' })
-  @ApiOkResponse({ type: PageGroupListResponse })
-  @ApiErrors(400)
+  @ListMany('page_groups:read', { summary: 'List page groups', description: 'Newest first; soft-deleted groups are not listed. Echoes the page size in `limit`.' }, PageGroupListResponse)
   @Header('Content-Type', 'application/json; charset=utf-8')
   async list(@TenantId() tenantId: string, @Query() query: ListPageGroupsQueryDto): Promise<string> {
     // The cursor is bound to the filter: a cursor of the `draft` list is refused by the others.
@@ -45,12 +42,7 @@ export class PageGroupsController {
     return toEnvelopeJson(list, page, { limit: request.limit });
   }
 
-  @Get(':page_group_id')
-  @RequiresScope('page_groups:read')
-  @ConditionalRead()
-  @ApiOperation({ summary: 'Fetch a page group', description: 'Exactly the list item; a soft-deleted group is not found, as in the list.' })
-  @ApiOkResponse({ type: PageGroupResponse })
-  @ApiErrors(404)
+  @FetchOne(':page_group_id', 'page_groups:read', { summary: 'Fetch a page group', description: 'Exactly the list item; a soft-deleted group is not found, as in the list.' }, PageGroupResponse)
   async get(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
     return answer((await this.getPageGroup.execute({ tenantId, pageGroupId })).text);
   }

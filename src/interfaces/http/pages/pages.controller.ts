@@ -17,6 +17,7 @@ import { CreatePageVersionDto } from './create-page-version.dto';
 import { PageResponse, PageStatsResponse, PageVersionListResponse, PageVersionResponse } from './page.response';
 import { PageStatsQueryDto } from './page-stats.query';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { FetchOne } from '../openapi/read-route.decorators';
 
 /** One page of a page group: its detail, its versions and its statistics. */
 @ApiTags('Pages')
@@ -29,12 +30,7 @@ export class PagesController {
     private readonly getStats: GetPageStats,
   ) {}
 
-  @Get()
-  @RequiresScope('pages:read')
-  @ConditionalRead()
-  @ApiOperation({ summary: 'Fetch a page', description: 'The list item’s fields, the current version’s content, and counts of versions and sessions.' })
-  @ApiOkResponse({ type: PageResponse })
-  @ApiErrors(404)
+  @FetchOne(undefined, 'pages:read', { summary: 'Fetch a page', description: 'The list item’s fields, the current version’s content, and counts of versions and sessions.' }, PageResponse)
   async get(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Param('page_id') pageId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
     return answer(await this.getPage.execute({ tenantId, pageGroupId, pageId }));
   }

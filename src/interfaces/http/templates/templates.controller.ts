@@ -15,6 +15,7 @@ import { toListRequest } from '../pagination/list-request';
 import { ListTemplatesQueryDto } from './list-templates.query';
 import { TemplateListResponse, TemplateResponse } from './template.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { FetchOne, ListMany } from '../openapi/read-route.decorators';
 
 @ApiTags('Templates')
 @Controller('v0/templates')
@@ -25,23 +26,14 @@ export class TemplatesController {
     private readonly getTemplate: GetTemplate,
   ) {}
 
-  @Get()
-  @RequiresScope('templates:read')
-  @ApiOperation({ summary: 'List templates', description: 'The platform’s system templates and your own (custom) ones, newest first; `type` keeps one kind.' })
-  @ApiOkResponse({ type: TemplateListResponse })
-  @ApiErrors(400)
+  @ListMany('templates:read', { summary: 'List templates', description: 'The platform’s system templates and your own (custom) ones, newest first; `type` keeps one kind.' }, TemplateListResponse)
   async list(@TenantId() tenantId: string, @Query() query: ListTemplatesQueryDto): Promise<ListEnvelope<TemplateView>> {
     // The cursor is bound to the filter: a cursor of the `system` list is refused by the others.
     const list = `templates:${query.type ?? '*'}`;
     return toEnvelope(list, await this.listTemplates.execute({ tenantId, type: query.type, ...toListRequest(list, 'pagetemplate', query) }));
   }
 
-  @Get(':template_id')
-  @RequiresScope('templates:read')
-  @ConditionalRead()
-  @ApiOperation({ summary: 'Fetch a template', description: 'A system template or one of yours; another tenant’s is not found.' })
-  @ApiOkResponse({ type: TemplateResponse })
-  @ApiErrors(404)
+  @FetchOne(':template_id', 'templates:read', { summary: 'Fetch a template', description: 'A system template or one of yours; another tenant’s is not found.' }, TemplateResponse)
   async get(@TenantId() tenantId: string, @Param('template_id') templateId: string, @Tagged() answer: TaggedAnswer): Promise<string | undefined> {
     return answer(await this.getTemplate.execute({ tenantId, templateId }));
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiExtension, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RecoverDeliveries, RECOVER_MAX_DAYS, RECOVER_MAX_DELIVERIES } from '../../../application/webhook/subscriptions/recover-deliveries.use-case';
 import { Redeliver } from '../../../application/webhook/subscriptions/redeliver.use-case';
@@ -9,6 +9,7 @@ import { WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscri
 import { ApiErrors } from '../errors/error-responses.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { PortalCapable } from '../guards/portal-capability.decorator';
+import type { PortalCapability } from '../../../domain/portal/portal-capability';
 import { Grant, TenantId } from '../guards/tenant.decorator';
 import type { ApiKeyScopes } from '../../../domain/api-key/api-key-scope';
 import { RecoverDeliveriesDto, RotateSigningSecretDto } from './webhook-operations.dto';
@@ -22,6 +23,22 @@ const MANUAL_BOUND =
   '429 `RATE_LIMITED` with `Retry-After` while the tenant has its bound of manual deliveries (redeliveries, recoveries, test events) waiting ' +
   'to be sent (`WEBHOOK_MANUAL_PENDING_MAX`, 10,000 by default); nothing is written.';
 
+/**
+ * One operation on a subscription, as all four are declared: a POST that writes (webhooks:write),
+ * open to a portal session with the capability for that subscription, idempotent with a key, and
+ * an extension of the spec. Listed in the order a stack of them would apply (bottom first).
+ */
+function SubscriptionOperation(path: string, capability: PortalCapability, status: 200 | 202) {
+  return applyDecorators(
+    ApiExtension('x-extension', true),
+    Idempotent(),
+    HttpCode(status),
+    PortalCapable(capability, { subscriptionParam: 'subscription_id' }),
+    RequiresScope('webhooks:write'),
+    Post(path),
+  );
+}
+
 /** What a customer does to a subscription's deliveries and secret without asking support. */
 @ApiTags('Webhook subscriptions')
 @Controller('v0/webhook_subscriptions/:subscription_id')
@@ -33,12 +50,7 @@ export class WebhookOperationsController {
     private readonly sendTestEvent: SendTestEvent,
   ) {}
 
-  @Post('deliveries/:delivery_id/redeliver')
-  @RequiresScope('webhooks:write')
-  @PortalCapable('deliveries:retry', { subscriptionParam: 'subscription_id' })
-  @HttpCode(202)
-  @Idempotent()
-  @ApiExtension('x-extension', true)
+  @SubscriptionOperation('deliveries/:delivery_id/redeliver', 'deliveries:retry', 202)
   @ApiOperation({
     summary: 'Redeliver a delivery',
     description:
@@ -52,12 +64,7 @@ export class WebhookOperationsController {
     return this.redeliverOne.execute({ tenantId, subscriptionId, deliveryId, grant });
   }
 
-  @Post('recover')
-  @RequiresScope('webhooks:write')
-  @PortalCapable('deliveries:retry', { subscriptionParam: 'subscription_id' })
-  @HttpCode(202)
-  @Idempotent()
-  @ApiExtension('x-extension', true)
+  @SubscriptionOperation('recover', 'deliveries:retry', 202)
   @ApiOperation({
     summary: 'Recover failed deliveries',
     description:
@@ -72,12 +79,7 @@ export class WebhookOperationsController {
     return this.recoverDeliveries.execute({ tenantId, subscriptionId, since: new Date(body.since), grant });
   }
 
-  @Post('rotate_secret')
-  @RequiresScope('webhooks:write')
-  @PortalCapable('secrets:rotate', { subscriptionParam: 'subscription_id' })
-  @HttpCode(200)
-  @Idempotent()
-  @ApiExtension('x-extension', true)
+  @SubscriptionOperation('rotate_secret', 'secrets:rotate', 200)
   @ApiOperation({
     summary: 'Rotate the signing secret',
     description:
@@ -91,12 +93,7 @@ export class WebhookOperationsController {
     return this.rotateSecret.execute({ tenantId, subscriptionId, expiresInSeconds: body?.expiresInSeconds });
   }
 
-  @Post('test')
-  @RequiresScope('webhooks:write')
-  @PortalCapable('events:test', { subscriptionParam: 'subscription_id' })
-  @HttpCode(202)
-  @Idempotent()
-  @ApiExtension('x-extension', true)
+  @SubscriptionOperation('test', 'events:test', 202)
   @ApiOperation({
     summary: 'Send a test event',
     description:
