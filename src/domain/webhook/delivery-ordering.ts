@@ -1,13 +1,6 @@
 import { InvalidValueError } from '../shared/domain-error';
+import { DELIVERY_ORDERINGS, type DeliveryOrdering } from './ordering-kinds';
 
-/**
- * Whether a subscription receives each page's events one at a time, in the order they were made
- * (decisions.md 145, docs/webhooks.md "Ordered delivery"). `none`: every delivery goes as soon as
- * it may. `page`: the next delivery of a page waits until the one before it succeeded, gave up or
- * was cancelled.
- */
-export const DELIVERY_ORDERINGS = ['none', 'page'] as const;
-export type DeliveryOrdering = (typeof DELIVERY_ORDERINGS)[number];
 
 /** The ordering as given, checked; absent: `none`. */
 export function checkOrdering(value: unknown): DeliveryOrdering {

@@ -1,6 +1,7 @@
 import { decideAttempt, DeliveryState } from './attempt-decision';
 import { DeliveryFilter, EventSubjects, subjectsOf } from './delivery-filter';
-import { DeliveryOrdering, orderFor, OrderPosition, orderPositionOf, PageTurn, turnTaker } from './delivery-ordering';
+import { DeliveryOrdering } from './ordering-kinds';
+import { orderFor, OrderPosition, orderPositionOf, PageTurn, turnTaker } from './delivery-ordering';
 import { deliverySubjectOf } from './delivery-subject';
 import { EventToDeliver, wantsEvent } from './subscription-matching';
 

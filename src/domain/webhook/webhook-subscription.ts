@@ -11,7 +11,8 @@ import { checkFilter, DeliveryFilter } from './delivery-filter';
 import { afterRotation, MAX_SECRET_OVERLAP_SECONDS, PreviousSigningSecret, unexpired } from './signing-secrets';
 import { EventToDeliver, wantsEvent } from './subscription-matching';
 import { checkEvents, checkRate, checkUrl } from './subscription-rules';
-import { checkOrdering, DeliveryOrdering } from './delivery-ordering';
+import { checkOrdering } from './delivery-ordering';
+import type { DeliveryOrdering } from './ordering-kinds';
 
 export interface NewWebhookSubscription {
   tenantId: string;

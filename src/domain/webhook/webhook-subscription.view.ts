@@ -1,6 +1,6 @@
 import { EventType } from '../events/event-catalogue';
 import { DeliveryFilter } from './delivery-filter';
-import { DeliveryOrdering } from './delivery-ordering';
+import { DeliveryOrdering } from './ordering-kinds';
 import { breakerOpen, DisabledReason, EndpointHealth, healthState, HealthState } from './endpoint-health';
 
 /**

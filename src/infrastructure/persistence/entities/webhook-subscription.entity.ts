@@ -1,4 +1,4 @@
-import { DELIVERY_ORDERINGS } from '../../../domain/webhook/delivery-ordering';
+import { DELIVERY_ORDERINGS } from '../../../domain/webhook/ordering-kinds';
 import { DISABLED_REASONS } from '../../../domain/webhook/endpoint-health';
 import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
