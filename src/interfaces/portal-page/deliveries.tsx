@@ -17,6 +17,21 @@ export interface DeliveryQuery {
 const STATUSES: Delivery['status'][] = ['pending', 'waiting', 'delivered', 'failed', 'cancelled'];
 const KINDS: EventType[] = ['page.version.created', 'brand.created', 'brand.updated', 'webhook_subscription.failing', 'webhook_subscription.recovered', 'webhook_subscription.disabled', 'webhook.test'];
 
+/** One filter of the log: any (empty) or one of `options`. */
+function FilterSelect({ label, name, value, options, onChange }: { label: string; name: string; value: string | undefined; options: readonly string[]; onChange: (event: Event) => void }) {
+  return (
+    <label>
+      {label}
+      <select name={name} value={value ?? ''} onChange={onChange}>
+        <option value="">any</option>
+        {options.map((option) => (
+          <option value={option}>{option}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** The delivery log across the session's subscriptions: filters, newest first, one delivery opened. */
 export function Deliveries({ api, can, query, setQuery }: { api: Api; can: (c: Capability) => boolean; query: DeliveryQuery; setQuery: (q: DeliveryQuery) => void }) {
   const [items, setItems] = useState<Delivery[] | null>(null);
@@ -44,24 +59,8 @@ export function Deliveries({ api, can, query, setQuery }: { api: Api; can: (c: C
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Deliveries</h2>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          Status
-          <select name="status" value={query.status ?? ''} onChange={pick('status')}>
-            <option value="">any</option>
-            {STATUSES.map((s) => (
-              <option value={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Event type
-          <select name="eventType" value={query.eventType ?? ''} onChange={pick('eventType')}>
-            <option value="">any</option>
-            {KINDS.map((k) => (
-              <option value={k}>{k}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Status" name="status" value={query.status} options={STATUSES} onChange={pick('status')} />
+        <FilterSelect label="Event type" name="eventType" value={query.eventType} options={KINDS} onChange={pick('eventType')} />
         {query.subscriptionId && (
           <p>
             Subscription <code>{query.subscriptionId}</code>{' '}

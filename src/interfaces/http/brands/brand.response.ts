@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ListResponseOf } from '../pagination/list-response';
 import { APPEARANCES } from '../../../domain/brand/brand.state';
 import { BrandView } from '../../../domain/brand/brand.view';
 import { Theme } from '../../../domain/brand/theme';
@@ -38,11 +39,7 @@ export class BrandResponse {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
-export class BrandListResponse {
-  @ApiProperty({ type: [BrandResponse] }) items!: BrandResponse[];
-  @ApiProperty() hasMore!: boolean;
-  @ApiPropertyOptional({ description: 'Present exactly when hasMore is true; send it as `cursor`.' }) nextCursor?: string;
-}
+export class BrandListResponse extends ListResponseOf(BrandResponse) {}
 
 // Tied to the views the controllers send (openapi/same-shape.ts).
 export type ThemeShape = Holds<SameShape<ThemeResponse, Theme>>;

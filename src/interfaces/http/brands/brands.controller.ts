@@ -19,7 +19,7 @@ import { BrandListResponse, BrandResponse } from './brand.response';
 import { CreateBrandDto } from './create-brand.dto';
 import { UpdateBrandDto } from './update-brand.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { FetchOne, ListMany } from '../openapi/read-route.decorators';
+import { FetchOne, ListMany } from '../openapi/resource-route.decorators';
 
 @ApiTags('Brands')
 @Controller('v0/brands')
@@ -31,8 +31,7 @@ export class BrandsController {
     private readonly updateBrand: UpdateBrand,
   ) {}
 
-  @ListMany('brands:read', { summary: 'List brands', description: 'Newest first, keyset-paginated.' }, BrandListResponse)
-  @Header('Content-Type', 'application/json; charset=utf-8')
+  @ListMany('brands:read', { summary: 'List brands', description: 'Newest first, keyset-paginated.' }, BrandListResponse, { storedJson: true })
   async list(@TenantId() tenantId: string, @Query() query: ListQueryDto): Promise<string> {
     // Each brand's JSON is stored with its row by every writer (view_json, decisions.md 77): sent as it is.
     const page = await this.listBrands.execute({ tenantId, ...toListRequest('brands', 'brand', query) });

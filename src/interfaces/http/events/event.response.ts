@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ListResponseOf } from '../pagination/list-response';
 import { LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
 import { EventEnvelope } from '../../../application/event/event-queries.port';
 import { Holds, SameShape } from '../openapi/same-shape';
@@ -11,11 +12,7 @@ export class EventResponse {
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The event’s payload: see docs/webhooks.md for each type.' }) data!: object;
 }
 
-export class EventListResponse {
-  @ApiProperty({ type: [EventResponse] }) items!: EventResponse[];
-  @ApiProperty() hasMore!: boolean;
-  @ApiPropertyOptional({ description: 'Present exactly when hasMore is true; send it as `cursor`.' }) nextCursor?: string;
-}
+export class EventListResponse extends ListResponseOf(EventResponse) {}
 
 // Tied to the views the controllers send (openapi/same-shape.ts).
 export type EventShape = Holds<SameShape<EventResponse, EventEnvelope>>;

@@ -16,7 +16,7 @@ import { toEnvelopeJson } from '../pagination/list-envelope';
 import { toListRequest } from '../pagination/list-request';
 import { EventListResponse, EventResponse } from './event.response';
 import { ListEventsQueryDto } from './list-events.query';
-import { FetchOne } from '../openapi/read-route.decorators';
+import { FetchOne } from '../openapi/resource-route.decorators';
 
 /** The tenant's events for reconciliation: each exactly the envelope its deliveries carried. */
 @ApiTags('Events')

@@ -1,5 +1,6 @@
 import { UTM_VALUES_PER_KIND } from '../../../application/page/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ListResponseOf } from '../pagination/list-response';
 import { PAGE_GROUP_STATUSES } from '../../../domain/page-group/page-group';
 import { PageCreatedView, PageListItemView, UtmParametersView } from '../../../application/page/page.view';
 import { PageGroupView } from '../../../application/page-group/page-group.view';
@@ -27,10 +28,7 @@ export class PageGroupResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Always null here: deleted groups are not listed.' }) deletedAt!: string | null;
 }
 
-export class PageGroupListResponse {
-  @ApiProperty({ type: [PageGroupResponse] }) items!: PageGroupResponse[];
-  @ApiProperty() hasMore!: boolean;
-  @ApiPropertyOptional({ description: 'Present exactly when hasMore is true; send it as `cursor`.' }) nextCursor?: string;
+export class PageGroupListResponse extends ListResponseOf(PageGroupResponse) {
   @ApiProperty({ type: 'integer', example: 20, description: 'The page size used.' }) limit!: number;
 }
 
@@ -42,11 +40,7 @@ export class PageListItemResponse {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
-export class PageListResponse {
-  @ApiProperty({ type: [PageListItemResponse] }) items!: PageListItemResponse[];
-  @ApiProperty() hasMore!: boolean;
-  @ApiPropertyOptional({ description: 'Present exactly when hasMore is true; send it as `cursor`.' }) nextCursor?: string;
-}
+export class PageListResponse extends ListResponseOf(PageListItemResponse) {}
 
 export class PageCreatedResponse {
   @ApiProperty({ example: 'pagevar_01jdq8x0m2f3e4r5t6y7u8i9o0' }) pageId!: string;

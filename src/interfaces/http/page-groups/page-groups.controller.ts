@@ -18,7 +18,7 @@ import { CreatePageDto } from './create-page.dto';
 import { ListPageGroupsQueryDto } from './list-page-groups.query';
 import { PageCreatedResponse, PageGroupListResponse, PageGroupResponse, PageListResponse, UtmParametersResponse } from './page-group.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { FetchOne, ListMany } from '../openapi/read-route.decorators';
+import { CreateUnder, FetchOne, ListMany } from '../openapi/resource-route.decorators';
 
 @ApiTags('Page groups')
 @Controller('v0/page_groups')
@@ -31,8 +31,7 @@ export class PageGroupsController {
     private readonly getPageGroup: GetPageGroup,
   ) {}
 
-  @ListMany('page_groups:read', { summary: 'List page groups', description: 'Newest first; soft-deleted groups are not listed. Echoes the page size in `limit`.' }, PageGroupListResponse)
-  @Header('Content-Type', 'application/json; charset=utf-8')
+  @ListMany('page_groups:read', { summary: 'List page groups', description: 'Newest first; soft-deleted groups are not listed. Echoes the page size in `limit`.' }, PageGroupListResponse, { storedJson: true })
   async list(@TenantId() tenantId: string, @Query() query: ListPageGroupsQueryDto): Promise<string> {
     // The cursor is bound to the filter: a cursor of the `draft` list is refused by the others.
     const list = `page_groups:${query.status ?? '*'}`;
@@ -58,17 +57,10 @@ export class PageGroupsController {
     return toEnvelope(list, page);
   }
 
-  @Post(':page_group_id/pages')
-  @RequiresScope('pages:write')
-  @HttpCode(201)
-  @Idempotent()
-  @ApiOperation({
+  @CreateUnder(':page_group_id/pages', 'pages:write', {
     summary: 'Create a page in a page group',
     description: 'Creates the page and its version 1 in one transaction and emits `page.version.created`. The body may be omitted.',
-  })
-  @ApiBody({ type: CreatePageDto, required: false })
-  @ApiCreatedResponse({ type: PageCreatedResponse })
-  @ApiErrors(400, 404, 413, 415)
+  }, CreatePageDto, PageCreatedResponse)
   create(@TenantId() tenantId: string, @Param('page_group_id') pageGroupId: string, @Body() body: CreatePageDto): Promise<PageCreatedView> {
     return this.createPage.execute({
       tenantId,

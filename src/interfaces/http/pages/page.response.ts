@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ListResponseOf } from '../pagination/list-response';
 import { PAGE_STATS_TOP_VALUES, UTM_TOP_CANDIDATES } from '../../../application/page/page.view';
 import { STATS_INTERVALS } from '../../../domain/page/stats-range';
 import { PageStatsView, PageVersionView, PageView } from '../../../application/page/page.view';
@@ -25,11 +26,7 @@ export class PageVersionResponse {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
-export class PageVersionListResponse {
-  @ApiProperty({ type: [PageVersionResponse] }) items!: PageVersionResponse[];
-  @ApiProperty() hasMore!: boolean;
-  @ApiPropertyOptional({ description: 'Present exactly when hasMore is true; send it as `cursor`.' }) nextCursor?: string;
-}
+export class PageVersionListResponse extends ListResponseOf(PageVersionResponse) {}
 
 export class SessionsInBucket {
   @ApiProperty({ format: 'date-time', example: '2026-11-24T00:00:00.000Z', description: 'The bucket’s start (UTC); it lasts one interval.' }) start!: string;

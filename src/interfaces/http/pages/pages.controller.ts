@@ -17,7 +17,7 @@ import { CreatePageVersionDto } from './create-page-version.dto';
 import { PageResponse, PageStatsResponse, PageVersionListResponse, PageVersionResponse } from './page.response';
 import { PageStatsQueryDto } from './page-stats.query';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { FetchOne } from '../openapi/read-route.decorators';
+import { CreateUnder, FetchOne } from '../openapi/resource-route.decorators';
 
 /** One page of a page group: its detail, its versions and its statistics. */
 @ApiTags('Pages')
@@ -50,19 +50,12 @@ export class PagesController {
     return toEnvelope(list, await this.listVersions.execute({ tenantId, pageGroupId, pageId, ...toListRequest(list, 'number', query) }));
   }
 
-  @Post('versions')
-  @RequiresScope('pages:write')
-  @HttpCode(201)
-  @Idempotent()
-  @ApiOperation({
+  @CreateUnder('versions', 'pages:write', {
     summary: 'Create a version of a page',
     description:
       'The next number, with the given content; absent fields carry over from the current version, null clears them. ' +
       'The page takes the new content. Emits `page.version.created` in the same transaction. The body may be omitted.',
-  })
-  @ApiBody({ type: CreatePageVersionDto, required: false })
-  @ApiCreatedResponse({ type: PageVersionResponse })
-  @ApiErrors(400, 404, 413, 415)
+  }, CreatePageVersionDto, PageVersionResponse)
   async create(
     @TenantId() tenantId: string,
     @Param('page_group_id') pageGroupId: string,

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsString, Max, Min } from 'class-validator';
 import { PORTAL_CAPABILITIES } from '../../../domain/portal/portal-capability';
@@ -5,6 +6,19 @@ import { PORTAL_LIMITS, PORTAL_SESSION_SECONDS } from '../../../domain/portal/po
 import { Optional, Required } from '../validation/decorators';
 
 const SECONDS_MESSAGE = `must be a whole number of seconds from ${PORTAL_SESSION_SECONDS.min} to ${PORTAL_SESSION_SECONDS.max}`;
+
+/**
+ * An optional list of 1 to `max` strings, as OpenAPI shows it and as it is checked; `items` names
+ * them in the messages, `counted` in the bound's. Bottom-first, as stacked.
+ */
+const OptionalList = (max: number, items: string, counted: string, doc: { example: string; description: string }) =>
+  applyDecorators(
+    IsArray({ message: `must be an array of ${items}` }),
+    ArrayMaxSize(max, { message: `must list at most ${max} ${counted}` }),
+    IsString({ each: true, message: `must be an array of ${items}` }),
+    Optional(),
+    ApiPropertyOptional({ type: 'array', items: { type: 'string', example: doc.example }, minItems: 1, maxItems: max, description: doc.description }),
+  );
 
 @ApiSchema({ name: 'CreatePortalSessionRequest' })
 export class CreatePortalSessionDto {
@@ -31,30 +45,16 @@ export class CreatePortalSessionDto {
   @IsInt({ message: SECONDS_MESSAGE })
   expiresIn!: number;
 
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'string', example: 'https://app.example.com' },
-    minItems: 1,
-    maxItems: PORTAL_LIMITS.origins,
+  @OptionalList(PORTAL_LIMITS.origins, 'origins', 'origins', {
+    example: 'https://app.example.com',
     description: 'Origins whose pages may embed the portal in an iframe (https; http only on loopback). Left out: the portal may not be embedded.',
   })
-  @Optional()
-  @IsString({ each: true, message: 'must be an array of origins' })
-  @ArrayMaxSize(PORTAL_LIMITS.origins, { message: `must list at most ${PORTAL_LIMITS.origins} origins` })
-  @IsArray({ message: 'must be an array of origins' })
   allowedOrigins?: string[];
 
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'string', example: 'whsub_01jdq8x0m2f3e4r5t6y7u8i9o0' },
-    minItems: 1,
-    maxItems: PORTAL_LIMITS.subscriptions,
+  @OptionalList(PORTAL_LIMITS.subscriptions, 'subscription ids', 'subscriptions', {
+    example: 'whsub_01jdq8x0m2f3e4r5t6y7u8i9o0',
     description: 'Narrows the session to these subscriptions (each one of yours). Left out: every subscription of the tenant.',
   })
-  @Optional()
-  @IsString({ each: true, message: 'must be an array of subscription ids' })
-  @ArrayMaxSize(PORTAL_LIMITS.subscriptions, { message: `must list at most ${PORTAL_LIMITS.subscriptions} subscriptions` })
-  @IsArray({ message: 'must be an array of subscription ids' })
   subscriptionIds?: string[];
 }
 

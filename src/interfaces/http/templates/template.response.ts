@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ListResponseOf } from '../pagination/list-response';
 import { TemplateView } from '../../../application/template/template.view';
 import { Holds, SameShape } from '../openapi/same-shape';
 
@@ -15,11 +16,7 @@ export class TemplateResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) updatedAt!: string | null;
 }
 
-export class TemplateListResponse {
-  @ApiProperty({ type: [TemplateResponse] }) items!: TemplateResponse[];
-  @ApiProperty() hasMore!: boolean;
-  @ApiPropertyOptional({ description: 'Present exactly when hasMore is true; send it as `cursor`.' }) nextCursor?: string;
-}
+export class TemplateListResponse extends ListResponseOf(TemplateResponse) {}
 
 // Tied to the views the controllers send (openapi/same-shape.ts).
 export type TemplateShape = Holds<SameShape<TemplateResponse, TemplateView>>;

@@ -15,7 +15,7 @@ import { toListRequest } from '../pagination/list-request';
 import { ListTemplatesQueryDto } from './list-templates.query';
 import { TemplateListResponse, TemplateResponse } from './template.response';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { FetchOne, ListMany } from '../openapi/read-route.decorators';
+import { CreateUnder, FetchOne, ListMany } from '../openapi/resource-route.decorators';
 
 @ApiTags('Templates')
 @Controller('v0/templates')
@@ -38,17 +38,10 @@ export class TemplatesController {
     return answer(await this.getTemplate.execute({ tenantId, templateId }));
   }
 
-  @Post(':template_id/duplicate')
-  @RequiresScope('templates:write')
-  @HttpCode(201)
-  @Idempotent()
-  @ApiOperation({
+  @CreateUnder(':template_id/duplicate', 'templates:write', {
     summary: 'Duplicate a template',
     description: 'Copies a system template or one of yours into a new editable template of yours (version 1). The body may be omitted.',
-  })
-  @ApiBody({ type: DuplicateTemplateDto, required: false })
-  @ApiCreatedResponse({ type: TemplateResponse })
-  @ApiErrors(400, 404, 413, 415)
+  }, DuplicateTemplateDto, TemplateResponse)
   duplicate(@TenantId() tenantId: string, @Param('template_id') templateId: string, @Body() body: DuplicateTemplateDto): Promise<TemplateView> {
     return this.duplicateTemplate.execute({ tenantId, templateId, name: body.name });
   }
