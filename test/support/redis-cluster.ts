@@ -47,7 +47,8 @@ export class PrivateRedisCluster {
       const child = spawn(
         'redis-server',
         [...listen(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000',
-          '--save', '', '--appendonly', 'no', '--dir', this.dir, ...auth],
+          // A replica syncs at once (no diskless-sync wait of 5 s), so that a test may kill its master soon after the start.
+          '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', '--dir', this.dir, ...auth],
         { stdio: 'ignore' },
       );
       this.nodes.push({ port, child });
@@ -55,6 +56,9 @@ export class PrivateRedisCluster {
     for (const node of this.nodes) await answering(node.port, this.clientOptions);
     await run('redis-cli', [...cli, '--cluster', 'create', ...this.nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 30_000 });
     for (const node of this.nodes) await this.untilOk(node.port);
+    // A replica that never finished its first sync cannot take over from its master: a master
+    // killed before then left its slots unserved for good (seen when a test killed one ~5 s in).
+    for (const node of this.nodes) await this.untilReplicaSynced(node.port);
   }
 
   /** The nodes as REDIS_CLUSTER_NODES names them: URLs with the password (and rediss:) when it has them. */
@@ -99,8 +103,20 @@ export class PrivateRedisCluster {
     });
   }
 
-  /** Resolves once every live node sees the cluster whole again (a replica took a dead master's slots). */
+  /**
+   * Resolves once every live node sees the cluster whole again: every slot served by a live master
+   * (a replica took a dead master's slots). Right after a kill the nodes still say `ok`: they have
+   * not yet noticed the death (cluster-node-timeout), so the slots are checked, not the state alone.
+   */
   async untilHealed(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const live = new Set(this.alive().map((n) => n.port));
+    for (;;) {
+      const masters = await this.slotMasters(this.alive()[0].port);
+      if (masters.every((port) => live.has(port))) break;
+      if (Date.now() > deadline) throw new Error(`slots still served by a dead master after ${timeoutMs} ms: ${masters.join(', ')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     for (const node of this.alive()) await this.untilOk(node.port, timeoutMs);
   }
 
@@ -108,6 +124,37 @@ export class PrivateRedisCluster {
     for (const node of this.nodes) await this.kill(node.port);
     this.nodes = [];
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** The ports of the masters that serve the slots, as `port` sees them. */
+  private async slotMasters(port: number): Promise<number[]> {
+    const client = new IORedis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, ...this.clientOptions });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const ranges = (await client.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
+      return ranges.map((range) => range[2][1]);
+    } finally {
+      client.disconnect();
+    }
+  }
+
+  /** Resolves once the node, if a replica, has its master's data (link up); a master resolves at once. */
+  private async untilReplicaSynced(port: number, timeoutMs = 30_000): Promise<void> {
+    const client = new IORedis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, ...this.clientOptions });
+    client.on('error', () => {});
+    const deadline = Date.now() + timeoutMs;
+    try {
+      await client.connect();
+      for (;;) {
+        const info = String(await client.call('INFO', 'replication'));
+        if (info.includes('role:master') || info.includes('master_link_status:up')) return;
+        if (Date.now() > deadline) throw new Error(`replica ${port} not in sync within ${timeoutMs} ms:\n${info}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      client.disconnect();
+    }
   }
 
   private alive(): ClusterNode[] {
