@@ -140,37 +140,29 @@ export class PrivateRedisCluster {
   }
 
   /** Resolves once the node, if a replica, has its master's data (link up); a master resolves at once. */
-  private async untilReplicaSynced(port: number, timeoutMs = 30_000): Promise<void> {
-    const client = new IORedis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, ...this.clientOptions });
-    client.on('error', () => {});
-    const deadline = Date.now() + timeoutMs;
-    try {
-      await client.connect();
-      for (;;) {
-        const info = String(await client.call('INFO', 'replication'));
-        if (info.includes('role:master') || info.includes('master_link_status:up')) return;
-        if (Date.now() > deadline) throw new Error(`replica ${port} not in sync within ${timeoutMs} ms:\n${info}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    } finally {
-      client.disconnect();
-    }
+  private untilReplicaSynced(port: number): Promise<void> {
+    return this.untilInfo(port, ['INFO', 'replication'], (info) => info.includes('role:master') || info.includes('master_link_status:up'), 'replica in sync');
   }
 
   private alive(): ClusterNode[] {
     return this.nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
   }
 
-  private async untilOk(port: number, timeoutMs = 30_000): Promise<void> {
+  private untilOk(port: number, timeoutMs = 30_000): Promise<void> {
+    return this.untilInfo(port, ['CLUSTER', 'INFO'], (info) => info.includes('cluster_state:ok'), 'cluster node ok', timeoutMs);
+  }
+
+  /** Polls `command` on the node every 50 ms until `accept` holds, or throws naming `what` with the last answer. */
+  private async untilInfo(port: number, command: [string, string], accept: (info: string) => boolean, what: string, timeoutMs = 30_000): Promise<void> {
     const client = new IORedis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, ...this.clientOptions });
     client.on('error', () => {});
     const deadline = Date.now() + timeoutMs;
     try {
       await client.connect();
       for (;;) {
-        const info = String(await client.call('CLUSTER', 'INFO'));
-        if (info.includes('cluster_state:ok')) return;
-        if (Date.now() > deadline) throw new Error(`cluster node ${port} not ok within ${timeoutMs} ms:\n${info}`);
+        const info = String(await client.call(...command));
+        if (accept(info)) return;
+        if (Date.now() > deadline) throw new Error(`${what} (${port}) not within ${timeoutMs} ms:\n${info}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     } finally {
