@@ -4,7 +4,6 @@ import { LOCK_TURNS_SQL, PASS_TURNS_SQL, STALLED_TURNS_SQL, TURN_STATES_SQL } fr
 import { PRICE_OUT_SORTS_SQL } from '../../src/infrastructure/persistence/connection/index-walk';
 import { eventIdCeiling } from '../../src/infrastructure/persistence/history/history-tables';
 import { subscriptionBody } from '../support/builders/subscriptions';
-import { eventually } from '../support/eventually';
 import { platform, rows } from '../support/platform';
 import { createTenant } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';

@@ -1,5 +1,4 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Queue } from 'bullmq';
 import { DeliveryJobData } from '../../src/application/webhook/delivery/delivery-job';
 import { Random } from '../../src/application/webhook/delivery/random.port';
 import { SubscriptionDeliveryState } from '../../src/application/webhook/delivery/subscription-delivery-state';

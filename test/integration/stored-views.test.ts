@@ -15,7 +15,7 @@ import { SqlPageRepository } from '../../src/infrastructure/persistence/reposito
 import { SqlBrandRepository } from '../../src/infrastructure/persistence/repositories/sql-brand.repository';
 import { SqlPageGroupRepository } from '../../src/infrastructure/persistence/repositories/sql-page-group.repository';
 import { SqlBulkSeeder } from '../../src/infrastructure/persistence/seeding/sql-bulk-seeder';
-import { inContext, inUnitOfWork, openTestOrm } from '../support/database';
+import { inUnitOfWork, openTestOrm } from '../support/database';
 import { newTenantId } from '../support/builders/stored';
 import { aBrand, aPage, aPageGroup } from '../support/builders/aggregates';
 

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { migrate } from '../../src/infrastructure/persistence/migrations/migrate';
 import { createOrmConfig } from '../../src/infrastructure/persistence/connection/mikro-orm.config';
 import { ISOLATED_PREFIX, templateDatabaseUrl, testDatabaseUrl, withAdmin } from './test-database-url';

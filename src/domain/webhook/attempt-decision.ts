@@ -1,4 +1,4 @@
-import { DisabledReason } from './endpoint-health';
+import { DisabledReason } from './subscription-kinds';
 import { wantsEvent } from './subscription-matching';
 
 // One decision per attempt (issue 42): what a claimed attempt does, from the delivery, its

@@ -1,5 +1,5 @@
 import { InvalidValueError } from '../shared/domain-error';
-import { DELIVERY_ORDERINGS, type DeliveryOrdering } from './ordering-kinds';
+import { DELIVERY_ORDERINGS, type DeliveryOrdering } from './subscription-kinds';
 
 
 /** The ordering as given, checked; absent: `none`. */

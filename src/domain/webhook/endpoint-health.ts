@@ -1,11 +1,10 @@
+import type { DisabledReason } from './subscription-kinds';
 // The health of a subscription's endpoint (issue 30): what its attempts say about the receiver,
 // the circuit breaker that holds deliveries while it fails, and the two rules that turn it off.
 // Pure: the aggregate keeps the state, the worker reports each finished attempt.
 
 /** Why the platform turned a subscription off: a 410 Gone, or failing for too long. */
-/** Why the platform turned a subscription off: its receiver answered 410, or it failed for too long. */
-export const DISABLED_REASONS = ['gone', 'failing'] as const;
-export type DisabledReason = (typeof DISABLED_REASONS)[number];
+
 export type HealthState = 'healthy' | 'failing' | 'disabled';
 
 export interface EndpointHealth {

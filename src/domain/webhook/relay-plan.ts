@@ -1,6 +1,6 @@
 import { decideAttempt, DeliveryState } from './attempt-decision';
 import { DeliveryFilter, EventSubjects, subjectsOf } from './delivery-filter';
-import { DeliveryOrdering } from './ordering-kinds';
+import { DeliveryOrdering } from './subscription-kinds';
 import { orderFor, OrderPosition, orderPositionOf, PageTurn, turnTaker } from './delivery-ordering';
 import { deliverySubjectOf } from './delivery-subject';
 import { EventToDeliver, wantsEvent } from './subscription-matching';

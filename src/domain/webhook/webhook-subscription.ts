@@ -12,7 +12,7 @@ import { afterRotation, MAX_SECRET_OVERLAP_SECONDS, PreviousSigningSecret, unexp
 import { EventToDeliver, wantsEvent } from './subscription-matching';
 import { checkEvents, checkRate, checkUrl } from './subscription-rules';
 import { checkOrdering } from './delivery-ordering';
-import type { DeliveryOrdering } from './ordering-kinds';
+import type { DeliveryOrdering } from './subscription-kinds';
 
 export interface NewWebhookSubscription {
   tenantId: string;

@@ -1,7 +1,7 @@
 import { EventType } from '../events/event-catalogue';
 import { DeliveryFilter } from './delivery-filter';
-import { DeliveryOrdering } from './ordering-kinds';
-import { breakerOpen, DisabledReason, EndpointHealth, healthState, HealthState } from './endpoint-health';
+import { DeliveryOrdering, DisabledReason } from './subscription-kinds';
+import { breakerOpen, EndpointHealth, healthState, HealthState } from './endpoint-health';
 
 /**
  * Webhook subscription (response); `signingSecret` only where the secret is shown (create,

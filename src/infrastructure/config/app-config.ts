@@ -15,7 +15,8 @@ export interface AppConfig extends ListenConfig, StorageConfig, RuntimeConfig, H
 
 export function loadConfig(env: Env = process.env): AppConfig {
   const reader = envReader(env);
-  // Read in this order so that the problems are listed as the README lists the variables.
+  // The areas are read in a fixed order (listening, storage, runtime, webhooks, the edge), so the
+  // problems of one start are always listed in the same order.
   const config: AppConfig = {
     ...listenConfig(reader),
     ...storageConfig(reader),

@@ -1,12 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { filesUnder, REPOSITORY_ROOT as ROOT } from '../../support/repository-files';
 
 // docs/architecture.md is the map of the code: every class, function or member it names in a code
 // span (`DeliverWebhook`, `AttemptStart.begin`, `concludeAttempt`) is a name the code has, so a
 // renamed class or a dropped port shows here instead of misleading the next reader. A name is
 // camelCase or PascalCase (a plain word, a path, a constant or an environment variable is not
 // one); `Class.member` checks both.
-const ROOT = join(__dirname, '..', '..', '..');
 const MAPS = ['docs/architecture.md'];
 const SPAN = /`([^`\n]+)`/g;
 const NAME = /^([A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*))?(?:\(\))?$/;
@@ -40,10 +40,7 @@ describe('the map names only what the code has', () => {
 
 /** The text of every TypeScript file under src/, joined. */
 function sourceText(): string {
-  const dir = join(ROOT, 'src');
-  if (!existsSync(dir)) return '';
-  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as { name: string; parentPath: string; isFile(): boolean }[])
-    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
-    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+  return filesUnder('src', (name) => /\.tsx?$/.test(name))
+    .map((file) => readFileSync(join(ROOT, file), 'utf8'))
     .join('\n');
 }

@@ -1,12 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { filesUnder, REPOSITORY_ROOT as ROOT } from '../../support/repository-files';
 
 // Issue 43, item 5: the docs that describe the code as it is name only files that exist. A file
 // may be named by its path from the repository's root or by its last folders (as
 // docs/architecture.md names them in a room's paragraph: `outbox/relay-wake.ts`). The rules in
 // force (docs/decisions.md) and the current analysis (docs/performance-analysis.md) are held to
 // it too: their history is in git, not in names of files that are gone.
-const ROOT = join(__dirname, '..', '..', '..');
 const DOCS = ['docs/architecture.md', 'docs/webhooks.md', 'docs/scaling.md', 'docs/decisions.md', 'docs/performance-analysis.md', 'docs/performance.md', 'docs/portal.md', 'README.md', 'bench/README.md'].filter((doc) => existsSync(join(ROOT, doc)));
 const PATH = /(?<![\w/.:-])((?:[\w-]+\/)+[\w.-]+\.(?:ts|mjs|cjs|js|sh|json|md))(?![\w/])/g;
 
@@ -29,11 +29,3 @@ describe('the docs of the code as it is', () => {
     expect(namedPaths(readFileSync(join(ROOT, doc), 'utf8')).filter((path) => !exists(path))).toEqual([]);
   });
 });
-
-/** Every file below a top folder of the repository, as paths from its root. */
-function filesUnder(top: string): string[] {
-  if (!existsSync(join(ROOT, top))) return [];
-  return (readdirSync(join(ROOT, top), { recursive: true, withFileTypes: true }) as { name: string; parentPath: string; isFile(): boolean }[])
-    .filter((entry) => entry.isFile() && !entry.parentPath.includes('node_modules'))
-    .map((entry) => join(entry.parentPath, entry.name).slice(ROOT.length + 1));
-}

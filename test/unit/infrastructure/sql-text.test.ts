@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { filesUnder, REPOSITORY_ROOT as ROOT } from '../../support/repository-files';
 
 // Issue 72, item 3: statements are typed from the entities (typed/statement.ts); a statement that
 // cannot be (decisions.md 184) is SQL text in a file named `*.sql.ts` that opens with why. Beside
@@ -26,13 +27,10 @@ const SQL_TEXT_ELSEWHERE: Record<string, string> = {
   'src/interfaces/bench/raw-brand-write.ts': "the bench's baseline (b-w): a raw write, by definition",
 };
 
-const ROOT = join(__dirname, '..', '..', '..');
 const SQL = /[`'"]\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|ALTER|DROP|LOCK|TRUNCATE)\s/;
 
 function sourceFiles(): string[] {
-  return (readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true }) as { name: string; parentPath: string; isFile(): boolean }[])
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name).slice(ROOT.length + 1));
+  return filesUnder('src', (name) => name.endsWith('.ts'));
 }
 
 describe('SQL text in the source', () => {

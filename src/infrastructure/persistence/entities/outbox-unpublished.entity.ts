@@ -1,4 +1,4 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity } from '@mikro-orm/postgresql';
 import { textKey } from './columns';
 
 export const OutboxUnpublishedEntity = defineEntity({

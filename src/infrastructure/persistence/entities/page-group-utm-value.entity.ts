@@ -1,6 +1,6 @@
 import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, instant, reference } from './columns';
-import { UTM_KINDS, type UtmKind } from './utm-kinds';
+import { UTM_KINDS } from './utm-kinds';
 import { PageGroupEntity } from './page-group.entity';
 
 export const PageGroupUtmValueEntity = defineEntity({

@@ -1,6 +1,6 @@
 import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
 import { textKey, reference } from './columns';
-import { UTM_KINDS, type UtmKind } from './utm-kinds';
+import { UTM_KINDS } from './utm-kinds';
 import { PageEntity } from './page.entity';
 
 export const PageUtmValueEntity = defineEntity({

@@ -1,4 +1,4 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';
+import { type InferEntity, defineEntity } from '@mikro-orm/postgresql';
 import { textKey, instant } from './columns';
 
 export const WebhookHistoryHoldEntity = defineEntity({

@@ -1,5 +1,4 @@
-import { DELIVERY_ORDERINGS } from '../../../domain/webhook/ordering-kinds';
-import { DISABLED_REASONS } from '../../../domain/webhook/endpoint-health';
+import { DELIVERY_ORDERINGS, DISABLED_REASONS } from '../../../domain/webhook/subscription-kinds';
 import type { DeliveryFilter } from '../../../domain/webhook/delivery-filter';
 import type { StoredPreviousSecret } from '../../crypto/decrypted-secrets';
 import { type InferEntity, defineEntity, p } from '@mikro-orm/postgresql';

@@ -1,11 +1,11 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateBrand } from '../../../application/brand/create-brand.use-case';
 import { GetBrand } from '../../../application/brand/get-brand.use-case';
 import { ListBrands } from '../../../application/brand/list-brands.use-case';
 import { UpdateBrand } from '../../../application/brand/update-brand.use-case';
 import { jsonOf } from '../../../application/shared/json-text';
-import { ConditionalRead, ConditionalWrite } from '../conditional/conditional.decorators';
+import { ConditionalWrite } from '../conditional/conditional.decorators';
 import { IfMatch } from '../conditional/if-match.decorator';
 import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import type { Precondition } from '../../../application/shared/precondition';
@@ -19,7 +19,7 @@ import { BrandListResponse, BrandResponse } from './brand.response';
 import { CreateBrandDto } from './create-brand.dto';
 import { UpdateBrandDto } from './update-brand.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { FetchOne, ListMany } from '../openapi/resource-route.decorators';
+import { FetchOne, ListMany } from '../routes/resource-route.decorators';
 
 @ApiTags('Brands')
 @Controller('v0/brands')

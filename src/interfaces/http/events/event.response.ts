@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { ListResponseOf } from '../pagination/list-response';
 import { LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
 import { EventEnvelope } from '../../../application/event/event-queries.port';

@@ -8,7 +8,6 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GetEvent } from '../../../application/event/get-event.use-case';
 import { ListEvents } from '../../../application/event/list-events.use-case';
 import { ApiErrors } from '../errors/error-responses.decorator';
-import { ConditionalRead } from '../conditional/conditional.decorators';
 import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
@@ -16,7 +15,7 @@ import { toEnvelopeJson } from '../pagination/list-envelope';
 import { toListRequest } from '../pagination/list-request';
 import { EventListResponse, EventResponse } from './event.response';
 import { ListEventsQueryDto } from './list-events.query';
-import { FetchOne } from '../openapi/resource-route.decorators';
+import { FetchOne } from '../routes/resource-route.decorators';
 
 /** The tenant's events for reconciliation: each exactly the envelope its deliveries carried. */
 @ApiTags('Events')

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Header, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreatePage } from '../../../application/page/create-page.use-case';
 import { GetUtmParameters } from '../../../application/page/get-utm-parameters.use-case';
 import { ListPages } from '../../../application/page/list-pages.use-case';
@@ -7,7 +7,6 @@ import { PageCreatedView, PageListItemView } from '../../../application/page/pag
 import { GetPageGroup } from '../../../application/page-group/get-page-group.use-case';
 import { ListPageGroups } from '../../../application/page-group/list-page-groups.use-case';
 import { ApiErrors } from '../errors/error-responses.decorator';
-import { ConditionalRead } from '../conditional/conditional.decorators';
 import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
@@ -17,8 +16,7 @@ import { toListRequest } from '../pagination/list-request';
 import { CreatePageDto } from './create-page.dto';
 import { ListPageGroupsQueryDto } from './list-page-groups.query';
 import { PageCreatedResponse, PageGroupListResponse, PageGroupResponse, PageListResponse, UtmParametersResponse } from './page-group.response';
-import { Idempotent } from '../idempotency/idempotent.decorator';
-import { CreateUnder, FetchOne, ListMany } from '../openapi/resource-route.decorators';
+import { CreateUnder, FetchOne, ListMany } from '../routes/resource-route.decorators';
 
 @ApiTags('Page groups')
 @Controller('v0/page_groups')

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { ListResponseOf } from '../pagination/list-response';
 import { PAGE_STATS_TOP_VALUES, UTM_TOP_CANDIDATES } from '../../../application/page/page.view';
 import { STATS_INTERVALS } from '../../../domain/page/stats-range';

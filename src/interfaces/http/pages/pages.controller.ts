@@ -1,12 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreatePageVersion } from '../../../application/page/create-page-version.use-case';
 import { GetPage } from '../../../application/page/get-page.use-case';
 import { GetPageStats } from '../../../application/page/get-page-stats.use-case';
 import { ListPageVersions } from '../../../application/page/list-page-versions.use-case';
 import { PageStatsView, PageVersionView } from '../../../application/page/page.view';
 import { ApiErrors } from '../errors/error-responses.decorator';
-import { ConditionalRead } from '../conditional/conditional.decorators';
 import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
 import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
@@ -16,8 +15,7 @@ import { toListRequest } from '../pagination/list-request';
 import { CreatePageVersionDto } from './create-page-version.dto';
 import { PageResponse, PageStatsResponse, PageVersionListResponse, PageVersionResponse } from './page.response';
 import { PageStatsQueryDto } from './page-stats.query';
-import { Idempotent } from '../idempotency/idempotent.decorator';
-import { CreateUnder, FetchOne } from '../openapi/resource-route.decorators';
+import { CreateUnder, FetchOne } from '../routes/resource-route.decorators';
 
 /** One page of a page group: its detail, its versions and its statistics. */
 @ApiTags('Pages')

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { ListResponseOf } from '../pagination/list-response';
 import { TemplateView } from '../../../application/template/template.view';
 import { Holds, SameShape } from '../openapi/same-shape';

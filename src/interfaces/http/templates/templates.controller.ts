@@ -1,21 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { DuplicateTemplate } from '../../../application/template/duplicate-template.use-case';
 import { GetTemplate } from '../../../application/template/get-template.use-case';
 import { ListTemplates } from '../../../application/template/list-templates.use-case';
 import { TemplateView } from '../../../application/template/template.view';
-import { ApiErrors } from '../errors/error-responses.decorator';
-import { ConditionalRead } from '../conditional/conditional.decorators';
 import { Tagged, TaggedAnswer } from '../conditional/tagged-answer.decorator';
-import { RequiresScope } from '../guards/required-scope.decorator';
 import { TenantId } from '../guards/tenant.decorator';
 import { DuplicateTemplateDto } from './duplicate-template.dto';
 import { ListEnvelope, toEnvelope } from '../pagination/list-envelope';
 import { toListRequest } from '../pagination/list-request';
 import { ListTemplatesQueryDto } from './list-templates.query';
 import { TemplateListResponse, TemplateResponse } from './template.response';
-import { Idempotent } from '../idempotency/idempotent.decorator';
-import { CreateUnder, FetchOne, ListMany } from '../openapi/resource-route.decorators';
+import { CreateUnder, FetchOne, ListMany } from '../routes/resource-route.decorators';
 
 @ApiTags('Templates')
 @Controller('v0/templates')

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsIn, IsInt, IsObject, IsString, Max, Min } from 'class-validator';
 import { MAX_FILTER_IDS } from '../../../domain/webhook/delivery-filter';
-import { DELIVERY_ORDERINGS, DeliveryOrdering } from '../../../domain/webhook/ordering-kinds';
+import { DELIVERY_ORDERINGS, DeliveryOrdering } from '../../../domain/webhook/subscription-kinds';
 import { EVENT_TYPES } from '../../../domain/events/event-catalogue';
 import { MAX_URL_LENGTH } from '../../../domain/shared/rules';
 import { MAX_RATE_LIMIT_PER_SECOND } from '../../../domain/webhook/subscription-rules';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RECOVER_MAX_DELIVERIES } from '../../../application/webhook/subscriptions/recover-deliveries.use-case';
 import { EVENT_TYPES, LOGGED_EVENT_TYPES } from '../../../domain/events/event-catalogue';
-import { DELIVERY_ORDERINGS, DeliveryOrdering } from '../../../domain/webhook/ordering-kinds';
+import { DELIVERY_ORDERINGS, DeliveryOrdering } from '../../../domain/webhook/subscription-kinds';
 import { HealthView, WebhookSubscriptionView } from '../../../domain/webhook/webhook-subscription.view';
 import { DeliveryAttemptView } from '../../../application/webhook/subscriptions/delivery-attempt.view';
 import { ManualDelivery } from '../../../application/webhook/subscriptions/delivery-requests.port';

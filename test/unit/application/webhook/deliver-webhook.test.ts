@@ -549,7 +549,7 @@ describe('DeliverWebhook', () => {
     });
 
     it('holds a scheduled attempt, unsent and uncounted, while its subscription is held by a Retry-After: parked, no job', async () => {
-      const { deliver, pace, store, held, queue, sender } = setup();
+      const { deliver, store, held, queue, sender } = setup();
       store.claimable!.pace = { ratePerSecond: null, notBefore: new Date('2026-11-22T12:00:03.000Z'), slotAt: null };
       expect(await deliver.execute({ ...JOB, deliveryId: 'whdlv_1', attempt: 1 })).toMatchObject({ outcome: 'held' });
       expect(sender.sent).toEqual([]);
